@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Patchbay",
+    platforms: [.macOS(.v15)],
+    products: [
+        // The dependency-injection container, usable by any Swift program.
+        .library(name: "Patchbay", targets: ["Patchbay"]),
+        // Swift Testing support: give each test its own container.
+        .library(name: "PatchbayTesting", targets: ["PatchbayTesting"]),
+        // The C ABI between the host and its plugins (a single header).
+        .library(name: "PluginABI", targets: ["PluginABI"]),
+        // What a Swift plugin links: never linked into the host.
+        .library(name: "PluginSDK", targets: ["PluginSDK"]),
+        // The bundled plugins, loaded by `host` with dlopen.
+        .library(name: "BitcoinPlugin", type: .dynamic, targets: ["BitcoinPlugin"]),
+        .library(name: "EthereumPlugin", type: .dynamic, targets: ["EthereumPlugin"]),
+        // The plugin loader and the host's composition root.
+        .library(name: "PluginHost", targets: ["PluginHost"]),
+        .executable(name: "host", targets: ["HostCommand"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    ],
+    targets: [
+        .target(name: "Patchbay"),
+        .target(name: "PatchbayTesting", dependencies: ["Patchbay"]),
+
+        .target(name: "PluginABI"),
+        .target(name: "PriceKit"),
+        .target(name: "PluginSDK", dependencies: ["PluginABI", "PriceKit"]),
+        .target(name: "BitcoinPlugin", dependencies: ["PluginSDK"], path: "Plugins/BitcoinPlugin"),
+        .target(name: "EthereumPlugin", dependencies: ["PluginSDK"], path: "Plugins/EthereumPlugin"),
+
+        .target(
+            name: "PluginHost",
+            dependencies: [
+                "Patchbay",
+                "PluginABI",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .executableTarget(
+            name: "HostCommand",
+            dependencies: [
+                "PluginHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
+        .testTarget(name: "PriceKitTests", dependencies: ["PriceKit"]),
+        .testTarget(
+            name: "PluginHostTests",
+            dependencies: [
+                "PluginHost",
+                "HostCommand",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+    ]
+)

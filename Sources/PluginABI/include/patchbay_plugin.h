@@ -1,0 +1,306 @@
+/*
+ * patchbay_plugin.h — the one contract between the `host` executable and a
+ * price-fetcher plugin.
+ *
+ * Only C crosses this boundary: plain structs, C strings, function pointers
+ * and opaque context pointers. No Swift (or C++) type ever does, which is what
+ * makes a separately built plugin safe to load and lets a plugin be written in
+ * any language with a C FFI.
+ *
+ * Life of a plugin:
+ *   1. The host `dlopen`s the shared library (RTLD_NOW | RTLD_LOCAL |
+ *      RTLD_NODELETE) and never unloads it.
+ *   2. It looks up `PB_PLUGIN_ENTRY_SYMBOL` and calls it to get the plugin's
+ *      descriptor.
+ *   3. It checks `magic`, `abi_version` and `struct_size` before touching
+ *      anything else, and refuses the plugin on any mismatch.
+ *   4. It calls `register_plugin` once with the host services table. The
+ *      plugin registers its fetchers through `register_fetcher` before
+ *      returning.
+ *   5. Later, from any thread, the host calls a fetcher's `fetch` and the
+ *      plugin answers exactly once through the completion callback.
+ *
+ * Versioning: every struct begins with a `struct_size` field that the writer
+ * fills with `sizeof` of the struct it was compiled against. A reader only
+ * touches fields that lie inside that size, so fields can be appended in a
+ * later minor revision without breaking plugins or hosts built against an
+ * older header. An incompatible change bumps `PB_PLUGIN_ABI_VERSION`.
+ *
+ * Threads: every callback in this file may be called from any thread. The
+ * host's service functions are thread-safe; a plugin's `fetch` must be too.
+ * No function here blocks waiting for another: asynchronous work completes
+ * through callbacks.
+ */
+#ifndef PATCHBAY_PLUGIN_H
+#define PATCHBAY_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** 'PBAY' in ASCII. Identifies a Patchbay plugin descriptor. */
+#define PB_PLUGIN_MAGIC 0x50424159u
+
+/** The ABI revision this header describes. Host and plugin must agree. */
+#define PB_PLUGIN_ABI_VERSION 1u
+
+/** The symbol every plugin exports; its type is `pb_plugin_entry_fn`. */
+#define PB_PLUGIN_ENTRY_SYMBOL "patchbay_plugin_entry"
+
+/** Status codes returned across the boundary. */
+typedef enum pb_status {
+    PB_OK = 0,
+    /** A symbol is already registered; the first registration stays. */
+    PB_ERR_DUPLICATE = 1,
+    /** An argument was NULL, empty or too small (`struct_size`). */
+    PB_ERR_INVALID_ARGUMENT = 2,
+    /** Registration was attempted outside `register_plugin`. */
+    PB_ERR_TOO_LATE = 3,
+    /** The plugin could not set itself up; see the message it logged. */
+    PB_ERR_PLUGIN_FAILED = 4
+} pb_status;
+
+/** Severity of a message passed to `pb_host_services.log`. */
+typedef enum pb_log_level {
+    PB_LOG_DEBUG = 0,
+    PB_LOG_INFO = 1,
+    PB_LOG_WARNING = 2,
+    PB_LOG_ERROR = 3
+} pb_log_level;
+
+/* ------------------------------------------------------------------------ */
+/* HTTP, performed by the host                                              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The outcome of `pb_host_services.http_get`.
+ *
+ * Ownership: the host owns the struct and everything it points to. All of it
+ * is valid only for the duration of the completion call; copy what you keep.
+ */
+typedef struct pb_http_response {
+    /** `sizeof(pb_http_response)` as the host compiled it. */
+    uint32_t struct_size;
+    /** The HTTP status code, or 0 when no response arrived (see `error`). */
+    int32_t status;
+    /** The response body, `body_length` bytes, not NUL-terminated. May be NULL when empty. */
+    const uint8_t *body;
+    /** Number of bytes at `body`. */
+    size_t body_length;
+    /**
+     * NUL-terminated description of a transport failure (connection refused,
+     * timed out, missing fixture file), or NULL when a response arrived.
+     */
+    const char *error;
+} pb_http_response;
+
+/**
+ * Receives the result of an HTTP GET. Called exactly once per request, on an
+ * arbitrary thread, possibly before `http_get` returns.
+ *
+ * @param request_context The pointer the plugin passed to `http_get`, untouched.
+ * @param response Host-owned; valid only during this call.
+ */
+typedef void (*pb_http_completion_fn)(void *request_context,
+                                      const pb_http_response *response);
+
+/* ------------------------------------------------------------------------ */
+/* Fetchers, provided by the plugin                                         */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * What the host asks a fetcher for.
+ *
+ * Ownership: host-owned; valid only during the `fetch` call. Copy `currency`
+ * if the fetch outlives the call (it almost always does).
+ */
+typedef struct pb_fetch_request {
+    /** `sizeof(pb_fetch_request)` as the host compiled it. */
+    uint32_t struct_size;
+    /** ISO 4217 code of the quote currency, e.g. "USD". Never NULL. */
+    const char *currency;
+    /** How long the host will wait, in milliseconds; 0 means no limit. */
+    uint32_t timeout_ms;
+} pb_fetch_request;
+
+/**
+ * A fetcher's answer: either a price or an error message.
+ *
+ * Ownership: plugin-owned; valid only during the completion call. The host
+ * copies every string before the call returns.
+ */
+typedef struct pb_fetch_result {
+    /** `sizeof(pb_fetch_result)` as the plugin compiled it. */
+    uint32_t struct_size;
+    /** On success, the base asset, e.g. "BTC". NULL on failure. */
+    const char *base;
+    /** On success, the quote currency, e.g. "USD". NULL on failure. */
+    const char *currency;
+    /**
+     * On success, the decimal amount exactly as the API sent it, e.g.
+     * "15840.01". Never converted through a binary floating-point type.
+     */
+    const char *amount;
+    /** On failure, a one-line message for the user; NULL on success. */
+    const char *error;
+} pb_fetch_result;
+
+/**
+ * Delivers a fetch result to the host. The plugin must call it exactly once
+ * per `fetch`, from any thread, possibly before `fetch` returns.
+ *
+ * The host tolerates a plugin that calls late, twice or never: a late or
+ * second call is ignored (and logged), and a missing call ends in a timeout.
+ *
+ * @param completion_context The value the host passed to `fetch`. It is an
+ *        opaque token, not necessarily a pointer; pass it back untouched.
+ * @param result Plugin-owned; only read during this call.
+ */
+typedef void (*pb_fetch_completion_fn)(void *completion_context,
+                                       const pb_fetch_result *result);
+
+/**
+ * Starts fetching one price. Must not block: start the work and return.
+ *
+ * @param fetcher_context The `context` from the registered `pb_fetcher`.
+ * @param request Host-owned; valid only during this call.
+ * @param completion Called exactly once with the outcome.
+ * @param completion_context Passed back to `completion` untouched.
+ */
+typedef void (*pb_fetch_fn)(void *fetcher_context,
+                            const pb_fetch_request *request,
+                            pb_fetch_completion_fn completion,
+                            void *completion_context);
+
+/**
+ * One price fetcher, registered through `pb_host_services.register_fetcher`.
+ *
+ * Ownership: the host copies `symbol` and `display_name` during the
+ * registration call, so the struct and its strings may be temporary.
+ * `context` is plugin-owned and must stay valid for the life of the process,
+ * because plugins are never unloaded.
+ */
+typedef struct pb_fetcher {
+    /** `sizeof(pb_fetcher)` as the plugin compiled it. */
+    uint32_t struct_size;
+    /** Ticker the fetcher answers for, e.g. "ETH". Upper-case ASCII, unique across plugins. */
+    const char *symbol;
+    /** Human-readable name, e.g. "Ethereum". */
+    const char *display_name;
+    /** Opaque plugin state handed back to `fetch`. May be NULL. */
+    void *context;
+    /** Starts a fetch. Never NULL. */
+    pb_fetch_fn fetch;
+} pb_fetcher;
+
+/* ------------------------------------------------------------------------ */
+/* Host services, provided by the host                                      */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The table of services the host offers a plugin.
+ *
+ * Ownership: host-owned. The table and `host_context` stay valid for the
+ * life of the process, so a plugin may keep the pointer it receives in
+ * `register_plugin` and use it from any thread later.
+ */
+typedef struct pb_host_services {
+    /** `sizeof(pb_host_services)` as the host compiled it. */
+    uint32_t struct_size;
+    /** The host's `PB_PLUGIN_ABI_VERSION`. */
+    uint32_t abi_version;
+    /** Opaque host state; pass it as the first argument of every service. */
+    void *host_context;
+
+    /**
+     * Registers a fetcher. Only valid during `register_plugin`.
+     *
+     * @return PB_OK; PB_ERR_DUPLICATE when another plugin already registered
+     *         the symbol (the first one stays); PB_ERR_INVALID_ARGUMENT for a
+     *         NULL, empty or undersized fetcher; PB_ERR_TOO_LATE after
+     *         `register_plugin` has returned.
+     */
+    pb_status (*register_fetcher)(void *host_context, const pb_fetcher *fetcher);
+
+    /**
+     * Writes one line to the host's log, attributed to the plugin.
+     * `message` is plugin-owned and only read during the call.
+     */
+    void (*log)(void *host_context, pb_log_level level, const char *message);
+
+    /**
+     * Reads a configuration value, e.g. "api_base_url" or "default_currency".
+     *
+     * @param key Plugin-owned; only read during the call.
+     * @return A host-owned NUL-terminated string that lives as long as the
+     *         process, or NULL when the key is not set. Do not free it.
+     */
+    const char *(*config_value)(void *host_context, const char *key);
+
+    /**
+     * Performs an HTTP GET with the host's networking and calls `completion`
+     * exactly once. Never blocks. Supports http://, https:// and file:// URLs;
+     * for file:// the host reads the named file (or the same path with
+     * ".json" appended) and answers with status 200, or 404 when neither
+     * exists.
+     *
+     * @param url Plugin-owned; only read during the call.
+     * @param timeout_ms Upper bound for the whole request; 0 uses the host's default.
+     * @param completion Receives the response; see `pb_http_completion_fn`.
+     * @param request_context Passed back to `completion` untouched.
+     */
+    void (*http_get)(void *host_context, const char *url, uint32_t timeout_ms,
+                     pb_http_completion_fn completion, void *request_context);
+} pb_host_services;
+
+/* ------------------------------------------------------------------------ */
+/* The plugin's descriptor and entry point                                  */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * Called once by the host, right after the descriptor passed its checks.
+ * Register every fetcher through `services->register_fetcher` before
+ * returning.
+ *
+ * @param services Host-owned; valid for the life of the process.
+ * @return PB_OK, or PB_ERR_PLUGIN_FAILED after logging why.
+ */
+typedef pb_status (*pb_register_plugin_fn)(const pb_host_services *services);
+
+/**
+ * Describes a plugin. The host checks `magic`, `abi_version` and
+ * `struct_size` before reading any other field.
+ *
+ * Ownership: plugin-owned, and must live for the life of the process
+ * (static storage is the natural choice), strings included.
+ */
+typedef struct pb_plugin_descriptor {
+    /** Always `PB_PLUGIN_MAGIC`. */
+    uint32_t magic;
+    /** The `PB_PLUGIN_ABI_VERSION` the plugin was built against. */
+    uint32_t abi_version;
+    /** `sizeof(pb_plugin_descriptor)` as the plugin compiled it. */
+    uint32_t struct_size;
+    /** The plugin's name, e.g. "EthereumPlugin". */
+    const char *name;
+    /** The plugin's own version, e.g. "1.0.0". */
+    const char *version;
+    /** Registers the plugin's fetchers. Never NULL. */
+    pb_register_plugin_fn register_plugin;
+} pb_plugin_descriptor;
+
+/**
+ * The type of the exported `PB_PLUGIN_ENTRY_SYMBOL` function. It must be
+ * cheap, side-effect free and callable more than once, and return a pointer
+ * to a descriptor with static lifetime.
+ */
+typedef const pb_plugin_descriptor *(*pb_plugin_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATCHBAY_PLUGIN_H */

@@ -1,0 +1,9 @@
+// The ABI is header-only; this file exists so SwiftPM can build the target,
+// and it pins the layout promises the header makes.
+#include "patchbay_plugin.h"
+
+_Static_assert(offsetof(pb_plugin_descriptor, magic) == 0, "magic leads the descriptor");
+_Static_assert(offsetof(pb_plugin_descriptor, struct_size) == 8, "struct_size stays where old hosts read it");
+_Static_assert(offsetof(pb_host_services, struct_size) == 0, "struct_size leads every struct");
+_Static_assert(offsetof(pb_fetcher, struct_size) == 0, "struct_size leads every struct");
+_Static_assert(offsetof(pb_fetch_result, struct_size) == 0, "struct_size leads every struct");
