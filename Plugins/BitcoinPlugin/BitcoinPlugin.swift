@@ -1,1 +1,9 @@
-// placeholder
+import PluginSDK
+
+/// The plugin's entry point: the host finds it by the name `patchbay_plugin_entry`.
+@c(patchbay_plugin_entry)
+public func patchbayPluginEntry() -> UnsafeRawPointer {
+    PluginExport.descriptor(name: "BitcoinPlugin", version: "1.0.0") { services in
+        [CoinbaseSpotFetcher(base: "BTC", displayName: "Bitcoin", networking: services.networking, apiBaseURL: services.apiBaseURL)]
+    }
+}

@@ -1,0 +1,142 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+internal import PluginABI
+import Synchronization
+
+/// The plugin's one descriptor and the factory behind it.
+///
+/// Each plugin links its own copy of the SDK, and the host loads plugins
+/// with `RTLD_LOCAL`, so this state is per plugin even when several share a
+/// process. A C function pointer cannot capture anything, which is why
+/// `register_plugin` finds the factory here.
+enum PluginRegistration {
+    /// NB: `@unchecked Sendable` because of the descriptor pointer. It is
+    /// written once, under `state`'s lock, and never mutated or freed after.
+    struct Exported: @unchecked Sendable {
+        let descriptor: UnsafePointer<pb_plugin_descriptor>
+        let name: String
+        let makeFetchers: PluginExport.FetcherFactory
+    }
+
+    private static let state = Mutex<Exported?>(nil)
+
+    static func descriptor(name: String, version: String, makeFetchers: @escaping PluginExport.FetcherFactory) -> UnsafeRawPointer {
+        state.withLock { exported in
+            if let exported { return UnsafeRawPointer(exported.descriptor) }
+            // Allocated once and never freed: the header requires the
+            // descriptor and its strings to live as long as the process.
+            let descriptor = UnsafeMutablePointer<pb_plugin_descriptor>.allocate(capacity: 1)
+            descriptor.initialize(to: pb_plugin_descriptor(
+                magic: PB_PLUGIN_MAGIC,
+                abi_version: PB_PLUGIN_ABI_VERSION,
+                struct_size: UInt32(MemoryLayout<pb_plugin_descriptor>.size),
+                name: UnsafePointer(strdup(name)),
+                version: UnsafePointer(strdup(version)),
+                register_plugin: { services in PluginRegistration.register(services) }
+            ))
+            exported = Exported(descriptor: descriptor, name: name, makeFetchers: makeFetchers)
+            return UnsafeRawPointer(descriptor)
+        }
+    }
+
+    /// The body of `register_plugin`.
+    static func register(_ services: UnsafePointer<pb_host_services>?) -> pb_status {
+        guard let services else { return PB_ERR_INVALID_ARGUMENT }
+        let table: HostServicesTable
+        do {
+            table = try HostServicesTable(validating: services)
+        } catch {
+            error.log?(PB_LOG_ERROR, error.message)
+            return error.status
+        }
+        guard let exported = state.withLock({ $0 }) else {
+            table.log(PB_LOG_ERROR, "register_plugin was called before the plugin's entry point returned its descriptor: call \(PB_PLUGIN_ENTRY_SYMBOL) first")
+            return PB_ERR_PLUGIN_FAILED
+        }
+        guard let apiBaseURL = apiBaseURL(from: table, plugin: exported.name) else {
+            return PB_ERR_PLUGIN_FAILED
+        }
+        let pluginServices = PluginServices(table: table, apiBaseURL: apiBaseURL)
+        let fetchers: [any PriceFetcher]
+        do {
+            fetchers = try exported.makeFetchers(pluginServices)
+        } catch {
+            table.log(PB_LOG_ERROR, "\(exported.name) could not create its fetchers: \(error)")
+            return PB_ERR_PLUGIN_FAILED
+        }
+        if fetchers.isEmpty {
+            table.log(PB_LOG_WARNING, "\(exported.name) has no fetchers to register")
+        }
+        for fetcher in fetchers {
+            register(fetcher, with: table, plugin: exported.name)
+        }
+        return PB_OK
+    }
+
+    private static func apiBaseURL(from table: HostServicesTable, plugin: String) -> URL? {
+        guard let text = table.configValue(forKey: "api_base_url"), !text.isEmpty else {
+            table.log(PB_LOG_ERROR, "\(plugin) needs the configuration value api_base_url, and the host did not set it: set it to the API root, e.g. https://api.coinbase.com")
+            return nil
+        }
+        guard let url = URL(string: text),
+              let scheme = url.scheme?.lowercased(),
+              scheme == "file" || ((scheme == "http" || scheme == "https") && !(url.host ?? "").isEmpty)
+        else {
+            table.log(PB_LOG_ERROR, "\(plugin) cannot use api_base_url \"\(text)\": it must be an http://, https:// or file:// URL, e.g. https://api.coinbase.com")
+            return nil
+        }
+        return url
+    }
+
+    private static func register(_ fetcher: any PriceFetcher, with table: HostServicesTable, plugin: String) {
+        let symbol = fetcher.symbol
+        guard isValidSymbol(symbol) else {
+            table.log(PB_LOG_ERROR, "\(plugin) skipped a fetcher with symbol \"\(symbol)\": a symbol must be 1 to 16 upper-case ASCII letters or digits, e.g. ETH")
+            return
+        }
+        // Retained for good: the host may call `fetch` with this context
+        // until the process ends, and plugins are never unloaded. A
+        // rejected registration leaks one small box, which is harmless.
+        let context = Unmanaged.passRetained(FetcherBox(fetcher)).toOpaque()
+        let status = symbol.withCString { symbolText in
+            fetcher.displayName.withCString { displayName in
+                var record = pb_fetcher(
+                    struct_size: UInt32(MemoryLayout<pb_fetcher>.size),
+                    symbol: symbolText,
+                    display_name: displayName,
+                    context: context,
+                    fetch: fetchTrampoline
+                )
+                return table.registerFetcher(&record)
+            }
+        }
+        switch status {
+        case PB_OK:
+            table.log(PB_LOG_DEBUG, "\(plugin) registered \(symbol) (\(fetcher.displayName))")
+        case PB_ERR_DUPLICATE:
+            table.log(PB_LOG_WARNING, "\(plugin) did not register \(symbol): another plugin already did, and the first registration stays")
+        case PB_ERR_TOO_LATE:
+            table.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host says registration is over")
+        case PB_ERR_INVALID_ARGUMENT:
+            table.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host refused the fetcher as invalid")
+        default:
+            table.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host answered status \(status.rawValue)")
+        }
+    }
+
+    private static func isValidSymbol(_ symbol: String) -> Bool {
+        (1...16).contains(symbol.utf8.count) && symbol.utf8.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+internal import PluginABI
+
+/// Turns a list of Swift fetchers into a plugin the `host` can load.
+///
+/// A plugin's entry point returns ``descriptor(name:version:fetchers:)``,
+/// and the SDK does the rest: it fills in the C descriptor the host checks,
+/// and when the host calls `register_plugin`, it validates the host's
+/// services table, calls `fetchers` with the ``PluginServices`` built from
+/// it, and registers every fetcher it returns.
+///
+/// ```swift
+/// import PluginSDK
+///
+/// @c(patchbay_plugin_entry)
+/// public func patchbayPluginEntry() -> UnsafeRawPointer {
+///     PluginExport.descriptor(name: "EthereumPlugin", version: "1.0.0") { services in
+///         [CoinbaseSpotFetcher(base: "ETH", displayName: "Ethereum",
+///                              networking: services.networking, apiBaseURL: services.apiBaseURL)]
+///     }
+/// }
+/// ```
+public enum PluginExport {
+    /// Builds the fetchers of a plugin from the services the host offers.
+    ///
+    /// Called once, during the host's `register_plugin` call. Throw to
+    /// refuse to load: the error is logged on one line and the host is told
+    /// the plugin failed.
+    public typealias FetcherFactory = @Sendable (PluginServices) throws -> [any PriceFetcher]
+
+    /// The plugin's `pb_plugin_descriptor`, for the exported entry point to
+    /// return.
+    ///
+    /// The first call allocates the descriptor and copies `name` and
+    /// `version` into memory that lives as long as the process; every later
+    /// call returns the same pointer and ignores its arguments, so the entry
+    /// point stays cheap and may be called any number of times.
+    ///
+    /// - Parameters:
+    ///   - name: The plugin's name, e.g. `"EthereumPlugin"`; the host shows it
+    ///     in its logs and in `host list-fetchers`.
+    ///   - version: The plugin's own version, e.g. `"1.0.0"`.
+    ///   - fetchers: Builds the fetchers to register; see ``FetcherFactory``.
+    /// - Returns: A `const pb_plugin_descriptor *` with process lifetime.
+    public static func descriptor(
+        name: String,
+        version: String,
+        fetchers: @escaping FetcherFactory
+    ) -> UnsafeRawPointer {
+        PluginRegistration.descriptor(name: name, version: version, makeFetchers: fetchers)
+    }
+}

@@ -1,0 +1,43 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What the host offers a plugin's fetchers: networking, logging and
+/// configuration.
+///
+/// The SDK builds it from the host's `pb_host_services` table and hands it
+/// to your ``PluginExport/FetcherFactory``. Pass its members to your
+/// fetchers' initializers; every member may be used from any task, for the
+/// life of the process.
+public struct PluginServices: Sendable {
+    /// Performs HTTP GETs through the host. Plugins never open sockets
+    /// themselves; this is the only way out.
+    public let networking: any Networking
+
+    /// Writes lines to the host's log, attributed to this plugin.
+    public let logger: PluginLogger
+
+    /// The API root the host was configured with: its `api_base_url` value,
+    /// e.g. `https://api.coinbase.com`, `http://127.0.0.1:8080` or
+    /// `file:///…/Fixtures/coinbase`.
+    public let apiBaseURL: URL
+
+    private let table: HostServicesTable
+
+    init(table: HostServicesTable, apiBaseURL: URL) {
+        self.table = table
+        self.networking = HostNetworking(table: table)
+        self.logger = PluginLogger(table: table)
+        self.apiBaseURL = apiBaseURL
+    }
+
+    /// Reads one of the host's configuration values.
+    ///
+    /// - Parameter key: The key, e.g. `"api_base_url"` or `"default_currency"`.
+    /// - Returns: The value, or `nil` when the host does not set `key`.
+    public func configValue(forKey key: String) -> String? {
+        table.configValue(forKey: key)
+    }
+}
