@@ -186,7 +186,10 @@ typedef void (*pb_fetch_fn)(void *fetcher_context,
 typedef struct pb_fetcher {
     /** `sizeof(pb_fetcher)` as the plugin compiled it. */
     uint32_t struct_size;
-    /** Ticker the fetcher answers for, e.g. "ETH". Upper-case ASCII, unique across plugins. */
+    /**
+     * Ticker the fetcher answers for, e.g. "ETH": 1 to 16 characters from
+     * A-Z and 0-9. The first plugin to register a symbol keeps it.
+     */
     const char *symbol;
     /** Human-readable name, e.g. "Ethereum". */
     const char *display_name;
@@ -242,13 +245,15 @@ typedef struct pb_host_services {
 
     /**
      * Performs an HTTP GET with the host's networking and calls `completion`
-     * exactly once. Never blocks. Supports http://, https:// and file:// URLs;
+     * exactly once, even when the request times out, so the plugin may free
+     * `request_context` in the completion. Never blocks. Supports http://, https:// and file:// URLs;
      * for file:// the host reads the named file (or the same path with
      * ".json" appended) and answers with status 200, or 404 when neither
      * exists.
      *
      * @param url Plugin-owned; only read during the call.
-     * @param timeout_ms Upper bound for the whole request; 0 uses the host's default.
+     * @param timeout_ms Upper bound for the whole request; 0 uses the host's
+     *        default (unlike `pb_fetch_request.timeout_ms`, where 0 means no limit).
      * @param completion Receives the response; see `pb_http_completion_fn`.
      * @param request_context Passed back to `completion` untouched.
      */
@@ -266,7 +271,10 @@ typedef struct pb_host_services {
  * returning.
  *
  * @param services Host-owned; valid for the life of the process.
- * @return PB_OK, or PB_ERR_PLUGIN_FAILED after logging why.
+ * @return PB_OK; PB_ERR_INVALID_ARGUMENT when the services table is unusable
+ *         (NULL, too small, another ABI); PB_ERR_PLUGIN_FAILED after logging
+ *         why. The host treats any status but PB_OK as a failed plugin and
+ *         drops every fetcher it registered.
  */
 typedef pb_status (*pb_register_plugin_fn)(const pb_host_services *services);
 

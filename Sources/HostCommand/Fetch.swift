@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import PluginHost
+
+/// `host fetch SYMBOL...`: fetch prices concurrently.
+struct Fetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch the current price of one or more symbols, concurrently.",
+        discussion: """
+            Exit status: 0 when every symbol succeeded, 1 when a fetch failed, 2 when a symbol is unknown.
+            """
+    )
+
+    @OptionGroup var plugins: PluginOptions
+
+    @Argument(help: "Symbols to fetch, e.g. ETH BTC.")
+    var symbols: [String]
+
+    @Option(help: "Quote currency (ISO 4217 code).")
+    var currency = "USD"
+
+    @Option(help: ArgumentHelp("Seconds to wait for each price.", valueName: "seconds"))
+    var timeout = 10.0
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard !symbols.isEmpty else {
+            throw ValidationError("Name at least one symbol, e.g. `host fetch ETH`; `host list-fetchers` shows them all.")
+        }
+        guard (3...5).contains(currency.count), currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw ValidationError("--currency '\(currency)' is not a currency code; use e.g. USD or EUR.")
+        }
+        guard timeout > 0, timeout <= 3600, timeout.isFinite else {
+            throw ValidationError("--timeout \(timeout) is out of range; give seconds between 0.001 and 3600, e.g. --timeout 5.")
+        }
+    }
+
+    func run() async throws {
+        let loaded = try plugins.loadPlugins()
+        let results = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: .milliseconds(Int64(timeout * 1000)))
+        print(Rendering.prices(results, as: format), terminator: "")
+        let failures = results.compactMap { result -> FetchError? in
+            if case .failure(let error) = result { error } else { nil }
+        }
+        if format == .table {
+            for failure in failures {
+                FileHandle.standardError.write(Data("host: error: \(failure)\n".utf8))
+            }
+        }
+        if failures.contains(where: \.isUnknownSymbol) { throw ExitCode(2) }
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}

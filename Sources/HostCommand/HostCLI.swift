@@ -1,0 +1,16 @@
+import ArgumentParser
+import Logging
+
+/// `host`: loads price-fetcher plugins and runs them.
+@main
+struct HostCLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "Load price-fetcher plugins (.so) and fetch prices with them.",
+        discussion: """
+            Plugins are searched in the --plugins-dir directories, else in HOST_PLUGINS_DIR \
+            (colon-separated), else beside this executable (lib*Plugin.so) and in ./plugins.
+            """,
+        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self]
+    )
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+import PluginHost
+
+/// `host list-fetchers`: every symbol the loaded plugins provide.
+struct ListFetchers: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the symbols the loaded plugins can fetch.")
+
+    @OptionGroup var plugins: PluginOptions
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let loaded = try plugins.loadPlugins()
+        print(Rendering.fetchers(loaded.registry.fetchers, as: format), terminator: "")
+    }
+}

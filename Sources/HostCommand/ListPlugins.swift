@@ -1,0 +1,17 @@
+import ArgumentParser
+import PluginHost
+
+/// `host list-plugins`: every plugin file found, loaded or not, and why not.
+struct ListPlugins: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the plugin files found, with their status.")
+
+    @OptionGroup var plugins: PluginOptions
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    func run() throws {
+        let loaded = try plugins.loadPlugins()
+        print(Rendering.plugins(loaded.reports, as: format), terminator: "")
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import PluginABI
+
+/// The host's composition root.
+///
+/// Everything the host is made of is passed in through initialisers: where
+/// plugins are found, the services they get, and through those the
+/// networking. Nothing is looked up at run time, so the compiler checks the
+/// wiring. The Patchbay container is used only where late binding pays off:
+/// as the registry that plugins fill (see ``FetcherRegistry``).
+public struct Host: Sendable {
+    /// Where plugin files are found.
+    public let discovery: PluginDiscovery
+    /// What plugins are offered.
+    public let services: HostServices
+
+    /// Wires a host.
+    /// - Parameters:
+    ///   - discovery: The plugin search path.
+    ///   - services: The services every plugin gets.
+    public init(discovery: PluginDiscovery, services: HostServices) {
+        self.discovery = discovery
+        self.services = services
+    }
+
+    /// Wires the production host: real HTTP through AsyncHTTPClient, `file://`
+    /// from disk, and `api_base_url` for the plugins.
+    /// - Parameters:
+    ///   - discovery: The plugin search path.
+    ///   - apiBaseURL: The Coinbase-compatible API the plugins talk to.
+    ///   - logger: Where the host's and the plugins' log lines go.
+    public static func live(discovery: PluginDiscovery, apiBaseURL: URL, logger: Logger) -> Host {
+        let networking = SchemeRoutingNetworking(web: AsyncHTTPClientNetworking(), files: FileNetworking())
+        return Host(
+            discovery: discovery,
+            services: HostServices(networking: networking, configuration: configuration(apiBaseURL: apiBaseURL), logger: logger)
+        )
+    }
+
+    /// The configuration values plugins may read with `config_value`.
+    public static func configuration(apiBaseURL: URL) -> [String: String] {
+        var base = apiBaseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return ["api_base_url": base, "host_abi_version": "\(PluginABIVersion.current)"]
+    }
+
+    /// Finds and loads the plugins and fills the registry with their fetchers.
+    ///
+    /// Problems are logged, one line per file, and never stop the others.
+    public func loadPlugins() -> LoadedPlugins {
+        let files = discovery.files { services.logger.warning("\($0)") }
+        let result = PluginLoader(services: services).load(files)
+        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers))
+    }
+}
+
+/// The plugins a host loaded and the registry they filled.
+public struct LoadedPlugins: Sendable {
+    /// One report per plugin file, in load order.
+    public let reports: [PluginReport]
+    /// The fetchers, by symbol.
+    public let registry: FetcherRegistry
+
+    /// Fetches every symbol concurrently.
+    /// - Parameters:
+    ///   - symbols: What to fetch, as the user typed it (`eth` finds `ETH`).
+    ///   - currency: The quote currency.
+    ///   - timeout: How long each fetch may take.
+    /// - Returns: One result per symbol, in the order asked.
+    public func fetch(_ symbols: [String], currency: String, timeout: Duration) async -> [Result<Quote, FetchError>] {
+        await withTaskGroup(of: (Int, Result<Quote, FetchError>).self) { group in
+            for (index, symbol) in symbols.enumerated() {
+                group.addTask {
+                    do throws(FetchError) {
+                        let fetcher = try registry.fetcher(for: symbol)
+                        return (index, await fetcher.price(in: currency, timeout: timeout))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results = [Result<Quote, FetchError>?](repeating: nil, count: symbols.count)
+            for await (index, result) in group { results[index] = result }
+            return results.compactMap { $0 }
+        }
+    }
+}
+
+/// The ABI revision this host speaks, from `patchbay_plugin.h`.
+public enum PluginABIVersion {
+    /// `PB_PLUGIN_ABI_VERSION`.
+    public static let current: UInt32 = PB_PLUGIN_ABI_VERSION
+}

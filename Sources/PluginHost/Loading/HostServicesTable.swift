@@ -1,0 +1,91 @@
+import Foundation
+import PluginABI
+
+/// Builds the `pb_host_services` table a plugin receives.
+///
+/// The C functions cannot capture anything, so each one recovers its
+/// ``PluginSession`` from `host_context`. The table and the session are
+/// retained for the life of the process, as the header promises.
+enum HostServicesTable {
+    /// A table bound to `session`, allocated once and never freed.
+    static func make(for session: PluginSession) -> UnsafePointer<pb_host_services> {
+        let table = UnsafeMutablePointer<pb_host_services>.allocate(capacity: 1)
+        table.initialize(
+            to: pb_host_services(
+                struct_size: UInt32(MemoryLayout<pb_host_services>.size),
+                abi_version: PB_PLUGIN_ABI_VERSION,
+                host_context: Unmanaged.passRetained(session).toOpaque(),
+                register_fetcher: registerFetcher,
+                log: log,
+                config_value: configValue,
+                http_get: httpGet
+            )
+        )
+        return UnsafePointer(table)
+    }
+
+    private static func session(_ context: UnsafeMutableRawPointer?) -> PluginSession? {
+        context.map { Unmanaged<PluginSession>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static let registerFetcher: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_fetcher>?) -> pb_status = { context, fetcher in
+        guard let session = session(context), let fetcher else { return PB_ERR_INVALID_ARGUMENT }
+        return session.register(fetcher.pointee)
+    }
+
+    private static let log: @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void = { context, level, message in
+        guard let session = session(context), let message else { return }
+        session.log(level, String(cString: message))
+    }
+
+    private static let configValue: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { context, key in
+        guard let session = session(context), let key else { return nil }
+        return session.services.configValue(String(cString: key))
+    }
+
+    private static let httpGet: @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UInt32, pb_http_completion_fn?, UnsafeMutableRawPointer?
+    ) -> Void = { context, url, timeoutMilliseconds, completion, requestContext in
+        // Without a completion there is nobody to answer; without a session
+        // there is no networking. Neither is reachable from a correct plugin.
+        guard let completion else { return }
+        let reply = HTTPReply(completion: completion, context: OpaqueContext(requestContext))
+        guard let session = session(context) else {
+            return reply.send(.failure("http_get called with a NULL host_context"))
+        }
+        let text = url.map { String(cString: $0) } ?? ""
+        guard let target = URL(string: text), target.scheme != nil else {
+            return reply.send(.failure("invalid URL \"\(text)\""))
+        }
+        let services = session.services
+        let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
+        session.logger.debug("GET \(text)")
+        Task {
+            reply.send(await services.networking.get(target, timeout: timeout))
+        }
+    }
+}
+
+/// One pending `http_get` answer.
+private struct HTTPReply: Sendable {
+    let completion: pb_http_completion_fn
+    let context: OpaqueContext
+
+    /// Calls the plugin's completion with a response that lives only for the call.
+    func send(_ outcome: HTTPOutcome) {
+        let size = UInt32(MemoryLayout<pb_http_response>.size)
+        switch outcome {
+        case .response(let status, let body):
+            body.withUnsafeBufferPointer { bytes in
+                var response = pb_http_response(
+                    struct_size: size, status: Int32(clamping: status), body: bytes.baseAddress, body_length: bytes.count, error: nil)
+                completion(context.pointer, &response)
+            }
+        case .failure(let reason):
+            reason.withCString { reason in
+                var response = pb_http_response(struct_size: size, status: 0, body: nil, body_length: 0, error: reason)
+                completion(context.pointer, &response)
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import PluginABI
+
+/// Why a plugin file was not loaded.
+///
+/// Every description is one line that names what was found, what the host
+/// expected, and what to do about it.
+public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
+        case notALibrary(reason: String)
+        case missingEntryPoint
+        case nullDescriptor
+        case badMagic(found: UInt32)
+        case abiMismatch(plugin: UInt32)
+        case descriptorTooSmall(plugin: UInt32)
+        case incompleteDescriptor(field: String)
+        case registrationFailed(status: Int32, lastError: String?)
+        case nothingRegistered(duplicates: [String])
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind) { self.kind = kind }
+
+    public var description: String {
+        switch kind {
+        case .notALibrary(let reason):
+            "not a loadable plugin library: \(reason); remove it from the plugins directory or rebuild it"
+        case .missingEntryPoint:
+            "not a Patchbay plugin: it does not export \(pluginEntrySymbol)(); build it against patchbay_plugin.h and export that function"
+        case .nullDescriptor:
+            "\(pluginEntrySymbol)() returned NULL instead of a descriptor; return a pointer to a static pb_plugin_descriptor"
+        case .badMagic(let found):
+            "descriptor magic is \(hex(found)), expected \(hex(PB_PLUGIN_MAGIC)) (\"PBAY\"); the file exports \(pluginEntrySymbol) but is not a Patchbay plugin"
+        case .abiMismatch(let plugin):
+            "incompatible plugin ABI: the host uses ABI version \(PB_PLUGIN_ABI_VERSION), the plugin was built for ABI version \(plugin); rebuild the plugin against this host's patchbay_plugin.h"
+        case .descriptorTooSmall(let plugin):
+            "incompatible plugin ABI: descriptor struct_size is \(plugin) bytes, the host needs at least \(minimumDescriptorSize); rebuild the plugin against this host's patchbay_plugin.h"
+        case .incompleteDescriptor(let field):
+            "descriptor field \(field) is NULL; set it in the plugin's pb_plugin_descriptor"
+        case .registrationFailed(let status, let lastError):
+            "registration failed with status \(status)" + (lastError.map { ": \($0)" } ?? "; the plugin logged no reason")
+        case .nothingRegistered(let duplicates) where !duplicates.isEmpty:
+            "every symbol it registers is already taken (\(duplicates.joined(separator: ", ")))"
+        case .nothingRegistered:
+            "it registered no fetchers; call services->register_fetcher from register_plugin"
+        }
+    }
+}
+
+/// The exported entry point's name, as Swift sees the header's macro.
+let pluginEntrySymbol = "patchbay_plugin_entry"
+
+/// The descriptor prefix this host reads: everything up to `register_plugin`.
+let minimumDescriptorSize = UInt32(MemoryLayout<pb_plugin_descriptor>.size)
+
+private func hex(_ value: UInt32) -> String {
+    "0x" + String(value, radix: 16, uppercase: true)
+}

@@ -1,0 +1,142 @@
+import Logging
+import PluginABI
+import Synchronization
+
+/// The host's side of one plugin: what its `host_context` points at.
+///
+/// A session outlives everything: the plugin may keep the services table and
+/// call `log`, `config_value` or `http_get` from any thread for the rest of
+/// the process, so sessions are retained forever once handed out.
+final class PluginSession: Sendable {
+    /// The plugin file, as found.
+    let path: String
+    let services: HostServices
+    let claims: SymbolClaims
+    let logger: Logger
+
+    private let state: Mutex<State>
+
+    struct State {
+        var name: String
+        var acceptsRegistrations = false
+        var staged: [StagedFetcher] = []
+        var duplicates: [Duplicate] = []
+        var lastError: String?
+    }
+
+    /// A fetcher accepted during `register_plugin`, not yet committed.
+    struct StagedFetcher: Sendable {
+        let symbol: String
+        let displayName: String
+        let context: OpaqueContext
+        let fetch: FetchFunction
+    }
+
+    /// A symbol this plugin tried to take from an earlier one.
+    struct Duplicate: Sendable, Equatable {
+        let symbol: String
+        let owner: String
+    }
+
+    init(path: String, name: String, services: HostServices, claims: SymbolClaims) {
+        self.path = path
+        self.services = services
+        self.claims = claims
+        var logger = services.logger
+        logger[metadataKey: "plugin"] = "\(name)"
+        self.logger = logger
+        self.state = Mutex(State(name: name))
+    }
+
+    /// Opens or closes the window in which `register_fetcher` is valid.
+    func setAcceptsRegistrations(_ accepts: Bool) {
+        state.withLock { $0.acceptsRegistrations = accepts }
+    }
+
+    /// What the plugin registered and tried to register.
+    var outcome: (staged: [StagedFetcher], duplicates: [Duplicate], lastError: String?) {
+        state.withLock { ($0.staged, $0.duplicates, $0.lastError) }
+    }
+
+    /// Handles `register_fetcher`.
+    func register(_ fetcher: pb_fetcher) -> pb_status {
+        guard fetcher.struct_size >= UInt32(MemoryLayout<pb_fetcher>.size) else {
+            return reject("register_fetcher: pb_fetcher.struct_size is \(fetcher.struct_size), expected at least \(MemoryLayout<pb_fetcher>.size)")
+        }
+        guard let fetch = fetcher.fetch else {
+            return reject("register_fetcher: pb_fetcher.fetch is NULL")
+        }
+        guard let rawSymbol = fetcher.symbol.map({ String(cString: $0) }), FetcherSymbol.isValid(rawSymbol) else {
+            let shown = fetcher.symbol.map { "\"\(String(cString: $0))\"" } ?? "NULL"
+            return reject("register_fetcher: symbol \(shown) is not 1 to 16 upper-case letters or digits")
+        }
+        let displayName = fetcher.display_name.map { String(cString: $0) } ?? rawSymbol
+        let staged = StagedFetcher(symbol: rawSymbol, displayName: displayName, context: OpaqueContext(fetcher.context), fetch: fetch)
+
+        return state.withLock { state -> pb_status in
+            guard state.acceptsRegistrations else { return PB_ERR_TOO_LATE }
+            if let owner = claims.owner(of: rawSymbol) {
+                state.duplicates.append(Duplicate(symbol: rawSymbol, owner: owner))
+                return PB_ERR_DUPLICATE
+            }
+            if state.staged.contains(where: { $0.symbol == rawSymbol }) {
+                state.duplicates.append(Duplicate(symbol: rawSymbol, owner: path))
+                return PB_ERR_DUPLICATE
+            }
+            state.staged.append(staged)
+            return PB_OK
+        }
+    }
+
+    /// Handles `log`, remembering the last error so a failed registration can
+    /// say why.
+    func log(_ level: pb_log_level, _ message: String) {
+        switch level {
+        case PB_LOG_DEBUG: logger.debug("\(message)")
+        case PB_LOG_INFO: logger.info("\(message)")
+        case PB_LOG_WARNING: logger.warning("\(message)")
+        default:
+            state.withLock { $0.lastError = message }
+            logger.error("\(message)")
+        }
+    }
+
+    private func reject(_ message: String) -> pb_status {
+        log(PB_LOG_ERROR, message)
+        return PB_ERR_INVALID_ARGUMENT
+    }
+}
+
+/// The C type of a fetcher's `fetch` function.
+typealias FetchFunction = pb_fetch_fn
+
+/// Which plugin file owns each symbol. The first committed wins.
+final class SymbolClaims: Sendable {
+    private let owners = Mutex<[String: String]>([:])
+
+    func owner(of symbol: String) -> String? {
+        owners.withLock { $0[symbol] }
+    }
+
+    /// Records `path` as the owner of `symbols`. Loading is sequential, so
+    /// nothing can claim them between the check and this commit.
+    func claim(_ symbols: [String], for path: String) {
+        owners.withLock { owners in
+            for symbol in symbols where owners[symbol] == nil { owners[symbol] = path }
+        }
+    }
+}
+
+/// The rules for a ticker symbol.
+enum FetcherSymbol {
+    /// 1 to 16 characters from A–Z and 0–9.
+    static func isValid(_ symbol: String) -> Bool {
+        (1...16).contains(symbol.utf8.count)
+            && symbol.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// The form a user's input is matched in: `eth` finds `ETH`.
+    static func normalized(_ input: String) -> String {
+        input.uppercased()
+    }
+}

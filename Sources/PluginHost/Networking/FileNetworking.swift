@@ -1,0 +1,29 @@
+import Foundation
+
+/// Answers `file://` URLs from the file system, for offline runs and
+/// fixtures shipped in the repository.
+///
+/// `file:///data/v2/prices/BTC-USD/spot` reads that file, or `spot.json`
+/// beside it. A missing file is a 404, as a server would answer.
+public struct FileNetworking: HostNetworking {
+    /// Creates file-backed networking.
+    public init() {}
+
+    public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+        let path = url.path(percentEncoded: false)
+        for candidate in [path, path + ".json"] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
+            do {
+                let data = try Data(contentsOf: URL(filePath: candidate))
+                return .response(status: 200, body: Array(data))
+            } catch {
+                return .failure("cannot read \(candidate): \(error.localizedDescription)")
+            }
+        }
+        let body = #"{"errors":[{"id":"not_found","message":"no fixture file at \#(path) or \#(path).json"}]}"#
+        return .response(status: 404, body: Array(body.utf8))
+    }
+}

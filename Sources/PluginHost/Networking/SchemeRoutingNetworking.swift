@@ -1,0 +1,25 @@
+import Foundation
+
+/// Sends each URL to the networking for its scheme: `file` to one, `http`
+/// and `https` to another. Any other scheme fails without I/O.
+public struct SchemeRoutingNetworking: HostNetworking {
+    let web: any HostNetworking
+    let files: any HostNetworking
+
+    /// Creates a router.
+    /// - Parameters:
+    ///   - web: Handles `http` and `https`.
+    ///   - files: Handles `file`.
+    public init(web: any HostNetworking, files: any HostNetworking) {
+        self.web = web
+        self.files = files
+    }
+
+    public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+        switch url.scheme?.lowercased() {
+        case "http", "https": await web.get(url, timeout: timeout)
+        case "file": await files.get(url, timeout: timeout)
+        default: .failure("unsupported URL scheme in \(url.absoluteString); use http, https or file")
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// How a listing or a fetch is printed.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// Aligned columns for people.
+    case table
+    /// A JSON array for programs.
+    case json
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Turns the host's results into what `host` prints.
+///
+/// The JSON shapes are a contract that scripts rely on:
+/// - `list-fetchers`: `[{"symbol","name","plugin"}]`
+/// - `list-plugins`: `[{"name","version","path","status","fetchers","error"?}]`
+/// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
+public enum Rendering {
+    /// The fetcher listing.
+    public static func fetchers(_ fetchers: [PluginFetcher], as format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return json(fetchers.map { FetcherRow(symbol: $0.symbol, name: $0.displayName, plugin: $0.plugin.name) })
+        case .table:
+            var table = TextTable("SYMBOL", "NAME", "PLUGIN")
+            table.rows = fetchers.map { [$0.symbol, $0.displayName, $0.plugin.name] }
+            return table.rendered
+        }
+    }
+
+    /// The plugin listing.
+    public static func plugins(_ reports: [PluginReport], as format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return json(reports.map(PluginRow.init))
+        case .table:
+            var table = TextTable("PLUGIN", "VERSION", "STATUS", "FETCHERS", "PATH")
+            table.rows = reports.map {
+                [$0.name, $0.version ?? "-", $0.status.rawValue, $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path]
+            }
+            let problems = reports.compactMap { report in report.error.map { "\(report.path): \($0)" } }
+            return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n")
+        }
+    }
+
+    /// The fetch results, one per symbol in the order asked.
+    public static func prices(_ results: [Result<Quote, FetchError>], as format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return json(results.map(PriceRow.init))
+        case .table:
+            var table = TextTable("SYMBOL", "CURRENCY", "AMOUNT", "PLUGIN")
+            table.rows = results.compactMap { result in
+                guard case .success(let quote) = result else { return nil }
+                return [quote.symbol, quote.currency, quote.amount, quote.plugin.name]
+            }
+            return table.rows.isEmpty ? "" : table.rendered
+        }
+    }
+
+    private static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and arrays cannot fail.
+        let data = (try? encoder.encode(value)) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+private struct FetcherRow: Encodable {
+    let symbol: String
+    let name: String
+    let plugin: String
+}
+
+private struct PluginRow: Encodable {
+    let name: String
+    let version: String?
+    let path: String
+    let status: PluginReport.Status
+    let fetchers: [String]
+    let error: String?
+    let warnings: [String]?
+
+    init(_ report: PluginReport) {
+        name = report.name
+        version = report.version
+        path = report.path
+        status = report.status
+        fetchers = report.fetchers
+        error = report.error
+        warnings = report.warnings.isEmpty ? nil : report.warnings
+    }
+}
+
+private struct PriceRow: Encodable {
+    let result: Result<Quote, FetchError>
+
+    init(_ result: Result<Quote, FetchError>) { self.result = result }
+
+    private enum Key: String, CodingKey { case symbol, currency, amount, plugin, error }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        switch result {
+        case .success(let quote):
+            try container.encode(quote.symbol, forKey: .symbol)
+            try container.encode(quote.currency, forKey: .currency)
+            try container.encode(quote.amount, forKey: .amount)
+            try container.encode(quote.plugin.name, forKey: .plugin)
+        case .failure(let error):
+            try container.encode(error.symbol, forKey: .symbol)
+            try container.encode(error.message, forKey: .error)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// Left-aligned columns separated by two spaces, with a header row.
+struct TextTable {
+    let header: [String]
+    var rows: [[String]] = []
+
+    init(_ header: String...) {
+        self.header = header
+    }
+
+    var rendered: String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                column == row.count - 1 ? row[column] : row[column].padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ")
+        }
+        .joined(separator: "\n") + "\n"
+    }
+}

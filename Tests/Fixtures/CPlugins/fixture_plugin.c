@@ -1,0 +1,150 @@
+/*
+ * A Patchbay plugin written in plain C, against patchbay_plugin.h alone.
+ *
+ * Built with defaults it is a working plugin: "DOGE" via the host's
+ * http_get, reading the Coinbase spot-price shape. The tests compile it again
+ * with -D switches to make each kind of broken plugin the host must survive:
+ *
+ *   FIXTURE_NAME="..."          descriptor name           (default "CDogecoinPlugin")
+ *   FIXTURE_SYMBOL="..."        the symbol registered     (default "DOGE")
+ *   FIXTURE_ABI_VERSION=n       descriptor abi_version    (default PB_PLUGIN_ABI_VERSION)
+ *   FIXTURE_MAGIC=n             descriptor magic          (default PB_PLUGIN_MAGIC)
+ *   FIXTURE_NO_ENTRY            do not export patchbay_plugin_entry
+ *   FIXTURE_REGISTER_FAILS      log an error and return PB_ERR_PLUGIN_FAILED
+ *
+ * None of these is built by `swift build`, so a normal run never sees them.
+ */
+#include "patchbay_plugin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FIXTURE_NAME
+#define FIXTURE_NAME "CDogecoinPlugin"
+#endif
+#ifndef FIXTURE_SYMBOL
+#define FIXTURE_SYMBOL "DOGE"
+#endif
+#ifndef FIXTURE_ABI_VERSION
+#define FIXTURE_ABI_VERSION PB_PLUGIN_ABI_VERSION
+#endif
+#ifndef FIXTURE_MAGIC
+#define FIXTURE_MAGIC PB_PLUGIN_MAGIC
+#endif
+
+/* The host's table; valid for the life of the process once registered. */
+static const pb_host_services *host;
+
+/* One fetch in flight: what the HTTP completion needs to answer the host. */
+typedef struct fetch_call {
+    pb_fetch_completion_fn completion;
+    void *completion_context;
+    char currency[16];
+} fetch_call;
+
+static void finish(fetch_call *call, const char *amount, const char *error) {
+    pb_fetch_result result = {
+        .struct_size = sizeof(pb_fetch_result),
+        .base = error ? NULL : FIXTURE_SYMBOL,
+        .currency = error ? NULL : call->currency,
+        .amount = amount,
+        .error = error,
+    };
+    call->completion(call->completion_context, &result);
+    free(call);
+}
+
+/* Finds "amount":"…" in the body; enough JSON for a fixture. */
+static int extract_amount(const uint8_t *body, size_t length, char *out, size_t capacity) {
+    static const char key[] = "\"amount\":\"";
+    size_t key_length = sizeof(key) - 1;
+    for (size_t i = 0; i + key_length <= length; i++) {
+        if (memcmp(body + i, key, key_length) != 0) continue;
+        size_t start = i + key_length, end = start;
+        while (end < length && body[end] != '"') end++;
+        if (end == length || end - start + 1 > capacity || end == start) return 0;
+        memcpy(out, body + start, end - start);
+        out[end - start] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+static void on_response(void *request_context, const pb_http_response *response) {
+    fetch_call *call = request_context;
+    char message[256];
+    char amount[64];
+    if (response->error) {
+        snprintf(message, sizeof message, "request failed: %s", response->error);
+        finish(call, NULL, message);
+    } else if (response->status != 200) {
+        snprintf(message, sizeof message, "HTTP %d", (int)response->status);
+        finish(call, NULL, message);
+    } else if (!extract_amount(response->body, response->body_length, amount, sizeof amount)) {
+        finish(call, NULL, "the response could not be decoded: no data.amount");
+    } else {
+        finish(call, amount, NULL);
+    }
+}
+
+static void fetch(void *context, const pb_fetch_request *request,
+                  pb_fetch_completion_fn completion, void *completion_context) {
+    (void)context;
+    fetch_call *call = calloc(1, sizeof *call);
+    if (!call) {
+        pb_fetch_result result = {.struct_size = sizeof result, .error = "out of memory"};
+        completion(completion_context, &result);
+        return;
+    }
+    call->completion = completion;
+    call->completion_context = completion_context;
+    snprintf(call->currency, sizeof call->currency, "%s", request->currency);
+
+    const char *base = host->config_value(host->host_context, "api_base_url");
+    char url[1024];
+    snprintf(url, sizeof url, "%s/v2/prices/%s-%s/spot", base ? base : "", FIXTURE_SYMBOL, call->currency);
+    host->http_get(host->host_context, url, request->timeout_ms, on_response, call);
+}
+
+static pb_status register_plugin(const pb_host_services *services) {
+    host = services;
+#ifdef FIXTURE_REGISTER_FAILS
+    (void)fetch;
+    services->log(services->host_context, PB_LOG_ERROR, "cannot start: the fixture is built to fail registration");
+    return PB_ERR_PLUGIN_FAILED;
+#else
+    pb_fetcher fetcher = {
+        .struct_size = sizeof fetcher,
+        .symbol = FIXTURE_SYMBOL,
+        .display_name = "Dogecoin (C)",
+        .context = NULL,
+        .fetch = fetch,
+    };
+    pb_status status = services->register_fetcher(services->host_context, &fetcher);
+    if (status == PB_ERR_DUPLICATE) {
+        services->log(services->host_context, PB_LOG_WARNING, FIXTURE_SYMBOL " is already registered by another plugin");
+    }
+    return PB_OK;
+#endif
+}
+
+static const pb_plugin_descriptor descriptor = {
+    .magic = FIXTURE_MAGIC,
+    .abi_version = FIXTURE_ABI_VERSION,
+    .struct_size = sizeof(pb_plugin_descriptor),
+    .name = FIXTURE_NAME,
+    .version = "0.1.0",
+    .register_plugin = register_plugin,
+};
+
+#ifndef FIXTURE_NO_ENTRY
+const pb_plugin_descriptor *patchbay_plugin_entry(void) {
+    return &descriptor;
+}
+#else
+/* Exports something, so the file is a valid library that just isn't a plugin. */
+const pb_plugin_descriptor *not_the_entry_point(void) {
+    return &descriptor;
+}
+#endif

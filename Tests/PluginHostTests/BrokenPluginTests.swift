@@ -1,0 +1,52 @@
+import Foundation
+import PluginHost
+import Testing
+
+@Suite("Files that are not working plugins are refused, one line each, and the rest still load")
+struct BrokenPluginTests {
+    static let truncated: Data = {
+        let data = (try? Data(contentsOf: FixturePlugins.bundledPlugin("Bitcoin"))) ?? Data()
+        return data.prefix(1000)
+    }()
+
+    static let cases: [(file: String, data: Data?, variant: FixturePlugins.Variant?, message: String)] = [
+        ("junk.so", Data("this is not an ELF file, just some bytes".utf8), nil, "not a loadable plugin library"),
+        ("empty.so", Data(), nil, "not a loadable plugin library"),
+        ("truncated.so", truncated, nil, "not a loadable plugin library"),
+        ("no-entry-point.so", nil, .noEntryPoint, "does not export patchbay_plugin_entry()"),
+        ("wrong-abi.so", nil, .wrongABI, "the host uses ABI version 1, the plugin was built for ABI version 99"),
+        ("bad-magic.so", nil, .badMagic, "descriptor magic is 0xDEADBEEF, expected 0x50424159"),
+        ("registration-fails.so", nil, .registrationFails, "registration failed with status 4: cannot start: the fixture is built to fail registration"),
+    ]
+
+    @Test("Each broken file is reported as failed with a reason", arguments: cases.indices)
+    func brokenFileIsRefused(index: Int) throws {
+        let (file, data, variant, message) = Self.cases[index]
+        let directory = try FixturePlugins.directory(
+            with: variant.map { [$0] } ?? [],
+            bundled: ["Ethereum"],
+            extraFiles: data.map { [file: $0] } ?? [:]
+        )
+        let discovery = PluginDiscovery(locations: [.init(directory: directory.path, pattern: .anySharedLibrary, isExplicit: true)])
+        let loaded = Host(discovery: discovery, services: .simulated(SimulatedNetworking([:]))).loadPlugins()
+
+        let broken = try #require(loaded.reports.first { $0.path.hasSuffix(file) })
+        #expect(broken.status == .failed)
+        #expect(broken.error?.contains(message) == true, "\(broken.error ?? "nil")")
+        #expect(broken.fetchers.isEmpty)
+        #expect(loaded.registry.symbols == ["ETH"])
+    }
+
+    @Test("A symbol that is already taken stays with the first file; the second is reported")
+    func duplicateSymbolFirstWins() throws {
+        let directory = try FixturePlugins.directory(with: [.duplicateBTC], bundled: ["Bitcoin"])
+        let discovery = PluginDiscovery(locations: [.init(directory: directory.path, pattern: .anySharedLibrary, isExplicit: true)])
+        let loaded = Host(discovery: discovery, services: .simulated(SimulatedNetworking([:]))).loadPlugins()
+
+        #expect(loaded.registry.fetchers.map(\.plugin.name) == ["BitcoinPlugin"])
+        let duplicate = try #require(loaded.reports.last)
+        #expect(duplicate.name == "DuplicateBitcoinPlugin")
+        #expect(duplicate.status == .failed)
+        #expect(duplicate.error?.contains("BTC by \(directory.path)/libBitcoinPlugin.so") == true, "\(duplicate.error ?? "nil")")
+    }
+}

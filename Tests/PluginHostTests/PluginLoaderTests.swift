@@ -1,0 +1,77 @@
+import Foundation
+import PluginHost
+import Testing
+
+@Suite("Loading the real plugin libraries in-process")
+struct PluginLoaderTests {
+    let bundled = ["Bitcoin", "Ethereum"].map { FixturePlugins.bundledPlugin($0).path }
+
+    @Test("The bundled Bitcoin and Ethereum plugins register BTC and ETH")
+    func bundledPluginsRegister() {
+        let loader = PluginLoader(services: .simulated(SimulatedNetworking([:])))
+        let result = loader.load(bundled)
+        #expect(result.reports.map(\.status) == [.loaded, .loaded])
+        #expect(result.reports.map(\.name) == ["BitcoinPlugin", "EthereumPlugin"])
+        #expect(result.fetchers.map(\.symbol) == ["BTC", "ETH"])
+        #expect(result.fetchers.map(\.displayName) == ["Bitcoin", "Ethereum"])
+    }
+
+    @Test("A fetch goes through the host's networking and keeps the amount's exact text")
+    func fetchThroughInjectedNetworking() async throws {
+        let networking = SimulatedNetworking(["/v2/prices/ETH-EUR/spot": SimulatedNetworking.spot("ETH", "EUR", "2718.281828459045235360287")])
+        let loaded = Host(discovery: PluginDiscovery(locations: []), services: .simulated(networking))
+        let registry = FetcherRegistry(PluginLoader(services: loaded.services).load(bundled).fetchers)
+
+        let quote = try await registry.fetcher(for: "eth").price(in: "EUR", timeout: .seconds(5)).get()
+
+        #expect(quote.amount == "2718.281828459045235360287")
+        #expect(quote.currency == "EUR")
+        #expect(quote.plugin.name == "EthereumPlugin")
+        #expect(networking.requestedURLs == ["http://prices.test/v2/prices/ETH-EUR/spot"])
+    }
+
+    @Test("An API error reaches the caller with its status and message")
+    func apiErrorSurfaces() async throws {
+        let body = #"{"errors":[{"id":"not_found","message":"Invalid base currency"}]}"#
+        let networking = SimulatedNetworking(["/v2/prices/BTC-USD/spot": .response(status: 404, body: Array(body.utf8))])
+        let registry = FetcherRegistry(PluginLoader(services: .simulated(networking)).load(bundled).fetchers)
+
+        let result = try await registry.fetcher(for: "BTC").price(in: "USD", timeout: .seconds(5))
+
+        let error = try #require(result.failureValue)
+        #expect(error.message.contains("404"))
+        #expect(error.message.contains("Invalid base currency"))
+    }
+
+    @Test("A plugin written in plain C loads and fetches through the same ABI")
+    func cPluginWorks() async throws {
+        let networking = SimulatedNetworking(["/v2/prices/DOGE-USD/spot": SimulatedNetworking.spot("DOGE", "USD", "0.1234")])
+        let result = PluginLoader(services: .simulated(networking)).load([try FixturePlugins.library(.cPlugin).path])
+        #expect(result.reports.first?.name == "CDogecoinPlugin")
+        let registry = FetcherRegistry(result.fetchers)
+
+        let quote = try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(5)).get()
+
+        #expect(quote.amount == "0.1234")
+        #expect(quote.base == "DOGE")
+        #expect(quote.plugin.name == "CDogecoinPlugin")
+    }
+
+    @Test("An unknown symbol names the ones that exist")
+    func unknownSymbol() throws {
+        let registry = FetcherRegistry(PluginLoader(services: .simulated(SimulatedNetworking([:]))).load(bundled).fetchers)
+        #expect(throws: FetchError.self) { try registry.fetcher(for: "XRP") }
+        do {
+            _ = try registry.fetcher(for: "XRP")
+        } catch {
+            #expect(error.message == "unknown symbol XRP; available symbols: BTC, ETH")
+            #expect(error.isUnknownSymbol)
+        }
+    }
+}
+
+extension Result {
+    var failureValue: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Runs the built `host` executable the way a user would, and captures what
+/// it prints.
+struct CommandRunner {
+    /// What a run produced.
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Where `swift build` put the binaries and plugins: beside the test bundle.
+    static let buildDirectory: URL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// Runs `host` with `arguments`.
+    /// - Parameters:
+    ///   - environment: Added to a clean environment (PATH and HOME only), so
+    ///     the developer's HOST_* variables never leak into a test.
+    ///   - directory: The working directory; a fresh empty one by default so
+    ///     `./plugins` is absent.
+    static func host(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) async throws -> Output {
+        let process = Process()
+        process.executableURL = buildDirectory.appending(path: "host")
+        process.arguments = arguments
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        process.environment = base.merging(environment) { $1 }
+        process.currentDirectoryURL = try directory ?? TemporaryDirectory.make()
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+
+        let finished = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in finished.continuation.finish() }
+        try process.run()
+        // Drain both pipes while the process runs, so a large output cannot
+        // fill a pipe and stall it.
+        async let stdout = Task.detached { out.fileHandleForReading.readAll() }.value
+        async let stderr = Task.detached { err.fileHandleForReading.readAll() }.value
+        let (stdoutData, stderrData) = await (stdout, stderr)
+        for await _ in finished.stream {}
+        return Output(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self)
+        )
+    }
+}
+
+/// Fresh directories under the system temporary directory.
+enum TemporaryDirectory {
+    static func make() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appending(path: "patchbay-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+extension FileHandle {
+    /// Reads to end of file, retrying on EINTR (Foundation's
+    /// `readDataToEndOfFile` traps on an interrupted read).
+    func readAll() -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+            } else if count == 0 || errno != EINTR {
+                return data
+            }
+        }
+    }
+}
