@@ -1,0 +1,44 @@
+extension Container {
+    /// Lists the registrations this container resolves, sorted by their description.
+    ///
+    /// Forwarded types are not listed on their own; they appear in each
+    /// registration's ``RegistrationInfo/forwardedTypes``.
+    ///
+    /// - Parameter includingParents: Whether to include the registrations
+    ///   inherited from parents, leaving out those a nearer container overrides.
+    /// - Returns: One entry per key.
+    /// - Complexity: O(*n* log *n*) in the number of registrations.
+    public func registrations(includingParents: Bool = true) -> [RegistrationInfo] {
+        effectiveRegistrations(includingParents: includingParents).map(RegistrationInfo.init)
+    }
+
+    /// The registration each key resolves to from here, nearest container first, without forwarders.
+    func effectiveRegistrations(includingParents: Bool) -> [Registration] {
+        var seen: Set<RegistrationKey> = []
+        var result: [Registration] = []
+        var container: Container? = self
+        while let current = container {
+            for registration in current.registry.current
+            where !registration.isForwarder && seen.insert(registration.key).inserted {
+                result.append(registration)
+            }
+            container = includingParents ? current.parent : nil
+        }
+        return result.sorted { $0.step.description < $1.step.description }
+    }
+
+    /// Whether something is registered for a type, name and argument types, here or in a parent.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name, or nil.
+    ///   - argumentTypes: The factory's argument types, as in `String.self, Int.self`.
+    /// - Returns: Whether ``resolve(_:name:arguments:)`` would find a registration.
+    public func isRegistered<Service, each Argument>(
+        _ serviceType: Service.Type, name: String? = nil, argumentTypes: repeat (each Argument).Type
+    ) -> Bool {
+        let key = RegistrationKey(
+            service: ObjectIdentifier(serviceType), arguments: ArgumentList<repeat each Argument>.id, name: name)
+        return locate(key) != nil
+    }
+}

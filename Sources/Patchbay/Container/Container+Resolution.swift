@@ -1,0 +1,210 @@
+extension Container {
+    /// Resolves the service registered for a type and name, with no arguments.
+    ///
+    /// ```swift
+    /// let fetcher = try container.resolve(PriceFetcher.self, name: "ETH")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type; may be inferred.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    /// - Returns: The service, from the registration's scope.
+    /// - Throws: ``ResolutionError`` if nothing is registered for the key, a
+    ///   cycle is found, or a factory fails.
+    /// - Complexity: O(1) for a singleton already made: one lock-free lookup
+    ///   and one copy, with no allocation.
+    public func resolve<Service>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil
+    ) throws(ResolutionError) -> Service {
+        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: ObjectIdentifier(NoArguments.self), name: name)
+        guard let found = locate(key) else {
+            throw notRegistered(ResolutionStep(serviceType: serviceType, name: name))
+        }
+        return try value(of: found, arguments: noArgumentTuple)
+    }
+
+    /// Resolves the service registered for a type, name and argument types, passing the arguments to its factory.
+    ///
+    /// ```swift
+    /// container.register(Wallet.self) { (r, owner: String) in Wallet(owner: owner) }
+    /// let wallet = try container.resolve(Wallet.self, arguments: "ada")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type; may be inferred.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    ///   - arguments: The values for the factory's parameters after the
+    ///     resolver. Their static types are part of the key.
+    /// - Returns: The service, from the registration's scope.
+    /// - Throws: ``ResolutionError`` if nothing is registered for the key, a
+    ///   cycle is found, or a factory fails.
+    public func resolve<Service, each Argument>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        let key = RegistrationKey(
+            service: ObjectIdentifier(serviceType), arguments: ArgumentList<repeat each Argument>.id, name: name)
+        guard let found = locate(key) else {
+            throw notRegistered(
+                ResolutionStep(
+                    serviceType: serviceType, name: name, argumentTypes: ArgumentList<repeat each Argument>.types))
+        }
+        let tuple = (repeat each arguments)
+        return try withUnsafePointer(to: tuple) { pointer throws(ResolutionError) -> Service in
+            try value(of: found, arguments: UnsafeRawPointer(pointer))
+        }
+    }
+
+    /// Resolves a service if it is registered, and returns nil only if it is not.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type; may be inferred.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    /// - Returns: The service, or nil if nothing is registered for the key.
+    /// - Throws: ``ResolutionError`` for every other failure, including a
+    ///   dependency of the service that is not registered.
+    public func resolveIfRegistered<Service>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil
+    ) throws(ResolutionError) -> Service? {
+        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: ObjectIdentifier(NoArguments.self), name: name)
+        guard let found = locate(key) else {
+            return nil
+        }
+        return try value(of: found, arguments: noArgumentTuple) as Service
+    }
+
+    /// Resolves a service with arguments if it is registered, and returns nil only if it is not.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type; may be inferred.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    ///   - arguments: The values for the factory's parameters after the resolver.
+    /// - Returns: The service, or nil if nothing is registered for the key.
+    /// - Throws: ``ResolutionError`` for every other failure.
+    public func resolveIfRegistered<Service, each Argument>(
+        _ serviceType: Service.Type = Service.self, name: String? = nil, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service? {
+        let key = RegistrationKey(
+            service: ObjectIdentifier(serviceType), arguments: ArgumentList<repeat each Argument>.id, name: name)
+        guard let found = locate(key) else {
+            return nil
+        }
+        let tuple = (repeat each arguments)
+        return try withUnsafePointer(to: tuple) { pointer throws(ResolutionError) -> Service in
+            try value(of: found, arguments: UnsafeRawPointer(pointer))
+        }
+    }
+
+    // MARK: - Typed edge of the engine
+
+    /// A registration found for a key, and the container it belongs to, both unretained.
+    struct Located {
+        let registration: Unmanaged<Registration>
+        let owner: Unmanaged<Container>
+    }
+
+    /// Stands for the empty argument tuple: reading `()` reads no bytes, so any valid address will do.
+    @inline(__always)
+    var noArgumentTuple: UnsafeRawPointer {
+        UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Finds the registration for `key` here or in the nearest ancestor.
+    @inline(__always)
+    func locate(_ key: RegistrationKey) -> Located? {
+        if let registration = registry.lookup(key) {
+            return Located(registration: registration, owner: Unmanaged.passUnretained(self))
+        }
+        guard let parentReference else { return nil }
+        return locateInAncestors(key, from: parentReference)
+    }
+
+    @inline(never)
+    private func locateInAncestors(_ key: RegistrationKey, from start: Unmanaged<Container>) -> Located? {
+        var next: Unmanaged<Container>? = start
+        while let container = next {
+            if let registration = container._withUnsafeGuaranteedRef({ $0.registry.lookup(key) }) {
+                return Located(registration: registration, owner: container)
+            }
+            next = container._withUnsafeGuaranteedRef { $0.parentReference }
+        }
+        return nil
+    }
+
+    /// The value of a located registration as `Service`.
+    ///
+    /// The key matched, so the registration's value type is `Service` (or,
+    /// for a forwarder, converts to it).
+    @inline(__always)
+    func value<Service>(of found: Located, arguments: UnsafeRawPointer) throws(ResolutionError) -> Service {
+        // The fast path: a singleton already made is copied out with no lock,
+        // no reference counting of Patchbay's objects and no allocation.
+        if recorder == nil, let storage = found.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) {
+            return storage.assumingMemoryBound(to: Service.self).pointee
+        }
+        return try makeValue(of: found, arguments: arguments)
+    }
+
+    @inline(never)
+    func makeValue<Service>(of found: Located, arguments: UnsafeRawPointer) throws(ResolutionError) -> Service {
+        if recorder != nil {
+            record(found)
+        }
+        guard
+            MemoryLayout<Service>.size <= MemoryLayout<InlineScratch>.size,
+            MemoryLayout<Service>.alignment <= MemoryLayout<InlineScratch>.alignment
+        else {
+            let out = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+            defer { out.deallocate() }
+            if let failure = produce(found, arguments: arguments, into: UnsafeMutableRawPointer(out)) {
+                throw failure
+            }
+            return out.move()
+        }
+        // NB: not `withUnsafeTemporaryAllocation`, whose typed-throws form
+        // builds a `Result<Service, …>` and so looks up generic metadata on
+        // every call; most services fit in a few words on the stack.
+        var scratch = InlineScratch()
+        return try withUnsafeMutableBytes(of: &scratch) { bytes throws(ResolutionError) -> Service in
+            let out = bytes.baseAddress.unsafelyUnwrapped
+            if let failure = produce(found, arguments: arguments, into: out) {
+                throw failure
+            }
+            return out.assumingMemoryBound(to: Service.self).move()
+        }
+    }
+
+    /// Runs the engine on a located registration without retaining it or its owner.
+    ///
+    /// - Returns: The failure, or nil when `out` holds the value.
+    @inline(__always)
+    func produce(_ found: Located, arguments: UnsafeRawPointer, into out: UnsafeMutableRawPointer)
+        -> ResolutionError?
+    {
+        // NB: `_withUnsafeGuaranteedRef` takes rethrowing closures, which would
+        // erase the typed error; so the error travels as a return value here.
+        found.registration._withUnsafeGuaranteedRef { registration -> ResolutionError? in
+            found.owner._withUnsafeGuaranteedRef { owner -> ResolutionError? in
+                do throws(ResolutionError) {
+                    try produce(registration, owner: owner, arguments: arguments, into: out)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+    }
+}
+
+/// Stack room for one service value of up to eight words, such as a class
+/// reference or an existential, while the engine initializes it.
+struct InlineScratch {
+    var words: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+extension Registration {
+    /// The storage of a singleton that is ready to copy, or nil.
+    @inline(__always)
+    var readyStorage: UnsafeMutableRawPointer? {
+        state.load(ordering: .acquiring) == Registration.ready ? storage : nil
+    }
+}

@@ -1,0 +1,37 @@
+/// The identity of a registration: service type, argument types and name.
+///
+/// The hash is computed once, from the two type identities and the name, so
+/// that a lookup costs one probe of the registry without running `Hasher` for
+/// the common unnamed case.
+struct RegistrationKey: Hashable, Sendable {
+    let service: ObjectIdentifier
+    let arguments: ObjectIdentifier
+    let name: String?
+    let hash: UInt
+
+    @inline(__always)
+    init(service: ObjectIdentifier, arguments: ObjectIdentifier, name: String?) {
+        self.service = service
+        self.arguments = arguments
+        self.name = name
+        // A multiplicative mix of the two metadata addresses; they are aligned,
+        // so the low bits alone would cluster.
+        var mixed = UInt(bitPattern: service) &* 0x9E37_79B9_7F4A_7C15
+        mixed ^= UInt(bitPattern: arguments) &* 0xC2B2_AE3D_27D4_EB4F
+        if let name {
+            mixed ^= UInt(bitPattern: name.hashValue) &* 0x1656_67B1_9E37_79F9
+        }
+        mixed ^= mixed >> 29
+        self.hash = mixed
+    }
+
+    @inline(__always)
+    static func == (lhs: RegistrationKey, rhs: RegistrationKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.service == rhs.service && lhs.arguments == rhs.arguments
+            && lhs.name == rhs.name
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+}

@@ -1,0 +1,153 @@
+import Synchronization
+
+/// A hash table of registrations: lock-free to read, locked to write.
+///
+/// Readers load the current table with one acquiring load and probe its slots,
+/// each an atomic word holding an unretained `Registration` address. Nothing
+/// on the read path writes shared memory, so resolves on several cores do not
+/// contend. Writers take `writer`, publish a slot with a releasing store, and
+/// grow by publishing a new table. Replaced registrations and outgrown tables
+/// are kept until the registry itself goes, because a reader may still be
+/// using them: memory grows with the number of `register` calls, not with
+/// the number of resolves.
+struct Registry: ~Copyable, Sendable {
+    private typealias Slots = UnsafeMutablePointer<Atomic<UInt>>
+
+    private struct Writer {
+        /// Every table ever published (the last is current), freed in `deinit`.
+        var tables: [Slots] = []
+        var capacity = 0
+        var count = 0
+        /// Owns every registration ever published, including replaced ones.
+        var owned: [Registration] = []
+        /// The registration each key resolves to now.
+        var current: [RegistrationKey: Registration] = [:]
+    }
+
+    private let table = Atomic<UInt>(0)
+    private let writer = Mutex<Writer>(Writer())
+
+    init() {
+        writer.withLock { writer in
+            let slots = Registry.makeTable(capacity: 16)
+            writer.tables.append(slots)
+            writer.capacity = 16
+            table.store(UInt(bitPattern: slots), ordering: .releasing)
+        }
+    }
+
+    deinit {
+        writer.withLock { writer in
+            for slots in writer.tables {
+                let capacity = Int(slots[0].load(ordering: .relaxed)) + 1
+                slots.deinitialize(count: capacity + 1)
+                slots.deallocate()
+            }
+            writer.tables.removeAll()
+        }
+    }
+
+    /// The registration for `key` in this registry alone, unretained.
+    ///
+    /// - Complexity: O(1) on average: the table is kept at most half full.
+    @inline(__always)
+    func lookup(_ key: RegistrationKey) -> Unmanaged<Registration>? {
+        guard let slots = Slots(bitPattern: table.load(ordering: .acquiring)) else { return nil }
+        let mask = slots[0].load(ordering: .relaxed)
+        var index = key.hash & mask
+        while true {
+            let raw = slots[Int(index &+ 1)].load(ordering: .acquiring)
+            guard let address = UnsafeRawPointer(bitPattern: raw) else { return nil }
+            let registration = Unmanaged<Registration>.fromOpaque(address)
+            if registration._withUnsafeGuaranteedRef({ $0.key == key }) {
+                return registration
+            }
+            index = (index &+ 1) & mask
+        }
+    }
+
+    /// Publishes `registration`, replacing any with the same key.
+    func publish(_ registration: Registration) {
+        writer.withLock { writer in
+            writer.owned.append(registration)
+            let isNew = writer.current.updateValue(registration, forKey: registration.key) == nil
+            if isNew {
+                writer.count += 1
+                if writer.count * 2 > writer.capacity {
+                    grow(&writer)
+                }
+            }
+            guard let slots = writer.tables.last else { return }
+            Registry.store(registration, in: slots)
+        }
+    }
+
+    /// Publishes a changed copy of the current registration for `key`, atomically with reading it.
+    ///
+    /// - Parameters:
+    ///   - key: The key of the registration to change.
+    ///   - change: Makes the replacement from the current registration.
+    /// - Returns: The replacement, or nil if nothing is registered for `key`.
+    @discardableResult
+    func update(_ key: RegistrationKey, _ change: (Registration) -> Registration) -> Registration? {
+        writer.withLock { writer in
+            guard let original = writer.current[key], let slots = writer.tables.last else {
+                return nil
+            }
+            let replacement = change(original)
+            writer.owned.append(replacement)
+            writer.current[key] = replacement
+            Registry.store(replacement, in: slots)
+            return replacement
+        }
+    }
+
+    /// The registration each key resolves to now.
+    var current: [Registration] {
+        writer.withLock { Array($0.current.values) }
+    }
+
+    /// The current registration for `key`, read under the lock.
+    func current(for key: RegistrationKey) -> Registration? {
+        writer.withLock { $0.current[key] }
+    }
+
+    private func grow(_ writer: inout Writer) {
+        let capacity = writer.capacity * 2
+        let slots = Registry.makeTable(capacity: capacity)
+        for registration in writer.current.values {
+            Registry.store(registration, in: slots)
+        }
+        writer.tables.append(slots)
+        writer.capacity = capacity
+        table.store(UInt(bitPattern: slots), ordering: .releasing)
+    }
+
+    private static func makeTable(capacity: Int) -> Slots {
+        let slots = Slots.allocate(capacity: capacity + 1)
+        slots.initialize(to: Atomic(UInt(capacity - 1)))
+        for index in 1...capacity {
+            (slots + index).initialize(to: Atomic(0))
+        }
+        return slots
+    }
+
+    /// Stores into the slot for the registration's key: the one holding the same key, or the first empty one.
+    private static func store(_ registration: Registration, in slots: Slots) {
+        let mask = slots[0].load(ordering: .relaxed)
+        var index = registration.key.hash & mask
+        let address = UInt(bitPattern: Unmanaged.passUnretained(registration).toOpaque())
+        while true {
+            let raw = slots[Int(index &+ 1)].load(ordering: .relaxed)
+            if let existing = UnsafeRawPointer(bitPattern: raw) {
+                let occupant = Unmanaged<Registration>.fromOpaque(existing).takeUnretainedValue()
+                if occupant.key != registration.key {
+                    index = (index &+ 1) & mask
+                    continue
+                }
+            }
+            slots[Int(index &+ 1)].store(address, ordering: .releasing)
+            return
+        }
+    }
+}

@@ -1,0 +1,244 @@
+/// The type-erased resolution engine.
+///
+/// Values travel through raw memory: every function here initializes `out`
+/// with one value of the registration's type, or throws and leaves it
+/// uninitialized. `self` is the container the request was made to; `owner`
+/// is the container that holds the registration.
+extension Container {
+    func produce(
+        _ registration: Registration, owner: Container, arguments: UnsafeRawPointer,
+        into out: UnsafeMutableRawPointer
+    ) throws(ResolutionError) {
+        if let target = registration.forwardTarget {
+            try produceForwarded(registration, target: target, owner: owner, arguments: arguments, into: out)
+            return
+        }
+        switch registration.scope.kind {
+        case .unique:
+            try run(registration, resolver: self, arguments: arguments, into: out, state: ResolutionState.current)
+        case .graph:
+            let state = ResolutionState.current
+            if let instance = state.pointee.graphInstance(of: registration) {
+                registration.witness.copy(instance, out)
+                return
+            }
+            try run(
+                registration, resolver: self, arguments: arguments, into: out, state: state, keepInGraph: true)
+        case .singleton, .cached, .shared:
+            try produceStored(registration, owner: owner, arguments: arguments, into: out)
+        }
+    }
+
+    /// Runs the factory, and then `initCompleted`, inside the resolution path.
+    @inline(__always)
+    private func run(
+        _ registration: Registration, resolver: Container, arguments: UnsafeRawPointer,
+        into out: UnsafeMutableRawPointer, state: UnsafeMutablePointer<ResolutionState>,
+        keepInGraph: Bool = false, completes: Bool = true
+    ) throws(ResolutionError) {
+        try state.pointee.push(registration)
+        defer { state.pointee.pop() }
+        guard let factory = registration.factory else { return }
+        do {
+            try factory(resolver, arguments, out)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw .factoryFailed(error, registration.step, path: state.pointee.steps)
+        }
+        // A top-level graph instance is needed again only by `initCompleted`:
+        // the graph ends as soon as it returns.
+        if keepInGraph && (state.pointee.depth > 1 || registration.completion != nil) {
+            state.pointee.keepGraphInstance(of: registration, copying: out)
+        }
+        if completes, let completion = registration.completion {
+            do {
+                try completion(resolver, out)
+            } catch {
+                registration.witness.destroy(out)
+                if let error = error as? ResolutionError { throw error }
+                throw .factoryFailed(error, registration.step, path: state.pointee.steps)
+            }
+        }
+    }
+
+    /// Singleton, cached and shared: the instance lives in the registration, and
+    /// racing threads wait on its creation lock while one of them builds it.
+    @inline(never)
+    private func produceStored(
+        _ registration: Registration, owner: Container, arguments: UnsafeRawPointer,
+        into out: UnsafeMutableRawPointer
+    ) throws(ResolutionError) {
+        let state = ResolutionState.current
+        let thread = UInt(bitPattern: state)
+        let witness = registration.witness
+        guard let storage = registration.storage else { return }
+        if registration.creator.load(ordering: .acquiring) == thread {
+            // This thread is building it. During `initCompleted` the instance
+            // exists and is served; during the factory, asking again is a cycle.
+            if registration.state.load(ordering: .acquiring) == Registration.pending {
+                witness.copy(storage, out)
+                return
+            }
+            try state.pointee.push(registration)
+            state.pointee.pop()
+            throw .circularDependency(registration.step, path: state.pointee.steps + [registration.step])
+        }
+        if copyHeld(registration, into: out) {
+            return
+        }
+        guard CreationWaits.willWait(thread, for: registration) else {
+            throw .circularDependency(
+                registration.step, path: state.pointee.steps + [registration.step], acrossThreads: true)
+        }
+        try registration.creationLock.withLock { _ throws(ResolutionError) in
+            CreationWaits.didWait(thread)
+            // Someone else may have built it while this thread waited.
+            if let ready = registration.readyStorage {
+                witness.copy(ready, out)
+                return
+            }
+            if copyHeld(registration, into: out) {
+                return
+            }
+            registration.creator.store(thread, ordering: .releasing)
+            defer { registration.creator.store(0, ordering: .releasing) }
+            // Storing scopes build from the container that registered them.
+            try run(registration, resolver: owner, arguments: arguments, into: storage, state: state, completes: false)
+            registration.state.store(Registration.pending, ordering: .releasing)
+            if let completion = registration.completion {
+                do {
+                    try completion(owner, storage)
+                } catch {
+                    witness.destroy(storage)
+                    registration.state.store(Registration.empty, ordering: .releasing)
+                    if let error = error as? ResolutionError { throw error }
+                    throw .factoryFailed(error, registration.step, path: state.pointee.steps + [registration.step])
+                }
+            }
+            switch registration.scope.kind {
+            case .singleton:
+                registration.state.store(Registration.ready, ordering: .releasing)
+                witness.copy(storage, out)
+            case .cached:
+                let box = witness.allocate()
+                witness.copy(storage, box)
+                registration.holdCached(box)
+                witness.copy(storage, out)
+                witness.destroy(storage)
+                registration.state.store(Registration.empty, ordering: .releasing)
+            default:
+                if let object = witness.object(storage) {
+                    registration.holdWeakly(object)
+                }
+                witness.copy(storage, out)
+                witness.destroy(storage)
+                registration.state.store(Registration.empty, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Copies a cached value or a live weakly held instance into `out`.
+    private func copyHeld(_ registration: Registration, into out: UnsafeMutableRawPointer) -> Bool {
+        switch registration.scope.kind {
+        case .cached:
+            // NB: copy under the lock, so that a concurrent reset cannot free it mid-copy.
+            let copied = registration.held.withLock { held in
+                guard let cached = held.cached else { return false }
+                registration.witness.copy(cached, out)
+                return true
+            }
+            return copied
+        case .shared:
+            // NB: take the strong reference under the lock, convert outside it.
+            guard let object = registration.currentlyHeld.object else { return false }
+            return registration.witness.fromObject(object, out)
+        default:
+            return false
+        }
+    }
+
+    /// A forwarded type: resolve the target key in the owner's chain, then convert.
+    private func produceForwarded(
+        _ forwarder: Registration, target: RegistrationKey, owner: Container, arguments: UnsafeRawPointer,
+        into out: UnsafeMutableRawPointer
+    ) throws(ResolutionError) {
+        guard let found = owner.locate(target), let conversion = forwarder.conversion else {
+            throw notRegistered(forwarder.step)
+        }
+        let registration = found.registration.takeUnretainedValue()
+        let witness = registration.witness
+        if let ready = registration.readyStorage {
+            guard conversion(ready, out) else {
+                throw .typeMismatch(forwarder.step, value: witness.type, path: currentPath)
+            }
+            return
+        }
+        try withScratch(for: witness) { scratch throws(ResolutionError) in
+            try produce(registration, owner: found.owner.takeUnretainedValue(), arguments: arguments, into: scratch)
+            defer { witness.destroy(scratch) }
+            guard conversion(scratch, out) else {
+                throw .typeMismatch(forwarder.step, value: witness.type, path: currentPath)
+            }
+        }
+    }
+
+    /// Temporary storage for one value described by `witness`.
+    func withScratch<Result>(
+        for witness: ValueWitness, _ body: (UnsafeMutableRawPointer) throws(ResolutionError) -> Result
+    ) throws(ResolutionError) -> Result {
+        try withUnsafeTemporaryAllocation(
+            byteCount: Swift.max(witness.size, 1), alignment: witness.alignment
+        ) { buffer throws(ResolutionError) -> Result in
+            // NB: a temporary allocation of at least one byte always has a base address.
+            try body(buffer.baseAddress.unsafelyUnwrapped)
+        }
+    }
+
+    /// The resolution path on this thread, outermost first.
+    var currentPath: [ResolutionStep] {
+        ResolutionState.current.pointee.steps
+    }
+
+    // MARK: - Failures
+
+    /// A "not registered" error for `requested`, listing what is registered for its type.
+    @inline(never)
+    func notRegistered(_ requested: ResolutionStep) -> ResolutionError {
+        recordMissing(requested)
+        let service = ObjectIdentifier(requested.serviceType)
+        var seen: Set<RegistrationKey> = []
+        var registered: [ResolutionStep] = []
+        var container: Container? = self
+        while let current = container {
+            for registration in current.registry.current
+            where registration.key.service == service && seen.insert(registration.key).inserted {
+                registered.append(registration.step)
+            }
+            container = current.parent
+        }
+        registered.sort { $0.description < $1.description }
+        return .notRegistered(requested, path: currentPath, registered: registered)
+    }
+
+    // MARK: - Recording for verify()
+
+    @inline(never)
+    func record(_ found: Located) {
+        guard let recorder else { return }
+        let registration = found.registration.takeUnretainedValue()
+        let from = ResolutionState.current.pointee.innermost
+        if let target = registration.forwardTarget,
+            let resolved = found.owner.takeUnretainedValue().locate(target)?.registration.takeUnretainedValue()
+        {
+            recorder.record(from: from, to: resolved, via: registration.witness.type)
+        } else {
+            recorder.record(from: from, to: registration, via: nil)
+        }
+    }
+
+    func recordMissing(_ requested: ResolutionStep) {
+        guard let recorder else { return }
+        recorder.recordMissing(from: ResolutionState.current.pointee.innermost, requested: requested)
+    }
+}

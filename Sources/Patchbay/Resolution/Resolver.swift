@@ -1,0 +1,99 @@
+/// Something that resolves services: a ``Container``, and what a factory receives.
+///
+/// A factory resolves its own dependencies from the resolver it is given,
+/// which keeps them inside the same resolution: graph-scope sharing, cycle
+/// detection and ``Container/verify()`` all depend on it.
+///
+/// ```swift
+/// container.register(PriceFetcher.self) { r in
+///     BitcoinPriceFetcher(networking: try r.resolve(Networking.self))
+/// }
+/// ```
+///
+/// Resolvers are classes: a factory receives its resolver as a class
+/// existential, which costs no boxing on each call.
+public protocol Resolver: AnyObject, Sendable {
+    /// Resolves the service registered for a type and name, with no arguments.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    /// - Returns: The service, from the registration's scope.
+    /// - Throws: ``ResolutionError`` if nothing is registered, a cycle is found or a factory fails.
+    func resolve<Service>(_ serviceType: Service.Type, name: String?) throws(ResolutionError) -> Service
+
+    /// Resolves the service registered for a type, name and argument types, passing the arguments to its factory.
+    ///
+    /// The argument types are part of the key: a registration whose factory
+    /// takes a `String` is not found by a call that passes an `Int`.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    ///   - arguments: The values for the factory's parameters after the resolver.
+    /// - Returns: The service, from the registration's scope.
+    /// - Throws: ``ResolutionError`` if nothing is registered, a cycle is found or a factory fails.
+    func resolve<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service
+
+    /// Resolves a service if it is registered, and nil only if it is not.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    /// - Returns: The service, or nil if nothing is registered for the key.
+    /// - Throws: ``ResolutionError`` for every failure other than "not registered",
+    ///   including a missing dependency of the service itself.
+    func resolveIfRegistered<Service>(_ serviceType: Service.Type, name: String?) throws(ResolutionError) -> Service?
+
+    /// Resolves a service with arguments if it is registered, and nil only if it is not.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    ///   - arguments: The values for the factory's parameters after the resolver.
+    /// - Returns: The service, or nil if nothing is registered for the key.
+    /// - Throws: ``ResolutionError`` for every failure other than "not registered".
+    func resolveIfRegistered<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service?
+}
+
+extension Resolver {
+    /// Resolves the unnamed service registered for a type, which may be inferred.
+    ///
+    /// - Parameter serviceType: The registered service type.
+    /// - Returns: The service.
+    /// - Throws: ``ResolutionError`` if it cannot be resolved.
+    @inlinable
+    public func resolve<Service>(_ serviceType: Service.Type = Service.self) throws(ResolutionError) -> Service {
+        try resolve(serviceType, name: nil)
+    }
+
+    /// Resolves the unnamed service registered for a type and argument types.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The registered service type.
+    ///   - arguments: The values for the factory's parameters after the resolver.
+    /// - Returns: The service.
+    /// - Throws: ``ResolutionError`` if it cannot be resolved.
+    @inlinable
+    public func resolve<Service, each Argument>(
+        _ serviceType: Service.Type = Service.self, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        try resolve(serviceType, name: nil, arguments: repeat each arguments)
+    }
+
+    /// Resolves the unnamed service for a type if it is registered, and nil only if it is not.
+    ///
+    /// - Parameter serviceType: The registered service type.
+    /// - Returns: The service, or nil if it is not registered.
+    /// - Throws: ``ResolutionError`` for every failure other than "not registered".
+    @inlinable
+    public func resolveIfRegistered<Service>(
+        _ serviceType: Service.Type = Service.self
+    ) throws(ResolutionError) -> Service? {
+        try resolveIfRegistered(serviceType, name: nil)
+    }
+}

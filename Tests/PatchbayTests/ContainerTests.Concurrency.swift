@@ -1,0 +1,175 @@
+import Foundation
+import Patchbay
+import Synchronization
+import Testing
+
+extension ContainerTests {
+    @Suite struct Concurrency {
+        @Test func aSingletonFactoryRunsExactlyOnceUnderContention() async throws {
+            for _ in 0..<20 {
+                let container = Container()
+                let built = Counter()
+                container.register(Leaf.self, scope: .singleton) { _ in
+                    built.increment()
+                    usleep(200)  // widen the window in which racers arrive
+                    return Leaf()
+                }
+                let identities = Mutex<Set<ObjectIdentifier>>([])
+                DispatchQueue.concurrentPerform(iterations: 16) { _ in
+                    if let leaf = try? container.resolve(Leaf.self) {
+                        identities.withLock { _ = $0.insert(ObjectIdentifier(leaf)) }
+                    }
+                }
+                #expect(built.count == 1)
+                #expect(identities.withLock { $0.count } == 1)
+            }
+        }
+
+        @Test func manyTasksResolvingOneSingletonShareOneInstance() async throws {
+            let container = Container()
+            let built = Counter()
+            container.register(Leaf.self, scope: .singleton) { _ in
+                built.increment()
+                return Leaf()
+            }
+            let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<200 {
+                    group.addTask { ObjectIdentifier(try container.resolve(Leaf.self)) }
+                }
+                return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+            }
+            #expect(built.count == 1)
+            #expect(identities.count == 1)
+        }
+
+        @Test func registeringWhileOthersResolve() {
+            let container = Container()
+            container.register(Wallet.self) { _ in Wallet(owner: "stable") }
+            let failures = Counter()
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for index in 0..<500 {
+                    if worker % 2 == 0 {
+                        // Writers: new keys, enough to grow the table several times.
+                        let name = "w\(worker)-\(index)"
+                        container.register(Wallet.self, name: name) { _ in Wallet(owner: name) }
+                    } else {
+                        if (try? container.resolve(Wallet.self).owner) != "stable" { failures.increment() }
+                    }
+                }
+            }
+            #expect(failures.count == 0)
+            #expect(container.registrations().count == 1 + 2 * 500)
+            for worker in [0, 2] {
+                for index in [0, 250, 499] {
+                    #expect((try? container.resolve(Wallet.self, name: "w\(worker)-\(index)").owner) == "w\(worker)-\(index)")
+                }
+            }
+        }
+
+        @Test func overridingWhileOthersResolveGivesTheOldOrTheNewService() {
+            let container = Container()
+            container.register(Wallet.self) { _ in Wallet(owner: "old") }
+            let unexpected = Counter()
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for index in 0..<1_000 {
+                    if worker == 0 {
+                        container.register(Wallet.self) { _ in Wallet(owner: index % 2 == 0 ? "new" : "old") }
+                    } else {
+                        let owner = try? container.resolve(Wallet.self).owner
+                        if owner != "old" && owner != "new" { unexpected.increment() }
+                    }
+                }
+            }
+            #expect(unexpected.count == 0)
+        }
+
+        @Test func noLockIsHeldWhileAFactoryRuns() throws {
+            let container = Container()
+            let otherResolved = DispatchSemaphore(value: 0)
+            let slowStarted = DispatchSemaphore(value: 0)
+            container.register(Leaf.self, scope: .singleton) { _ in
+                slowStarted.signal()
+                // Waits until another thread has resolved and registered; with a
+                // lock held here that would time out.
+                guard otherResolved.wait(timeout: .now() + 5) == .success else {
+                    throw FactoryFailure(reason: "another resolution was blocked")
+                }
+                return Leaf()
+            }
+            container.register(Wallet.self, scope: .singleton) { _ in Wallet(owner: "fast") }
+            let slowSucceeded = Mutex(false)
+            let thread = DispatchQueue(label: "slow")
+            let done = DispatchSemaphore(value: 0)
+            thread.async {
+                let succeeded = (try? container.resolve(Leaf.self)) != nil
+                slowSucceeded.withLock { $0 = succeeded }
+                done.signal()
+            }
+            #expect(slowStarted.wait(timeout: .now() + 5) == .success)
+            #expect(try container.resolve(Wallet.self).owner == "fast")
+            container.register(Int.self) { _ in 1 }
+            #expect(try container.resolve(Int.self) == 1)
+            otherResolved.signal()
+            #expect(done.wait(timeout: .now() + 5) == .success)
+            #expect(slowSucceeded.withLock { $0 })
+        }
+
+        @Test func aFactoryMayResolveReentrantly() throws {
+            let container = Container()
+            container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
+            container.register(LeftBranch.self, scope: .singleton) { r in
+                container.register(Int.self) { _ in 5 }  // registering from inside a factory
+                _ = try r.resolve(Int.self)
+                return LeftBranch(leaf: try r.resolve(Leaf.self))
+            }
+            #expect(try container.resolve(LeftBranch.self).leaf === container.resolve(Leaf.self))
+        }
+
+        @Test func aCrossThreadSingletonCycleFailsInsteadOfDeadlocking() {
+            let container = Container()
+            let aStarted = DispatchSemaphore(value: 0)
+            let bStarted = DispatchSemaphore(value: 0)
+            container.register(CycleA.self, scope: .singleton) { r in
+                aStarted.signal()
+                _ = bStarted.wait(timeout: .now() + 2)
+                _ = try r.resolve(CycleB.self)
+                return CycleA(CycleB(CycleC(try r.resolve(CycleA.self))))
+            }
+            container.register(CycleB.self, scope: .singleton) { r in
+                bStarted.signal()
+                _ = aStarted.wait(timeout: .now() + 2)
+                return CycleB(CycleC(try r.resolve(CycleA.self)))
+            }
+            let codes = Mutex<[ResolutionError.Code]>([])
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                do throws(ResolutionError) {
+                    if index == 0 {
+                        _ = try container.resolve(CycleA.self)
+                    } else {
+                        _ = try container.resolve(CycleB.self)
+                    }
+                } catch {
+                    codes.withLock { $0.append(error.code) }
+                }
+            }
+            #expect(codes.withLock { $0 } == [.circularDependency, .circularDependency])
+        }
+
+        @Test func graphScopeIsPerThread() {
+            let container = Container()
+            container.register(Leaf.self) { _ in Leaf() }
+            container.register(LeftBranch.self) { r in LeftBranch(leaf: try r.resolve()) }
+            container.register(RightBranch.self) { r in RightBranch(leaf: try r.resolve()) }
+            container.register(Trunk.self) { r in Trunk(left: try r.resolve(), right: try r.resolve()) }
+            let shared = Counter()
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                for _ in 0..<200 {
+                    if let trunk = try? container.resolve(Trunk.self), trunk.left.leaf === trunk.right.leaf {
+                        shared.increment()
+                    }
+                }
+            }
+            #expect(shared.count == 8 * 200)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Patchbay
+import Testing
+
+extension ContainerTests {
+    @Suite struct Scopes {
+        @Test func graphIsTheDefaultScope() {
+            let container = Container()
+            container.register(Leaf.self) { _ in Leaf() }
+            #expect(container.registrations().first?.scope == .graph)
+        }
+
+        @Test func theDefaultScopeCanBeSetPerContainer() throws {
+            let container = Container(defaultScope: .singleton)
+            container.register(Leaf.self) { _ in Leaf() }
+            #expect(container.registrations().first?.scope == .singleton)
+            #expect(try container.resolve(Leaf.self) === container.resolve(Leaf.self))
+        }
+
+        @Test func uniqueMakesANewInstanceEveryTime() throws {
+            let container = Container()
+            container.register(Leaf.self, scope: .unique) { _ in Leaf() }
+            container.register(LeftBranch.self) { r in LeftBranch(leaf: try r.resolve(Leaf.self)) }
+            container.register(RightBranch.self) { r in RightBranch(leaf: try r.resolve(Leaf.self)) }
+            container.register(Trunk.self) { r in Trunk(left: try r.resolve(), right: try r.resolve()) }
+            #expect(try container.resolve(Leaf.self) !== container.resolve(Leaf.self))
+            let trunk = try container.resolve(Trunk.self)
+            #expect(trunk.left.leaf !== trunk.right.leaf)
+        }
+
+        @Test func graphSharesOneInstanceWithinATopLevelResolve() throws {
+            let container = Container()
+            container.register(Leaf.self, scope: .graph) { _ in Leaf() }
+            container.register(LeftBranch.self) { r in LeftBranch(leaf: try r.resolve(Leaf.self)) }
+            container.register(RightBranch.self) { r in RightBranch(leaf: try r.resolve(Leaf.self)) }
+            container.register(Trunk.self) { r in Trunk(left: try r.resolve(), right: try r.resolve()) }
+            let first = try container.resolve(Trunk.self)
+            let second = try container.resolve(Trunk.self)
+            #expect(first.left.leaf === first.right.leaf)
+            #expect(first.left.leaf !== second.left.leaf)
+            #expect(try container.resolve(Leaf.self) !== container.resolve(Leaf.self))
+        }
+
+        @Test func graphBuildsACombinedServiceOnceForBothItsProtocols() throws {
+            let container = Container()
+            let built = Counter()
+            container.register(BitcoinPriceFetcher.self) { _ in
+                built.increment()
+                return BitcoinPriceFetcher(networking: StubNetworking())
+            }
+            .implements((any PriceFetching).self)
+            .implements((any PriceUpdating).self)
+            container.register(PriceViewModel.self) { r in
+                PriceViewModel(
+                    fetching: try r.resolve((any PriceFetching).self),
+                    updating: try r.resolve((any PriceUpdating).self))
+            }
+            let viewModel = try container.resolve(PriceViewModel.self)
+            #expect(built.count == 1)
+            #expect(viewModel.fetching === viewModel.updating)
+        }
+
+        @Test func singletonMakesOneInstanceForTheContainersLife() throws {
+            let container = Container()
+            let built = Counter()
+            container.register(Leaf.self, scope: .singleton) { _ in
+                built.increment()
+                return Leaf()
+            }
+            let first = try container.resolve(Leaf.self)
+            #expect(try container.resolve(Leaf.self) === first)
+            container.reset(.singleton)
+            #expect(try container.resolve(Leaf.self) === first)
+            #expect(built.count == 1)
+        }
+
+        @Test func aSingletonWhoseFactoryThrowsIsTriedAgain() throws {
+            let container = Container()
+            let attempts = Counter()
+            container.register(Leaf.self, scope: .singleton) { _ in
+                if attempts.increment() == 1 { throw FactoryFailure(reason: "first") }
+                return Leaf()
+            }
+            #expect(throws: ResolutionError.self) { try container.resolve(Leaf.self) }
+            let leaf = try container.resolve(Leaf.self)
+            #expect(try container.resolve(Leaf.self) === leaf)
+            #expect(attempts.count == 2)
+        }
+
+        @Test func cachedKeepsItsInstanceUntilReset() throws {
+            let container = Container()
+            container.register(Leaf.self, scope: .cached) { _ in Leaf() }
+            let first = try container.resolve(Leaf.self)
+            #expect(try container.resolve(Leaf.self) === first)
+            container.reset(.cached)
+            let second = try container.resolve(Leaf.self)
+            #expect(second !== first)
+            #expect(try container.resolve(Leaf.self) === second)
+        }
+
+        @Test func resettingCachedLeavesOtherScopesAlone() throws {
+            let container = Container()
+            container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
+            container.register(LeftBranch.self, scope: .cached) { r in LeftBranch(leaf: try r.resolve()) }
+            let leaf = try container.resolve(Leaf.self)
+            let branch = try container.resolve(LeftBranch.self)
+            container.reset(.cached)
+            #expect(try container.resolve(Leaf.self) === leaf)
+            #expect(try container.resolve(LeftBranch.self) !== branch)
+        }
+
+        @Test func resetReleasesTheCachedInstance() throws {
+            let container = Container()
+            container.register(Leaf.self, scope: .cached) { _ in Leaf() }
+            weak var released: Leaf?
+            do {
+                released = try container.resolve(Leaf.self)
+            }
+            #expect(released != nil)
+            container.reset(.cached)
+            #expect(released == nil)
+        }
+
+        @Test func swinjectNamesAreAliases() {
+            #expect(Scope.transient == .unique)
+            #expect(Scope.container == .singleton)
+            #expect(Scope.weak == .shared)
+            #expect(Scope.allScopes.map(\.description) == ["unique", "graph", "shared", "cached", "singleton"])
+        }
+
+        @Test func theScopeCanBeSetAfterRegistering() throws {
+            let container = Container()
+            container.register(Leaf.self) { _ in Leaf() }.scope(.singleton)
+            #expect(try container.resolve(Leaf.self) === container.resolve(Leaf.self))
+        }
+
+        @Test func instancesAreReleasedWithTheirContainer() throws {
+            weak var singleton: Leaf?
+            do {
+                let container = Container()
+                container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
+                singleton = try container.resolve(Leaf.self)
+                #expect(singleton != nil)
+            }
+            #expect(singleton == nil)
+        }
+    }
+}
