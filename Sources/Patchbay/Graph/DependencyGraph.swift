@@ -38,11 +38,20 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
             "\(from) -> \(to)" + (forwardedType.map { " (as \(typeName($0)))" } ?? "")
         }
 
+        /// Whether two edges are the same, comparing types by identity.
+        ///
+        /// - Parameters:
+        ///   - lhs: One value.
+        ///   - rhs: The other.
+        /// - Returns: Whether they are equal.
         public static func == (lhs: Edge, rhs: Edge) -> Bool {
             lhs.from == rhs.from && lhs.to == rhs.to
                 && lhs.forwardedType.map(ObjectIdentifier.init) == rhs.forwardedType.map(ObjectIdentifier.init)
         }
 
+        /// Hashes the parts that `==` compares.
+        ///
+        /// - Parameter hasher: The hasher to feed.
         public func hash(into hasher: inout Hasher) {
             hasher.combine(from)
             hasher.combine(to)

@@ -35,11 +35,20 @@ public struct RegistrationInfo: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// Whether two registrations are the same, comparing types by identity.
+    ///
+    /// - Parameters:
+    ///   - lhs: One value.
+    ///   - rhs: The other.
+    /// - Returns: Whether they are equal.
     public static func == (lhs: RegistrationInfo, rhs: RegistrationInfo) -> Bool {
         lhs.step == rhs.step && lhs.scope == rhs.scope
             && lhs.forwardedTypes.map(ObjectIdentifier.init) == rhs.forwardedTypes.map(ObjectIdentifier.init)
     }
 
+    /// Hashes the parts that `==` compares.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(step)
         hasher.combine(scope)

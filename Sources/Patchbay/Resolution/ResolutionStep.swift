@@ -33,11 +33,20 @@ public struct ResolutionStep: Hashable, Sendable, CustomStringConvertible {
         return details.isEmpty ? serviceTypeName : "\(serviceTypeName)(\(details.joined(separator: ", ")))"
     }
 
+    /// Whether two steps are the same, comparing types by identity.
+    ///
+    /// - Parameters:
+    ///   - lhs: One value.
+    ///   - rhs: The other.
+    /// - Returns: Whether they are equal.
     public static func == (lhs: ResolutionStep, rhs: ResolutionStep) -> Bool {
         lhs.serviceType == rhs.serviceType && lhs.name == rhs.name
             && lhs.argumentTypes.map(ObjectIdentifier.init) == rhs.argumentTypes.map(ObjectIdentifier.init)
     }
 
+    /// Hashes the parts that `==` compares.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(serviceType))
         hasher.combine(name)
@@ -45,7 +54,7 @@ public struct ResolutionStep: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A type's name as a user wrote it, such as `PriceFetcher` or `any Networking`.
+/// A type's name as a user wrote it, such as `PriceFetcher`; a protocol existential prints as the protocol.
 func typeName(_ type: Any.Type) -> String {
     String(describing: type)
 }
