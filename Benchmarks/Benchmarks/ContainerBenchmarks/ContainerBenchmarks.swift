@@ -1,0 +1,114 @@
+import Benchmark
+import Dispatch
+import Patchbay
+
+/// Patchbay, Swinject and a dictionary-plus-Mutex floor on the same workload.
+///
+/// Every benchmark name is `<workload>/<container>`; times are per resolve.
+let benchmarks: @Sendable () -> Void = {
+    let single = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(1))
+    let batch = Benchmark.Configuration(
+        metrics: [.wallClock], scalingFactor: .mega, maxDuration: .seconds(2), maxIterations: 40)
+
+    let patchbay = Containers.patchbay
+    let dictionary = Containers.dictionary
+
+    // MARK: One thread
+
+    Benchmark("Singleton/Patchbay", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try? patchbay.resolve(SingletonService.self)) }
+    }
+    Benchmark("Singleton/Swinject", configuration: single) { benchmark in
+        let swinject = Containers.swinject
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(SingletonService.self)) }
+    }
+    Benchmark("Singleton/Dictionary+Mutex", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(dictionary.resolve(SingletonService.self)) }
+    }
+
+    Benchmark("Transient/Patchbay", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try? patchbay.resolve(TransientService.self)) }
+    }
+    Benchmark("Transient/Swinject", configuration: single) { benchmark in
+        let swinject = Containers.swinject
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(TransientService.self)) }
+    }
+    Benchmark("Transient/Dictionary+Mutex", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(dictionary.resolve(TransientService.self)) }
+    }
+
+    Benchmark("OneArgument/Patchbay", configuration: single) { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(try? patchbay.resolve(ArgumentService.self, arguments: index))
+        }
+    }
+    Benchmark("OneArgument/Swinject", configuration: single) { benchmark in
+        let swinject = Containers.swinject
+        for index in benchmark.scaledIterations {
+            blackHole(swinject.resolve(ArgumentService.self, argument: index))
+        }
+    }
+    Benchmark("OneArgument/Dictionary+Mutex", configuration: single) { benchmark in
+        for index in benchmark.scaledIterations {
+            blackHole(dictionary.resolve(ArgumentService.self, argument: index))
+        }
+    }
+
+    Benchmark("Graph7/Patchbay", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try? patchbay.resolve(Root.self)) }
+    }
+    Benchmark("Graph7/Swinject", configuration: single) { benchmark in
+        let swinject = Containers.swinject
+        for _ in benchmark.scaledIterations { blackHole(swinject.resolve(Root.self)) }
+    }
+    Benchmark("Graph7/Dictionary+Mutex", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(dictionary.resolve(Root.self)) }
+    }
+
+    // MARK: Throughput, one thread against two
+    //
+    // Each iteration performs the same number of resolves, on one thread or
+    // split over two; the ratio of the two times is the two-thread speed-up.
+
+    func onThreads(_ threads: Int, _ total: Int, _ body: @Sendable @escaping () -> Void) {
+        let perThread = total / threads
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+            for _ in 0..<perThread { body() }
+        }
+    }
+
+    for threads in [1, 2] {
+        let suffix = threads == 1 ? "1 thread" : "2 threads"
+        Benchmark("SingletonClass \(suffix)/Patchbay", configuration: batch) { benchmark in
+            onThreads(threads, benchmark.scaledIterations.count) {
+                blackHole(try? patchbay.resolve(SingletonService.self))
+            }
+        }
+        Benchmark("SingletonClass \(suffix)/Swinject", configuration: batch) { benchmark in
+            onThreads(threads, benchmark.scaledIterations.count) {
+                blackHole(Containers.swinjectSynchronized.resolve(SingletonService.self))
+            }
+        }
+        Benchmark("SingletonClass \(suffix)/Dictionary+Mutex", configuration: batch) { benchmark in
+            onThreads(threads, benchmark.scaledIterations.count) {
+                blackHole(dictionary.resolve(SingletonService.self))
+            }
+        }
+        Benchmark("SingletonValue \(suffix)/Patchbay", configuration: batch) { benchmark in
+            onThreads(threads, benchmark.scaledIterations.count) {
+                blackHole(try? patchbay.resolve(SingletonValue.self))
+            }
+        }
+        Benchmark("SingletonValue \(suffix)/Swinject", configuration: batch) { benchmark in
+            onThreads(threads, benchmark.scaledIterations.count) {
+                blackHole(Containers.swinjectSynchronized.resolve(SingletonValue.self))
+            }
+        }
+        Benchmark("SingletonValue \(suffix)/Dictionary+Mutex", configuration: batch) { benchmark in
+            onThreads(threads, benchmark.scaledIterations.count) {
+                blackHole(dictionary.resolve(SingletonValue.self))
+            }
+        }
+    }
+}
