@@ -38,8 +38,9 @@ struct Fetch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try plugins.loadPlugins()
+        let loaded = try await plugins.loadPlugins()
         let results = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: .milliseconds(Int64(timeout * 1000)))
+        await loaded.shutdown()
         print(Rendering.prices(results, as: format), terminator: "")
         let failures = results.compactMap { result -> FetchError? in
             if case .failure(let error) = result { error } else { nil }

@@ -2,7 +2,7 @@ import ArgumentParser
 import PluginHost
 
 /// `host graph`: the registry's dependency graph.
-struct Graph: ParsableCommand {
+struct Graph: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.")
 
     /// The graph notations.
@@ -15,8 +15,9 @@ struct Graph: ParsableCommand {
     @Option(help: "Graph notation: dot or mermaid.")
     var format: Notation = .dot
 
-    func run() throws {
-        let loaded = try plugins.loadPlugins()
+    func run() async throws {
+        let loaded = try await plugins.loadPlugins()
         print(loaded.registry.graph(format == .dot ? .dot : .mermaid), terminator: "")
+        await loaded.shutdown()
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import PluginHost
 
 /// `host list-fetchers`: every symbol the loaded plugins provide.
-struct ListFetchers: ParsableCommand {
+struct ListFetchers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the symbols the loaded plugins can fetch.")
 
     @OptionGroup var plugins: PluginOptions
@@ -10,8 +10,9 @@ struct ListFetchers: ParsableCommand {
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
-    func run() throws {
-        let loaded = try plugins.loadPlugins()
+    func run() async throws {
+        let loaded = try await plugins.loadPlugins()
         print(Rendering.fetchers(loaded.registry.fetchers, as: format), terminator: "")
+        await loaded.shutdown()
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import PluginHost
 
 /// `host list-plugins`: every plugin file found, loaded or not, and why not.
-struct ListPlugins: ParsableCommand {
+struct ListPlugins: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the plugin files found, with their status.")
 
     @OptionGroup var plugins: PluginOptions
@@ -10,8 +10,9 @@ struct ListPlugins: ParsableCommand {
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
-    func run() throws {
-        let loaded = try plugins.loadPlugins()
+    func run() async throws {
+        let loaded = try await plugins.loadPlugins()
         print(Rendering.plugins(loaded.reports, as: format), terminator: "")
+        await loaded.shutdown()
     }
 }

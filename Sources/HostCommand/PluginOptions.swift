@@ -23,6 +23,29 @@ struct PluginOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what the host and its plugins do, to stderr.")
     var verbose = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Run each plugin in a worker process of its own, so a plugin that crashes, exits or hangs is reported and the rest carry on. Overrides HOST_ISOLATE=1 or 0."
+        )
+    )
+    var isolate: Bool?
+
+    @Option(
+        name: .customLong("load-timeout"),
+        help: ArgumentHelp("With --isolate: seconds a plugin may take to load before its worker is stopped.", valueName: "seconds")
+    )
+    var loadTimeout = 10.0
+
+    @Option(
+        name: .customLong("allowlist"),
+        help: ArgumentHelp(
+            "A lock file of SHA-256 digests (sha256sum format) that every plugin must match. (default: plugins.lock in each plugins directory, when present)",
+            valueName: "file"
+        )
+    )
+    var allowlist: String?
+
     static let defaultAPIBaseURL = "https://api.coinbase.com"
 
     /// The API base from the flag, the environment, or the default.
@@ -41,9 +64,41 @@ struct PluginOptions: ParsableArguments {
         return url
     }
 
-    /// Wires the production host and loads its plugins.
-    func loadPlugins() throws -> LoadedPlugins {
+    /// Whether plugins run in workers: the flag, else `HOST_ISOLATE`, else
+    /// the command's default.
+    func resolvedIsolation(default commandDefault: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Bool {
+        if let isolate { return isolate }
+        guard let value = environment["HOST_ISOLATE"], !value.isEmpty else { return commandDefault }
+        switch value.lowercased() {
+        case "1", "yes", "true", "on": return true
+        case "0", "no", "false", "off": return false
+        default: throw ValidationError("HOST_ISOLATE '\(value)' is not 1 or 0; set HOST_ISOLATE=1 to isolate plugins, or unset it")
+        }
+    }
+
+    /// Checks the options that need no plugin to be loaded.
+    func validate() throws {
+        guard loadTimeout > 0, loadTimeout <= 3600, loadTimeout.isFinite else {
+            throw ValidationError("--load-timeout \(loadTimeout) is out of range; give seconds between 0.001 and 3600, e.g. --load-timeout 5.")
+        }
+    }
+
+    /// The trust policy from `--allowlist`.
+    /// - Parameter mustExist: Whether the allowlist is read (loading) rather than written (`lock-plugins`).
+    func trust(mustExist: Bool = true) throws -> PluginTrust {
+        guard let allowlist else { return PluginTrust() }
+        if mustExist, access(allowlist, R_OK) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw ValidationError(
+                "--allowlist \(allowlist) cannot be read (\(reason)); create it with `host lock-plugins --allowlist \(allowlist)`, or fix the path")
+        }
+        return PluginTrust(allowlist: .file(allowlist))
+    }
+
+    /// Wires the production host, without loading anything.
+    func host(trustMustExist: Bool = true) throws -> PluginHost.Host {
         let apiBaseURL = try resolvedAPIBaseURL()
+        let trust = try trust(mustExist: trustMustExist)
         LoggingSystem.bootstrap { label in
             var handler = StderrLogHandler(label: label)
             handler.logLevel = verbose ? .debug : .warning
@@ -55,7 +110,17 @@ struct PluginOptions: ParsableArguments {
             executableDirectory: Self.executableDirectory,
             workingDirectory: FileManager.default.currentDirectoryPath
         )
-        return Host.live(discovery: discovery, apiBaseURL: apiBaseURL, logger: Logger(label: "host")).loadPlugins()
+        return PluginHost.Host.live(discovery: discovery, apiBaseURL: apiBaseURL, logger: Logger(label: "host"), trust: trust)
+    }
+
+    /// Wires the production host and loads its plugins, in-process or in
+    /// isolated workers. Call `shutdown()` on the result when done.
+    /// - Parameter isolatedByDefault: What the command does without --isolate or HOST_ISOLATE.
+    func loadPlugins(isolatedByDefault: Bool = false) async throws -> LoadedPlugins {
+        let isolated = try resolvedIsolation(default: isolatedByDefault)
+        let host = try host()
+        guard isolated else { return host.loadPlugins() }
+        return await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .milliseconds(Int64(loadTimeout * 1000))))
     }
 
     /// The directory of the running binary, where `swift build` puts the bundled plugins.

@@ -14,14 +14,19 @@ public struct Host: Sendable {
     public let discovery: PluginDiscovery
     /// What plugins are offered.
     public let services: HostServices
+    /// The checks a plugin file passes before it is loaded.
+    public let trust: PluginTrust
 
     /// Wires a host.
     /// - Parameters:
     ///   - discovery: The plugin search path.
     ///   - services: The services every plugin gets.
-    public init(discovery: PluginDiscovery, services: HostServices) {
+    ///   - trust: Ownership, permission and lock-file checks; by default
+    ///     the rules for the current user and any `plugins.lock` beside the plugins.
+    public init(discovery: PluginDiscovery, services: HostServices, trust: PluginTrust = PluginTrust()) {
         self.discovery = discovery
         self.services = services
+        self.trust = trust
     }
 
     /// Wires the production host: real HTTP through AsyncHTTPClient, `file://`
@@ -30,11 +35,13 @@ public struct Host: Sendable {
     ///   - discovery: The plugin search path.
     ///   - apiBaseURL: The Coinbase-compatible API the plugins talk to.
     ///   - logger: Where the host's and the plugins' log lines go.
-    public static func live(discovery: PluginDiscovery, apiBaseURL: URL, logger: Logger) -> Host {
+    ///   - trust: The checks plugin files pass before they are loaded.
+    public static func live(discovery: PluginDiscovery, apiBaseURL: URL, logger: Logger, trust: PluginTrust = PluginTrust()) -> Host {
         let networking = SchemeRoutingNetworking(web: AsyncHTTPClientNetworking(), files: FileNetworking())
         return Host(
             discovery: discovery,
-            services: HostServices(networking: networking, configuration: configuration(apiBaseURL: apiBaseURL), logger: logger)
+            services: HostServices(networking: networking, configuration: configuration(apiBaseURL: apiBaseURL), logger: logger),
+            trust: trust
         )
     }
 
@@ -50,8 +57,26 @@ public struct Host: Sendable {
     /// Problems are logged, one line per file, and never stop the others.
     public func loadPlugins() -> LoadedPlugins {
         let files = discovery.files { services.logger.warning("\($0)") }
-        let result = PluginLoader(services: services).load(files)
-        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers))
+        let result = PluginLoader(services: services, trust: trust).load(files)
+        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [])
+    }
+
+    /// Finds the plugins and loads each in a worker process of its own, so a
+    /// plugin that crashes, exits or hangs, while loading or fetching, is
+    /// reported and the others carry on.
+    ///
+    /// The checks before loading are the same as in-process, made here in the
+    /// host; the worker loads the very descriptor the host checked. Host
+    /// services, networking included, still come from this host: workers
+    /// ask for them over their pipes.
+    ///
+    /// Call ``LoadedPlugins/shutdown()`` when done, to stop the workers.
+    /// - Parameter isolation: The worker executable and the load timeout.
+    /// - Returns: The reports and a registry whose fetchers call into the workers.
+    public func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
+        let files = discovery.files { services.logger.warning("\($0)") }
+        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
+        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: workers)
     }
 }
 
@@ -61,6 +86,19 @@ public struct LoadedPlugins: Sendable {
     public let reports: [PluginReport]
     /// The fetchers, by symbol.
     public let registry: FetcherRegistry
+    /// The isolated workers serving the fetchers, if loaded with `--isolate`.
+    let workers: [WorkerConnection]
+
+    /// Stops the isolated workers, if any: closes their pipes, which makes
+    /// them exit, and reaps them. Does nothing for in-process plugins, which
+    /// are never unloaded.
+    public func shutdown() async {
+        await withTaskGroup(of: Void.self) { group in
+            for worker in workers {
+                group.addTask { await worker.shutdown() }
+            }
+        }
+    }
 
     /// Fetches every symbol concurrently.
     /// - Parameters:

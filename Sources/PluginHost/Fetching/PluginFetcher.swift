@@ -13,8 +13,29 @@ public struct PluginFetcher: Sendable {
     /// The plugin that registered it.
     public let plugin: PluginIdentity
 
-    let context: OpaqueContext
-    let fetch: FetchFunction
+    /// Where the fetch runs.
+    private let backend: Backend
+
+    private enum Backend: Sendable {
+        /// The plugin is loaded in this process.
+        case inProcess(context: OpaqueContext, fetch: FetchFunction)
+        /// The plugin runs in an isolated worker (`--isolate`).
+        case isolated(WorkerConnection)
+    }
+
+    init(symbol: String, displayName: String, plugin: PluginIdentity, context: OpaqueContext, fetch: FetchFunction) {
+        self.symbol = symbol
+        self.displayName = displayName
+        self.plugin = plugin
+        self.backend = .inProcess(context: context, fetch: fetch)
+    }
+
+    init(symbol: String, displayName: String, plugin: PluginIdentity, worker: WorkerConnection) {
+        self.symbol = symbol
+        self.displayName = displayName
+        self.plugin = plugin
+        self.backend = .isolated(worker)
+    }
 
     /// Fetches the current price.
     ///
@@ -25,6 +46,29 @@ public struct PluginFetcher: Sendable {
     ///   - timeout: How long to wait for the plugin's answer.
     /// - Returns: The plugin's quote, or why there is none.
     public func price(in currency: String, timeout: Duration) async -> Result<Quote, FetchError> {
+        switch backend {
+        case .inProcess(let context, let fetch):
+            await price(in: currency, timeout: timeout, context: context, fetch: fetch)
+        case .isolated(let worker):
+            await price(in: currency, timeout: timeout, worker: worker)
+        }
+    }
+
+    /// Asks the worker; a crash, exit or hang of the worker becomes one
+    /// error naming the plugin and the signal or status.
+    private func price(in currency: String, timeout: Duration, worker: WorkerConnection) async -> Result<Quote, FetchError> {
+        switch await worker.fetch(symbol: symbol, currency: currency, timeout: timeout) {
+        case .failure(let failure):
+            return .failure(FetchError(symbol: symbol, .plugin(message: failure.description)))
+        case .success(let reply):
+            guard let quote = reply.quote else {
+                return .failure(FetchError(symbol: symbol, .plugin(message: reply.error ?? "\(plugin.name) answered with neither an amount nor an error")))
+            }
+            return .success(Quote(symbol: symbol, base: quote.base, currency: quote.currency, amount: quote.amount, plugin: plugin))
+        }
+    }
+
+    private func price(in currency: String, timeout: Duration, context: OpaqueContext, fetch: FetchFunction) async -> Result<Quote, FetchError> {
         let pending = PendingFetches.shared
         let symbol = self.symbol
         let plugin = self.plugin

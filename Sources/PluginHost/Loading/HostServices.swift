@@ -19,6 +19,8 @@ public final class HostServices: Sendable {
     /// Configuration values as C strings that live as long as the process,
     /// because `config_value` hands out pointers to them.
     private let configuration: [String: CString]
+    /// The same values as Swift strings, for isolated workers.
+    let configurationValues: [String: String]
 
     /// Creates the services.
     /// - Parameters:
@@ -35,6 +37,7 @@ public final class HostServices: Sendable {
     ) {
         self.networking = networking
         self.configuration = configuration.mapValues(CString.init)
+        self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
         self.logger = logger
     }

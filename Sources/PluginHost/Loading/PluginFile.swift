@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,28 +24,150 @@ struct PluginFile {
     /// The path `dlopen` loads this file through.
     var loadPath: String { "/proc/self/fd/\(descriptor)" }
 
-    /// Opens `path` read-only and checks that it is a complete shared library
-    /// for this machine.
-    /// - Throws: ``PluginLoadError`` saying what is wrong with the file.
-    static func open(_ path: String) throws(PluginLoadError) -> PluginFile {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens `path` read-only, makes the trust checks on the open
+    /// descriptor, and checks that it is a complete shared library for this
+    /// machine.
+    ///
+    /// In order: a symlink is resolved and its target opened without
+    /// following further links; the file must be a regular file, and it and
+    /// its directory (and a symlink target's directory) must pass
+    /// ``TrustRules``; when a lock file applies, the SHA-256 of this same
+    /// descriptor must match it; last, the ELF headers are checked.
+    /// - Parameters:
+    ///   - path: The plugin file as found.
+    ///   - rules: The ownership and permission rules.
+    ///   - lock: The lock file that applies, nil for none, or why it is unusable.
+    /// - Throws: ``PluginLoadError`` saying which check failed and how to fix it.
+    static func open(
+        _ path: String, rules: TrustRules, lock: Result<PluginLock?, LockFileError> = .success(nil)
+    ) throws(PluginLoadError) -> PluginFile {
+        let (target, link) = try resolve(path)
+        // O_NONBLOCK: opening a named pipe must not wait for a writer.
+        // O_NOFOLLOW: a symlink swapped in after `resolve` fails here.
+        let descriptor = Glibc.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            throw PluginLoadError(.notALibrary(reason: "cannot open it: \(String(cString: strerror(errno)))"))
+            let reason = String(cString: strerror(errno))
+            if let link { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: link), .danglingSymlink(target: target, reason: reason)))) }
+            throw PluginLoadError(.notALibrary(reason: "cannot open it: \(reason)"))
         }
         do throws(PluginLoadError) {
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else {
-                throw PluginLoadError(.notALibrary(reason: "cannot stat it: \(String(cString: strerror(errno)))"))
+            let facts: FileFacts
+            do {
+                facts = try FileFacts.of(descriptor: descriptor)
+            } catch {
+                throw PluginLoadError(.notALibrary(reason: error.description))
             }
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                throw PluginLoadError(.notALibrary(reason: "it is not a regular file"))
-            }
-            let file = PluginFile(descriptor: descriptor, size: Int(status.st_size))
+            let subject: TrustViolation.Subject = link.map { .symlinkTarget(link: $0, target: target) } ?? .plugin(path: path)
+            if let violation = rules.violation(of: facts, for: subject) { throw PluginLoadError(.untrusted(violation)) }
+            try checkDirectories(of: path, target: link == nil ? nil : target, rules: rules)
+
+            let file = PluginFile(descriptor: descriptor, size: facts.size)
+            try file.verify(against: lock, path: path)
             try ELFHeaderCheck(file: file).run()
             return file
         } catch {
             close(descriptor)
             throw error
+        }
+    }
+
+    /// Takes over a descriptor another process checked and passed on, as an
+    /// isolated worker does with the one its host opened.
+    /// - Throws: ``PluginLoadError`` when it is not a complete shared library.
+    static func adopt(descriptor: Int32) throws(PluginLoadError) -> PluginFile {
+        let facts: FileFacts
+        do {
+            facts = try FileFacts.of(descriptor: descriptor)
+        } catch {
+            throw PluginLoadError(.notALibrary(reason: error.description))
+        }
+        let file = PluginFile(descriptor: descriptor, size: facts.size)
+        try ELFHeaderCheck(file: file).run()
+        return file
+    }
+
+    /// The SHA-256 of the whole file, read through this descriptor.
+    func sha256() throws(PluginLoadError) -> String {
+        do {
+            return try FileDigest.sha256(descriptor: descriptor, size: size)
+        } catch {
+            throw PluginLoadError(.notALibrary(reason: error.description))
+        }
+    }
+
+    /// Closes a file that was never passed to `dlopen` (see ``descriptor``
+    /// for why a loaded one stays open).
+    func closeUnloaded() {
+        close(descriptor)
+    }
+
+    /// The file `path` names and, when `path` is a symlink, the link itself.
+    private static func resolve(_ path: String) throws(PluginLoadError) -> (target: String, link: String?) {
+        let facts: FileFacts
+        do {
+            facts = try FileFacts.of(linkAt: path)
+        } catch {
+            throw PluginLoadError(.notALibrary(reason: "cannot open it: \(error.reason)"))
+        }
+        guard facts.kind == .symbolicLink else { return (path, nil) }
+        guard let resolved = realpath(path, nil) else {
+            let reason = String(cString: strerror(errno))
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "its target"
+            throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .danglingSymlink(target: target, reason: reason))))
+        }
+        defer { free(resolved) }
+        return (String(cString: resolved), path)
+    }
+
+    /// The plugins directory, and for a symlink the target's directory too,
+    /// must be private to the user or root.
+    private static func checkDirectories(of path: String, target: String?, rules: TrustRules) throws(PluginLoadError) {
+        let directory = parent(of: path)
+        let directoryFacts = try facts(ofDirectory: directory)
+        if let violation = rules.violation(of: directoryFacts.facts, for: .directory(path: directory)) {
+            throw PluginLoadError(.untrusted(violation))
+        }
+        guard let target else { return }
+        let targetDirectory = parent(of: target)
+        let targetFacts = try facts(ofDirectory: targetDirectory)
+        guard targetFacts.identity != directoryFacts.identity else { return }
+        if let violation = rules.violation(of: targetFacts.facts, for: .targetDirectory(link: path, target: target, directory: targetDirectory)) {
+            throw PluginLoadError(.untrusted(violation))
+        }
+    }
+
+    private static func facts(ofDirectory path: String) throws(PluginLoadError) -> (facts: FileFacts, identity: [UInt64]) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        guard descriptor >= 0 else {
+            throw PluginLoadError(.notALibrary(reason: "cannot open its directory \(path): \(String(cString: strerror(errno)))"))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw PluginLoadError(.notALibrary(reason: "cannot stat its directory \(path): \(String(cString: strerror(errno)))"))
+        }
+        return (FileFacts(status), [UInt64(status.st_dev), UInt64(status.st_ino)])
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Compares this descriptor's SHA-256 with the lock file's entry.
+    private func verify(against applicable: Result<PluginLock?, LockFileError>, path: String) throws(PluginLoadError) {
+        let lock: PluginLock
+        switch applicable {
+        case .success(nil): return
+        case .success(let found?): lock = found
+        case .failure(let error): throw PluginLoadError(.lockFile(error))
+        }
+        guard let expected = lock.expectedDigest(for: path) else {
+            throw PluginLoadError(.notLocked(lock: lock.path))
+        }
+        let actual = try sha256()
+        guard actual == expected else {
+            throw PluginLoadError(.digestMismatch(actual: actual, expected: expected, lock: lock.path))
         }
     }
 

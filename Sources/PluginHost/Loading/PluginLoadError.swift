@@ -15,11 +15,27 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case incompleteDescriptor(field: String)
         case registrationFailed(status: Int32, lastError: String?)
         case nothingRegistered(duplicates: [String])
+        case untrusted(TrustViolation)
+        case lockFile(LockFileError)
+        case notLocked(lock: String)
+        case digestMismatch(actual: String, expected: String, lock: String)
+        case isolated(WorkerFailure)
+        /// A worker's loader failed; this is its description.
+        case reportedByWorker(String)
     }
 
     let kind: Kind
 
     init(_ kind: Kind) { self.kind = kind }
+
+    /// Whether a trust check refused the file before any of its code ran
+    /// (ownership, permissions, symlink target or lock file).
+    public var isTrustRefusal: Bool {
+        switch kind {
+        case .untrusted, .lockFile, .notLocked, .digestMismatch: true
+        default: false
+        }
+    }
 
     public var description: String {
         switch kind {
@@ -43,6 +59,18 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
             "every symbol it registers is already taken (\(duplicates.joined(separator: ", ")))"
         case .nothingRegistered:
             "it registered no fetchers; call services->register_fetcher from register_plugin"
+        case .untrusted(let violation):
+            violation.description
+        case .lockFile(let error):
+            error.description
+        case .notLocked(let lock):
+            "refused (lock file): it is not listed in \(lock); check the file, then run `host lock-plugins` with the same flags to add it"
+        case .digestMismatch(let actual, let expected, let lock):
+            "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run `host lock-plugins` with the same flags"
+        case .isolated(let failure):
+            failure.description
+        case .reportedByWorker(let description):
+            description
         }
     }
 }

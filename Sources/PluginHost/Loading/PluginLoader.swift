@@ -9,11 +9,21 @@ import PluginABI
 /// reported and skipped; the others still load.
 public struct PluginLoader: Sendable {
     let services: HostServices
-    let claims = SymbolClaims()
+    let trust: PluginTrust
+    let claims: SymbolClaims
 
     /// Creates a loader whose plugins get `services`.
-    public init(services: HostServices) {
+    /// - Parameters:
+    ///   - services: What every plugin is offered.
+    ///   - trust: The checks a file passes before it is loaded.
+    public init(services: HostServices, trust: PluginTrust = PluginTrust()) {
+        self.init(services: services, trust: trust, claims: SymbolClaims())
+    }
+
+    init(services: HostServices, trust: PluginTrust, claims: SymbolClaims) {
         self.services = services
+        self.trust = trust
+        self.claims = claims
     }
 
     /// The outcome of loading a set of files.
@@ -31,41 +41,42 @@ public struct PluginLoader: Sendable {
     /// - Returns: A report per file and the fetchers that registered.
     public func load(_ files: [String]) -> Result {
         var result = Result()
+        let locks = LockFileCache(trust: trust)
         for path in files {
-            do {
-                let (report, fetchers) = try load(path)
-                for warning in report.warnings {
-                    services.logger.warning("\(path): \(warning)")
+            let outcome = Swift.Result { () throws(Failure) in
+                let file: PluginFile
+                do throws(PluginLoadError) {
+                    file = try PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path))
+                } catch {
+                    throw Failure(error: error)
                 }
-                result.reports.append(report)
-                result.fetchers += fetchers
-            } catch {
-                services.logger.warning("skipping \(path): \(error.error)")
-                result.reports.append(
-                    PluginReport(
-                        name: error.name ?? URL(filePath: path).lastPathComponent, version: error.version, path: path,
-                        status: .failed, fetchers: [], error: error.error.description, warnings: []
-                    )
-                )
+                return try load(path, from: file)
             }
+            result.record(outcome, for: path, logger: services.logger)
         }
         return result
     }
 
+    /// Loads one file that was already opened and checked, and claims its
+    /// symbols. Logs nothing: the caller reports the outcome.
+    func load(_ path: String, from file: PluginFile) throws(Failure) -> (PluginReport, [PluginFetcher]) {
+        let descriptor: Descriptor
+        do {
+            descriptor = try Self.descriptor(of: file)
+        } catch {
+            throw Failure(error: error)
+        }
+        return try register(path, descriptor)
+    }
+
     /// A failure with whatever the descriptor told us before it happened.
-    struct Failure: Error {
+    struct Failure: Error, Sendable {
         let error: PluginLoadError
         var name: String?
         var version: String?
     }
 
-    private func load(_ path: String) throws(Failure) -> (PluginReport, [PluginFetcher]) {
-        let descriptor: Descriptor
-        do {
-            descriptor = try Self.descriptor(at: path)
-        } catch {
-            throw Failure(error: error)
-        }
+    private func register(_ path: String, _ descriptor: Descriptor) throws(Failure) -> (PluginReport, [PluginFetcher]) {
         let (name, version) = (descriptor.name, descriptor.version)
         let identity = PluginIdentity(name: name, version: version, path: path)
         func fail(_ error: PluginLoadError) -> Failure { Failure(error: error, name: name, version: version) }
@@ -96,8 +107,6 @@ public struct PluginLoader: Sendable {
         return (report, fetchers)
     }
 
-    /// Opens the file and checks its descriptor before anything else of the
-    /// plugin's runs (beyond its static initialisers, which `dlopen` runs).
     /// The checked parts of a `pb_plugin_descriptor`.
     private struct Descriptor {
         let name: String
@@ -105,8 +114,9 @@ public struct PluginLoader: Sendable {
         let register: pb_register_plugin_fn
     }
 
-    private static func descriptor(at path: String) throws(PluginLoadError) -> Descriptor {
-        let file = try PluginFile.open(path)
+    /// Loads the checked file and checks its descriptor before anything else
+    /// of the plugin's runs (beyond its static initialisers, which `dlopen` runs).
+    private static func descriptor(of file: PluginFile) throws(PluginLoadError) -> Descriptor {
         let library = try DynamicLibrary.open(file.loadPath)
         guard let symbol = library.symbol(named: pluginEntrySymbol) else {
             throw PluginLoadError(.missingEntryPoint)
@@ -129,5 +139,34 @@ public struct PluginLoader: Sendable {
         guard let version = descriptor.version else { throw PluginLoadError(.incompleteDescriptor(field: "version")) }
         guard let register = descriptor.register_plugin else { throw PluginLoadError(.incompleteDescriptor(field: "register_plugin")) }
         return Descriptor(name: String(cString: name), version: String(cString: version), register: register)
+    }
+}
+
+extension PluginLoader.Result {
+    /// Adds one file's outcome, logging a warning line per problem.
+    mutating func record(
+        _ outcome: Swift.Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, for path: String, logger: Logger
+    ) {
+        switch outcome {
+        case .success(let (report, fetchers)):
+            for warning in report.warnings {
+                logger.warning("\(path): \(warning)")
+            }
+            reports.append(report)
+            self.fetchers += fetchers
+        case .failure(let failure):
+            logger.warning("skipping \(path): \(failure.error)")
+            reports.append(failure.report(for: path))
+        }
+    }
+}
+
+extension PluginLoader.Failure {
+    /// The `failed` report for the file at `path`.
+    func report(for path: String) -> PluginReport {
+        PluginReport(
+            name: name ?? URL(filePath: path).lastPathComponent, version: version, path: path,
+            status: .failed, fetchers: [], error: error.description, warnings: []
+        )
     }
 }

@@ -1,5 +1,5 @@
 /// What happened to one plugin file.
-public struct PluginReport: Sendable, Equatable {
+public struct PluginReport: Sendable, Equatable, Codable {
     /// Whether the plugin's fetchers are available.
     public enum Status: String, Sendable, Codable {
         /// Loaded and registered at least one fetcher.

@@ -118,6 +118,11 @@ final class SymbolClaims: Sendable {
         owners.withLock { $0[symbol] }
     }
 
+    /// Every claimed symbol with its owner's path.
+    var all: [String: String] {
+        owners.withLock { $0 }
+    }
+
     /// Records `path` as the owner of `symbols`. Loading is sequential, so
     /// nothing can claim them between the check and this commit.
     func claim(_ symbols: [String], for path: String) {

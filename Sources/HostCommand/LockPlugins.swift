@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import PluginHost
+
+/// `host lock-plugins`: record the SHA-256 of every plugin found.
+struct LockPlugins: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lock-plugins",
+        abstract: "Write a lock file with the SHA-256 of every plugin found, so that only these files load.",
+        discussion: """
+            Without --allowlist, writes plugins.lock into each plugins directory; with it, writes that one file. \
+            Runs no plugin code. The format is sha256sum's, so `sha256sum -c plugins.lock` checks it by hand. \
+            Exit status: 0 when every plugin found was locked, 1 when a file was left out or nothing could be written.
+            """
+    )
+
+    @OptionGroup var plugins: PluginOptions
+
+    func run() async throws {
+        let host = try plugins.host(trustMustExist: false)
+        let report = host.lockPlugins()
+        for written in report.written {
+            let count = written.lines.count
+            print("wrote \(written.path) (\(count) plugin\(count == 1 ? "" : "s")):")
+            for line in written.lines { print(line) }
+        }
+        for skipped in report.skipped {
+            FileHandle.standardError.write(Data("host: warning: not locking \(skipped.path): \(skipped.reason)\n".utf8))
+        }
+        for failure in report.failures {
+            FileHandle.standardError.write(Data("host: error: \(failure.path): \(failure.reason); check that you may write there\n".utf8))
+        }
+        if report.written.isEmpty && report.failures.isEmpty {
+            FileHandle.standardError.write(
+                Data("host: error: no plugin files were locked; put plugins in the directories --plugins-dir names, or fix the files listed above\n".utf8))
+            throw ExitCode(1)
+        }
+        if !report.skipped.isEmpty || !report.failures.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker side of `--isolate`: what `host plugin-worker` runs.
+///
+/// The host starts one worker per plugin file (see ``WorkerProcess`` for its
+/// descriptors). The worker waits for a ``HostToWorker/load(_:)`` frame,
+/// loads the plugin from descriptor 5 with the ordinary loader, and then
+/// serves fetches. The plugin sees the usual `pb_host_services`, but behind
+/// it every `http_get` and every log line becomes a frame to the host, which
+/// performs it with its own networking and logger: a worker has no
+/// networking of its own.
+///
+/// When the host closes the pipe, or dies, the worker exits at once with
+/// `_exit(0)`, from the event loop, so a plugin thread that hangs cannot keep
+/// it alive.
+public enum PluginWorker {
+    /// Serves the host on descriptors 3 and 4 until it closes them.
+    ///
+    /// - Returns: Never: the process exits when the host is done with it.
+    ///   Run by hand (without the host's pipes), it prints one line and
+    ///   exits with status 64.
+    public static func run() async -> Never {
+        guard isPipe(WorkerProcess.framesIn), isPipe(WorkerProcess.framesOut) else {
+            FileHandle.standardError.write(
+                Data("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n".utf8))
+            exit(64)
+        }
+        let link = HostLink()
+        do {
+            let channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(WorkerSideHandler(link: link))
+                    }
+                }
+                .takingOwnershipOfDescriptors(input: WorkerProcess.framesIn, output: WorkerProcess.framesOut)
+                .get()
+            link.attach(channel)
+            try? await channel.closeFuture.get()
+        } catch {
+            FileHandle.standardError.write(Data("host: error: plugin-worker cannot use its pipes: \(error)\n".utf8))
+            _exit(70)
+        }
+        _exit(0)
+    }
+
+    private static func isPipe(_ descriptor: Int32) -> Bool {
+        (try? FileFacts.of(descriptor: descriptor))?.kind == .other("a named pipe")
+    }
+}
+
+/// The worker's connection to its host.
+final class HostLink: Sendable {
+    private let state = Mutex(State())
+
+    private struct State {
+        var channel: (any Channel)?
+        var loading = false
+        var fetchers: [String: PluginFetcher] = [:]
+        var httpWaiters: [UInt64: CheckedContinuation<HTTPOutcome, Never>] = [:]
+        var nextID: UInt64 = 1
+    }
+
+    func attach(_ channel: any Channel) {
+        state.withLock { $0.channel = channel }
+    }
+
+    func receive(_ message: HostToWorker) {
+        switch message {
+        case .load(let request):
+            let first = state.withLock { state in
+                defer { state.loading = true }
+                return !state.loading
+            }
+            guard first else { return }
+            Task { load(request) }
+        case .fetch(let request):
+            Task { await fetch(request) }
+        case .httpResponse(let response):
+            state.withLock { $0.httpWaiters.removeValue(forKey: response.id) }?.resume(returning: response.outcome)
+        }
+    }
+
+    /// Performs an HTTP GET through the host.
+    func httpGet(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+        await withCheckedContinuation { continuation in
+            let id = state.withLock { state in
+                let id = state.nextID
+                state.nextID += 1
+                state.httpWaiters[id] = continuation
+                return id
+            }
+            send(.httpGet(HTTPRequestFrame(id: id, url: url.absoluteString, timeoutMilliseconds: Int64(timeout.clampedMilliseconds))))
+        }
+    }
+
+    func send(_ message: WorkerToHost) {
+        guard let channel = state.withLock({ $0.channel }) else { return }
+        guard let frame = try? Frame.encode(message, allocator: channel.allocator) else { return }
+        channel.writeAndFlush(frame, promise: nil)
+    }
+
+    private func load(_ request: LoadRequest) {
+        let level = Logger.Level(rawValue: request.logLevel) ?? .warning
+        LoggingSystem.bootstrap { [self] label in HostLogHandler(link: self, logLevel: level) }
+        let services = HostServices(
+            networking: ForwardingNetworking(link: self),
+            configuration: request.configuration,
+            defaultTimeout: .milliseconds(request.defaultTimeoutMilliseconds),
+            logger: Logger(label: "host")
+        )
+        let claims = SymbolClaims()
+        for (owner, symbols) in Dictionary(grouping: request.claims, by: \.value) {
+            claims.claim(symbols.map(\.key), for: owner)
+        }
+        let loader = PluginLoader(services: services, trust: PluginTrust(), claims: claims)
+        let reply: LoadReply
+        do throws(PluginLoader.Failure) {
+            let file: PluginFile
+            do throws(PluginLoadError) {
+                file = try PluginFile.adopt(descriptor: WorkerProcess.pluginFile)
+            } catch {
+                throw PluginLoader.Failure(error: error)
+            }
+            let (report, fetchers) = try loader.load(request.path, from: file)
+            state.withLock { state in
+                for fetcher in fetchers { state.fetchers[fetcher.symbol] = fetcher }
+            }
+            reply = LoadReply(report: report, fetchers: fetchers.map { .init(symbol: $0.symbol, displayName: $0.displayName) })
+        } catch {
+            reply = LoadReply(report: error.report(for: request.path), fetchers: [])
+        }
+        send(.loaded(reply))
+    }
+
+    private func fetch(_ request: FetchRequest) async {
+        guard let fetcher = state.withLock({ $0.fetchers[request.symbol] }) else {
+            return send(.fetched(FetchReply(id: request.id, quote: nil, error: "the worker has no fetcher for \(request.symbol)")))
+        }
+        let result = await fetcher.price(in: request.currency, timeout: .milliseconds(request.timeoutMilliseconds))
+        switch result {
+        case .success(let quote):
+            send(.fetched(FetchReply(id: request.id, quote: .init(base: quote.base, currency: quote.currency, amount: quote.amount), error: nil)))
+        case .failure(let error):
+            send(.fetched(FetchReply(id: request.id, quote: nil, error: error.message)))
+        }
+    }
+}
+
+/// Reads the host's frames on the worker's event loop.
+private final class WorkerSideHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    let link: HostLink
+
+    init(link: HostLink) {
+        self.link = link
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let message = try? Frame.decode(HostToWorker.self, from: unwrapInboundIn(data)) else {
+            // The host never sends a bad frame; if it did, nothing can be trusted.
+            _exit(65)
+        }
+        link.receive(message)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // The host is done or gone. Exit here, on the event loop, because the
+        // plugin may be hanging every other thread.
+        _exit(0)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        _exit(0)
+    }
+}
+
+/// The worker's networking: every request is performed by the host.
+struct ForwardingNetworking: HostNetworking {
+    let link: HostLink
+
+    func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+        await link.httpGet(url, timeout: timeout)
+    }
+}
+
+/// Sends each log line to the host, which logs it with its own logger.
+struct HostLogHandler: LogHandler {
+    let link: HostLink
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        link.send(.log(LogFrame(level: event.level.rawValue, message: "\(event.message)", plugin: merged["plugin"].map { "\($0)" })))
+    }
+}

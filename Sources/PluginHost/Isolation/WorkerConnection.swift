@@ -1,0 +1,259 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The host's side of one isolated plugin: its worker process and the frame
+/// channel to it.
+///
+/// It answers the worker's requests for host services with the host's own
+/// ``HostServices`` (HTTP with the injected networking, log lines with the
+/// host's logger), and turns the worker's end (a crash, an exit, a hang the
+/// host stopped) into a ``WorkerFailure`` for whatever was waiting.
+final class WorkerConnection: Sendable {
+    let process: WorkerProcess
+    /// The plugin file as found.
+    let path: String
+    private let services: HostServices
+    private let state = Mutex(State())
+
+    private struct State {
+        var channel: (any Channel)?
+        var loadWaiter: CheckedContinuation<Result<LoadReply, WorkerFailure>, Never>?
+        var fetchWaiters: [UInt64: CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>] = [:]
+        var nextID: UInt64 = 1
+        var phase = WorkerFailure.Phase.loading
+        var plugin: String?
+        /// Set once the worker is gone or given up on; every later request gets it.
+        var failure: WorkerFailure?
+        /// The host closed the channel on purpose: the end is not a failure.
+        var closing = false
+        var reaper: Task<WorkerProcess.Exit, Never>?
+    }
+
+    /// How long past its own timeout a fetch may take before the host
+    /// decides the worker itself is stuck.
+    static let fetchGrace = Duration.seconds(2)
+
+    private init(process: WorkerProcess, path: String, services: HostServices) {
+        self.process = process
+        self.path = path
+        self.services = services
+    }
+
+    /// Connects to a freshly spawned worker.
+    /// - Throws: ``WorkerFailure`` when the pipes cannot be registered with NIO.
+    static func connect(to process: WorkerProcess, path: String, services: HostServices) async throws(WorkerFailure) -> WorkerConnection {
+        let connection = WorkerConnection(process: process, path: path, services: services)
+        do {
+            let channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(HostSideHandler(connection: connection))
+                    }
+                }
+                .takingOwnershipOfDescriptors(input: process.fromWorker, output: process.toWorker)
+                .get()
+            connection.state.withLock { $0.channel = channel }
+        } catch {
+            close(process.fromWorker)
+            close(process.toWorker)
+            process.kill()
+            _ = await connection.reap()
+            throw WorkerFailure(.loading, .spawnFailed("cannot attach to its pipes: \(error)"))
+        }
+        return connection
+    }
+
+    // MARK: Requests
+
+    /// Asks the worker to load its plugin, waiting at most `timeout`.
+    func load(_ request: LoadRequest, timeout: Duration) async -> Result<LoadReply, WorkerFailure> {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { giveUp(.hung(after: timeout)) }
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let failed = state.withLock { state -> WorkerFailure? in
+                if let failure = state.failure { return failure }
+                state.loadWaiter = continuation
+                return nil
+            }
+            if let failed { return continuation.resume(returning: .failure(failed)) }
+            send(.load(request))
+        }
+    }
+
+    /// Asks the worker for a price. The worker enforces `timeout` itself;
+    /// the host waits ``fetchGrace`` longer before it stops the worker.
+    func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchReply, WorkerFailure> {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout + Self.fetchGrace)
+            if !Task.isCancelled { giveUp(.hung(after: timeout + Self.fetchGrace)) }
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let started = state.withLock { state -> Result<UInt64, WorkerFailure> in
+                if let failure = state.failure { return .failure(failure) }
+                let id = state.nextID
+                state.nextID += 1
+                state.fetchWaiters[id] = continuation
+                return .success(id)
+            }
+            switch started {
+            case .failure(let failure):
+                continuation.resume(returning: .failure(failure))
+            case .success(let id):
+                send(.fetch(FetchRequest(id: id, symbol: symbol, currency: currency, timeoutMilliseconds: Int64(timeout.clampedMilliseconds))))
+            }
+        }
+    }
+
+    /// Closes the pipes, which makes a healthy worker exit, and reaps it.
+    /// A worker still running a second later is killed.
+    func shutdown() async {
+        let channel = state.withLock { state -> (any Channel)? in
+            state.closing = true
+            return state.channel
+        }
+        try? await channel?.close()
+        _ = await reap(within: .seconds(1))
+    }
+
+    // MARK: Events from the channel
+
+    func receive(_ message: WorkerToHost) {
+        switch message {
+        case .loaded(let reply):
+            let waiter = state.withLock { state in
+                state.phase = .fetching
+                state.plugin = reply.report.name
+                defer { state.loadWaiter = nil }
+                return state.loadWaiter
+            }
+            waiter?.resume(returning: .success(reply))
+        case .fetched(let reply):
+            state.withLock { $0.fetchWaiters.removeValue(forKey: reply.id) }?.resume(returning: .success(reply))
+        case .log(let line):
+            var logger = services.logger
+            if let plugin = line.plugin { logger[metadataKey: "plugin"] = "\(plugin)" }
+            logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(line.message)")
+        case .httpGet(let request):
+            let services = self.services
+            Task {
+                let outcome: HTTPOutcome =
+                    if let url = URL(string: request.url), url.scheme != nil {
+                        await services.networking.get(url, timeout: .milliseconds(request.timeoutMilliseconds))
+                    } else {
+                        .failure("invalid URL \"\(request.url)\"")
+                    }
+                send(.httpResponse(HTTPResponseFrame(id: request.id, outcome)))
+            }
+        }
+    }
+
+    /// The worker's end of the pipe closed: it exited, crashed or was killed.
+    func channelClosed() {
+        Task {
+            let exit = await reap()
+            let cause: WorkerFailure.Cause =
+                switch exit {
+                case .signal(let signal): .signal(signal)
+                case .exited(let status): .exited(status)
+                }
+            fail(cause)
+        }
+    }
+
+    /// The worker sent something that is not a frame of the protocol.
+    func protocolViolation(_ detail: String) {
+        giveUp(.protocolViolation(detail))
+    }
+
+    // MARK: Internals
+
+    /// Records `cause` unless the end was already explained, stops the worker
+    /// and answers everything waiting.
+    private func giveUp(_ cause: WorkerFailure.Cause) {
+        fail(cause)
+        process.kill()
+    }
+
+    private func fail(_ cause: WorkerFailure.Cause) {
+        let (failure, waiters) = state.withLock { state -> (WorkerFailure?, [CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>]) in
+            if state.failure == nil && !state.closing {
+                state.failure = WorkerFailure(state.phase, cause, plugin: state.plugin)
+            } else if state.failure == nil {
+                // Closed on purpose; anything still asking gets a plain reason.
+                state.failure = WorkerFailure(state.phase, .exited(0), plugin: state.plugin)
+            }
+            let waiters = Array(state.fetchWaiters.values)
+            state.fetchWaiters.removeAll()
+            return (state.failure, waiters)
+        }
+        guard let failure else { return }
+        let loadWaiter = state.withLock { state in
+            defer { state.loadWaiter = nil }
+            return state.loadWaiter
+        }
+        loadWaiter?.resume(returning: .failure(failure))
+        waiters.forEach { $0.resume(returning: .failure(failure)) }
+    }
+
+    /// Reaps the worker once, however many callers ask.
+    private func reap(within limit: Duration = .seconds(2)) async -> WorkerProcess.Exit {
+        let task = state.withLock { state in
+            if let reaper = state.reaper { return reaper }
+            let process = self.process
+            let reaper = Task { await process.exit(within: limit) }
+            state.reaper = reaper
+            return reaper
+        }
+        return await task.value
+    }
+
+    private func send(_ message: HostToWorker) {
+        guard let channel = state.withLock({ $0.channel }) else { return }
+        do {
+            let frame = try Frame.encode(message, allocator: channel.allocator)
+            channel.writeAndFlush(frame, promise: nil)
+        } catch {
+            services.logger.error("cannot send a frame to the worker for \(path): \(error)")
+        }
+    }
+}
+
+/// Decodes the worker's frames on the channel's event loop and hands them on.
+private final class HostSideHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+
+    let connection: WorkerConnection
+
+    init(connection: WorkerConnection) {
+        self.connection = connection
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        do {
+            connection.receive(try Frame.decode(WorkerToHost.self, from: unwrapInboundIn(data)))
+        } catch {
+            connection.protocolViolation("an undecodable frame: \(error)")
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        connection.channelClosed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if error is FrameError || error is ByteToMessageDecoderError {
+            connection.protocolViolation("\(error)")
+        }
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plugin worker: the host executable started again as `host plugin-worker`.
+///
+/// Its descriptors, set up by `posix_spawn` before it runs any code:
+///
+/// | fd | what |
+/// | -- | ---- |
+/// | 0 | `/dev/null` |
+/// | 1, 2 | the host's stderr, so a plugin's `printf` cannot corrupt the host's output |
+/// | 3 | frames from the host (a pipe) |
+/// | 4 | frames to the host (a pipe) |
+/// | 5 | the plugin file, opened and checked by the host |
+///
+/// Every other descriptor of the host is close-on-exec, so a worker holds no
+/// other worker's pipe open: a worker's end of file is what tells the host
+/// it died.
+struct WorkerProcess: Sendable {
+    /// The worker's process id.
+    let pid: pid_t
+    /// The host's ends of the two pipes.
+    let toWorker: Int32
+    let fromWorker: Int32
+
+    static let framesIn: Int32 = 3
+    static let framesOut: Int32 = 4
+    static let pluginFile: Int32 = 5
+
+    /// How a worker ended.
+    enum Exit: Sendable, Equatable {
+        case exited(Int32)
+        case signal(Int32)
+    }
+
+    /// Starts a worker.
+    /// - Parameters:
+    ///   - executable: The host executable, usually `/proc/self/exe`.
+    ///   - arguments: Arguments after `argv[0]`, e.g. `["plugin-worker"]`.
+    ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5.
+    /// - Throws: ``WorkerFailure`` with the reason when `pipe` or `posix_spawn` fails.
+    static func spawn(executable: String, arguments: [String], plugin: Int32) throws(WorkerFailure) -> WorkerProcess {
+        // Serialised so no other spawn of ours runs between creating these
+        // descriptors and marking them close-on-exec.
+        try spawnLock.withLock { _ throws(WorkerFailure) in
+            try spawnLocked(executable: executable, arguments: arguments, plugin: plugin)
+        }
+    }
+
+    private static let spawnLock = Mutex(())
+
+    private static func spawnLocked(executable: String, arguments: [String], plugin: Int32) throws(WorkerFailure) -> WorkerProcess {
+        func failure(_ what: String) -> WorkerFailure {
+            WorkerFailure(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
+        }
+        var down: [Int32] = [-1, -1]
+        var up: [Int32] = [-1, -1]
+        // Glibc's pipe2 is not visible to Swift; the spawn lock stands in for
+        // O_CLOEXEC's atomicity, since only this code starts processes.
+        guard pipe(&down) == 0 else { throw failure("pipe") }
+        guard pipe(&up) == 0 else {
+            down.forEach { close($0) }
+            throw failure("pipe")
+        }
+        for descriptor in down + up {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+        // Move the child's ends and the plugin above 5 first, so no dup2
+        // below overwrites a descriptor another dup2 still reads.
+        let sources = [down[0], up[1], plugin].map { fcntl($0, F_DUPFD_CLOEXEC, 10) }
+        defer {
+            sources.filter { $0 >= 0 }.forEach { close($0) }
+            close(down[0])
+            close(up[1])
+        }
+        guard sources.allSatisfy({ $0 >= 0 }) else {
+            close(down[1])
+            close(up[0])
+            throw failure("dup")
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        posix_spawn_file_actions_adddup2(&actions, sources[0], framesIn)
+        posix_spawn_file_actions_adddup2(&actions, sources[1], framesOut)
+        posix_spawn_file_actions_adddup2(&actions, sources[2], pluginFile)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        // NIO ignores SIGPIPE in the host; give the worker the default back.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        // The Swift runtime's crash backtracer would take seconds to
+        // symbolicate a plugin's crash; the host reports it in one line.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            close(down[1])
+            close(up[0])
+            throw WorkerFailure(.loading, .spawnFailed("cannot run \(executable): \(String(cString: strerror(result)))"))
+        }
+        return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
+    }
+
+    /// Sends SIGKILL. Harmless when the worker already exited but was not yet reaped.
+    func kill() {
+        _ = Glibc.kill(pid, SIGKILL)
+    }
+
+    /// Waits for the worker to end and reaps it, without blocking a thread:
+    /// it polls `waitpid(WNOHANG)` with growing pauses. A worker still alive
+    /// after `limit` is killed.
+    /// - Returns: How it ended.
+    func exit(within limit: Duration = .seconds(5)) async -> Exit {
+        let start = ContinuousClock.now
+        var pause = Duration.milliseconds(1)
+        var killed = false
+        while true {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return Self.decode(status) }
+            if reaped < 0 && errno != EINTR {
+                // Reaped elsewhere or never ours; nothing more to learn.
+                return .exited(-1)
+            }
+            if !killed && ContinuousClock.now - start > limit {
+                kill()
+                killed = true
+            }
+            try? await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(50))
+        }
+    }
+
+    /// `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG`, which Swift cannot import as macros.
+    static func decode(_ status: Int32) -> Exit {
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signal(signal)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A lock file: the SHA-256 of every plugin file the user has vetted.
+///
+/// The format is what `sha256sum` prints, so `sha256sum -c` checks a lock
+/// file by hand (run it in the lock file's directory):
+///
+/// ```
+/// 3f7a…c9e1  libBitcoinPlugin.so
+/// 0b12…77d0  libEthereumPlugin.so
+/// ```
+///
+/// One line per file: 64 hexadecimal digits, two spaces (or a space and `*`,
+/// sha256sum's binary mode), and the file's name. A relative name is relative
+/// to the lock file's directory; an absolute one names any file. Blank lines
+/// and lines starting with `#` are ignored. Names containing a newline or a
+/// backslash (which sha256sum would escape) are not supported.
+///
+/// A plugin is looked up by its path as found, with the directory part
+/// resolved, so a symlinked plugin is locked under the link's name and
+/// checked against the content of its target.
+struct PluginLock: Sendable {
+    /// The name of the per-directory lock file.
+    static let fileName = "plugins.lock"
+
+    /// The lock file's path, as given.
+    let path: String
+    /// Lower-case hex digest by canonical plugin path.
+    private let digests: [String: String]
+
+    /// The digest the lock expects for `pluginPath`, or nil when it is not listed.
+    func expectedDigest(for pluginPath: String) -> String? {
+        digests[Self.canonical(pluginPath)]
+    }
+
+    /// Reads and checks the lock file at `path`.
+    ///
+    /// The lock file gets the same trust checks as a plugin: whoever can write
+    /// it can allow any plugin.
+    /// - Throws: ``LockFileError`` when it cannot be read, is not trusted, or a line is malformed.
+    static func read(at path: String, rules: TrustRules) throws(LockFileError) -> PluginLock {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw LockFileError(path: path, .unreadable(reason: String(cString: strerror(errno)))) }
+        defer { close(descriptor) }
+        let facts: FileFacts
+        do {
+            facts = try FileFacts.of(descriptor: descriptor)
+        } catch {
+            throw LockFileError(path: path, .unreadable(reason: error.reason))
+        }
+        if let violation = rules.violation(of: facts, for: .lockFile(path: path)) {
+            throw LockFileError(path: path, .untrusted(violation))
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += buffer[0..<count]
+                guard bytes.count <= maximumSize else { throw LockFileError(path: path, .tooLarge(limit: maximumSize)) }
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                throw LockFileError(path: path, .unreadable(reason: String(cString: strerror(errno))))
+            }
+        }
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
+    }
+
+    /// A lock file is a few lines per plugin; anything bigger is a mistake.
+    static let maximumSize = 1 << 20
+
+    /// Parses the text of a lock file.
+    static func parse(_ text: String, path: String) throws(LockFileError) -> PluginLock {
+        let base = directory(of: path)
+        var digests: [String: String] = [:]
+        var lineOf: [String: Int] = [:]
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            if line.allSatisfy(\.isWhitespace) || line.hasPrefix("#") { continue }
+            let number = index + 1
+            let utf8 = Array(line.utf8)
+            guard utf8.count > 66, utf8[0..<64].allSatisfy(isHexDigit), utf8[64] == UInt8(ascii: " "),
+                utf8[65] == UInt8(ascii: " ") || utf8[65] == UInt8(ascii: "*")
+            else {
+                throw LockFileError(path: path, .malformed(line: number))
+            }
+            let digest = String(decoding: utf8[0..<64], as: UTF8.self).lowercased()
+            let name = String(decoding: utf8[66...], as: UTF8.self)
+            let key = canonical(name.hasPrefix("/") ? name : base + "/" + name)
+            if let earlier = lineOf[key] {
+                throw LockFileError(path: path, .duplicate(name: name, lines: (earlier, number)))
+            }
+            lineOf[key] = number
+            digests[key] = digest
+        }
+        return PluginLock(path: path, digests: digests)
+    }
+
+    /// The lines of a lock file, sorted by name.
+    /// - Parameter entries: Digest (lower-case hex) and name as it should appear.
+    static func render(_ entries: [(digest: String, name: String)]) -> String {
+        entries.sorted { $0.name < $1.name }.map { "\($0.digest)  \($0.name)\n" }.joined()
+    }
+
+    /// The name a lock file at `lockPath` uses for `pluginPath`: the bare file
+    /// name when the plugin sits beside the lock file, else an absolute path.
+    static func entryName(for pluginPath: String, inLockAt lockPath: String) -> String {
+        let plugin = canonical(absolute(pluginPath))
+        let name = URL(filePath: plugin).lastPathComponent
+        return directory(of: plugin) == canonicalDirectory(directory(of: absolute(lockPath))) ? name : plugin
+    }
+
+    /// Whether sha256sum can write `name` without escaping it.
+    static func canWrite(name: String) -> Bool {
+        !name.contains("\n") && !name.contains("\\") && !name.contains("\r")
+    }
+
+    /// `path` with its directory part resolved (symlinks, `..`), the last
+    /// component kept as is.
+    static func canonical(_ path: String) -> String {
+        let absolutePath = absolute(path)
+        let name = URL(filePath: absolutePath).lastPathComponent
+        return canonicalDirectory(directory(of: absolutePath)) + (directory(of: absolutePath) == "/" ? "" : "/") + name
+    }
+
+    private static func canonicalDirectory(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    private static func directory(of path: String) -> String {
+        let parent = (absolute(path) as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "/" : parent
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+
+/// What a plugin file must satisfy before the host opens it for loading:
+/// the ownership and permission rules, and an optional lock file of SHA-256
+/// digests.
+///
+/// ```swift
+/// let trust = PluginTrust(allowlist: .file("/etc/patchbay/plugins.lock"))
+/// let host = Host(discovery: discovery, services: services, trust: trust)
+/// ```
+public struct PluginTrust: Sendable {
+    /// Which lock file, if any, lists the allowed plugins.
+    public enum Allowlist: Sendable, Equatable {
+        /// A `plugins.lock` in a plugin's own directory, when there is one.
+        /// A directory without one loads any file that passes the
+        /// ownership and permission checks.
+        case perDirectory
+        /// This one file, for every plugin in every directory. Plugins it
+        /// does not list are refused, and so is everything when it cannot be
+        /// read.
+        case file(String)
+    }
+
+    /// Where the digests come from.
+    public let allowlist: Allowlist
+    let rules: TrustRules
+
+    /// Creates a policy for the user this process runs as.
+    /// - Parameter allowlist: Which lock file applies.
+    public init(allowlist: Allowlist = .perDirectory) {
+        self.init(allowlist: allowlist, currentUser: UInt32(geteuid()))
+    }
+
+    init(allowlist: Allowlist, currentUser: UInt32) {
+        self.allowlist = allowlist
+        self.rules = TrustRules(currentUser: currentUser)
+    }
+
+    /// The lock file that governs `pluginPath`, if any.
+    func lockPath(for pluginPath: String) -> String? {
+        switch allowlist {
+        case .file(let path):
+            return path
+        case .perDirectory:
+            let candidate = ((pluginPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(PluginLock.fileName)
+            var status = stat()
+            return lstat(candidate, &status) == 0 ? candidate : nil
+        }
+    }
+}
+
+/// Reads each lock file once per load, however many plugins it covers.
+final class LockFileCache: Sendable {
+    let trust: PluginTrust
+    private let locks = Mutex<[String: Result<PluginLock, LockFileError>]>([:])
+
+    init(trust: PluginTrust) {
+        self.trust = trust
+    }
+
+    /// The lock for `pluginPath`: nil when none applies, or why it is unusable.
+    func lock(for pluginPath: String) -> Result<PluginLock?, LockFileError> {
+        guard let path = trust.lockPath(for: pluginPath) else { return .success(nil) }
+        if let cached = locks.withLock({ $0[path] }) { return cached.map { $0 } }
+        let result = Result { () throws(LockFileError) in try PluginLock.read(at: path, rules: trust.rules) }
+        locks.withLock { $0[path] = result }
+        return result.map { $0 }
+    }
+}
