@@ -1,14 +1,73 @@
-/// TEMP until Patchbay lands.
+import Patchbay
+
+/// The shared registry that plugins fill: a Patchbay container in which each
+/// fetcher is a named registration, the name being its symbol.
+///
+/// Each plugin is registered too, under its name, and its fetchers resolve it,
+/// so the container's dependency graph shows which plugin provides what.
 public struct FetcherRegistry: Sendable {
+    let container: Container
+    /// Every fetcher, in load order.
     public let fetchers: [PluginFetcher]
-    public init(_ fetchers: [PluginFetcher]) { self.fetchers = fetchers }
-    public var symbols: [String] { fetchers.map(\.symbol).sorted() }
-    public enum GraphNotation: Sendable { case dot, mermaid }
-    public func graph(_ notation: GraphNotation) -> String { "digraph {}\n" }
-    public func fetcher(for symbol: String) throws(FetchError) -> PluginFetcher {
-        guard let f = fetchers.first(where: { $0.symbol == FetcherSymbol.normalized(symbol) }) else {
-            throw FetchError(symbol: symbol, .unknownSymbol(available: symbols))
+
+    /// The graph notations ``graph(_:)`` can print.
+    public enum GraphNotation: Sendable {
+        /// Graphviz DOT.
+        case dot
+        /// A Mermaid flowchart.
+        case mermaid
+    }
+
+    /// Registers `fetchers`, and the plugins they come from, in a new container.
+    public init(_ fetchers: [PluginFetcher]) {
+        let container = Container(defaultScope: .singleton)
+        var pluginKeys: [String: String] = [:]
+        for fetcher in fetchers {
+            let plugin = fetcher.plugin
+            let key = pluginKeys[plugin.path] ?? Self.uniqueKey(for: plugin, taken: Set(pluginKeys.values))
+            if pluginKeys[plugin.path] == nil {
+                pluginKeys[plugin.path] = key
+                container.register(PluginIdentity.self, name: key) { _ in plugin }
+            }
+            container.register(PluginFetcher.self, name: fetcher.symbol) { resolver in
+                _ = try resolver.resolve(PluginIdentity.self, name: key)
+                return fetcher
+            }
         }
-        return f
+        self.container = container
+        self.fetchers = fetchers
+    }
+
+    /// Two files may carry a plugin of the same name; the path tells them apart.
+    private static func uniqueKey(for plugin: PluginIdentity, taken: Set<String>) -> String {
+        taken.contains(plugin.name) ? "\(plugin.name) (\(plugin.path))" : plugin.name
+    }
+
+    /// The registered symbols, sorted.
+    public var symbols: [String] { fetchers.map(\.symbol).sorted() }
+
+    /// The fetcher for `symbol`, matched case-insensitively.
+    /// - Throws: ``FetchError`` naming the available symbols when none matches.
+    public func fetcher(for symbol: String) throws(FetchError) -> PluginFetcher {
+        do {
+            return try container.resolve(PluginFetcher.self, name: FetcherSymbol.normalized(symbol))
+        } catch where error.code == .notRegistered {
+            throw FetchError(symbol: symbol, .unknownSymbol(available: symbols))
+        } catch {
+            // Registrations here only return values they captured; anything
+            // else is a bug worth showing in full rather than hiding.
+            throw FetchError(symbol: symbol, .plugin(message: error.description))
+        }
+    }
+
+    /// The container's dependency graph, as observed by `verify()`.
+    public func graph(_ notation: GraphNotation) -> String {
+        let graph: DependencyGraph
+        do {
+            graph = try container.verify()
+        } catch {
+            graph = error.graph
+        }
+        return (notation == .dot ? graph.dot : graph.mermaid) + "\n"
     }
 }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Benchmarks of the `host` executable, from the outside (issue #3):
+#   1. a cold `host list-fetchers` with no plugins, with the 2 bundled Swift
+#      plugins, and with 100 generated C plugins, against a Swift hello-world;
+#   2. `host fetch ETH BTC` against a loopback server, against curl doing the
+#      same two GETs.
+# Usage: scripts/benchmark-host.sh   (release build; writes .build-bench/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
+command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
+
+swift build -c release --product host >/dev/null
+swift build -c release --product BitcoinPlugin >/dev/null
+swift build -c release --product EthereumPlugin >/dev/null
+bin=$(swift build -c release --show-bin-path)
+
+work=.build-bench
+rm -rf "$work" && mkdir -p "$work/none" "$work/c100"
+
+# A trivial Swift binary: the floor for any Swift process start.
+echo 'print("hello")' >"$work/hello.swift"
+swiftc -O "$work/hello.swift" -o "$work/hello" 2>/dev/null
+
+# 100 distinct plain-C plugins, built from the test fixture source.
+for i in $(seq -w 1 100); do
+    clang -O2 -shared -fPIC -std=c11 -I Sources/PluginABI/include \
+        -DFIXTURE_SYMBOL="\"P$i\"" -DFIXTURE_NAME="\"Generated$i\"" \
+        -o "$work/c100/libGenerated$i.so" Tests/Fixtures/CPlugins/fixture_plugin.c &
+    (( i % 8 == 0 )) && wait
+done
+wait
+
+echo "== list-fetchers (process start + discovery + load + print)"
+hyperfine --warmup 5 --runs 40 -N --export-markdown "$work/list.md" \
+    -n "hello-world (Swift)" "$work/hello" \
+    -n "host, 0 plugins" "$bin/host list-fetchers --plugins-dir $work/none" \
+    -n "host, 2 bundled plugins" "$bin/host list-fetchers" \
+    -n "host, 100 C plugins" "$bin/host list-fetchers --plugins-dir $work/c100"
+
+# A loopback Coinbase-compatible server answering from the shipped fixtures.
+port_file="$work/port"
+python3 - "$port_file" <<'PY' &
+import http.server, pathlib, sys, threading
+root = pathlib.Path("Fixtures/coinbase")
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        path = root / self.path.lstrip("/")
+        candidate = path.with_name(path.name + ".json")
+        body = candidate.read_bytes() if candidate.is_file() else b'{"errors":[{"id":"not_found","message":"Not found"}]}'
+        self.send_response(200 if candidate.is_file() else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+pathlib.Path(sys.argv[1]).write_text(str(server.server_address[1]))
+threading.Timer(600, server.shutdown).start()
+server.serve_forever()
+PY
+server_pid=$!
+trap 'kill $server_pid 2>/dev/null || true' EXIT
+for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
+base="http://127.0.0.1:$(cat "$port_file")"
+
+echo "== fetch ETH BTC over loopback HTTP"
+hyperfine --warmup 5 --runs 40 -N --export-markdown "$work/fetch.md" \
+    -n "curl, 2 GETs" "curl -sf $base/v2/prices/ETH-USD/spot $base/v2/prices/BTC-USD/spot" \
+    -n "host fetch ETH BTC" "$bin/host fetch ETH BTC --api-base-url $base"
+
+echo
+cat "$work/list.md" "$work/fetch.md"
