@@ -176,14 +176,19 @@ struct HostEndToEndTests {
         #expect((rows[3]["error"] as? String)?.contains("ABI version 99") == true)
     }
 
-    @Test("graph prints the registry as DOT and as Mermaid")
+    @Test("graph prints the registry as DOT and as Mermaid: each fetcher depends on its plugin")
     func graph() async throws {
         let dot = try await CommandRunner.host(["graph"])
         #expect(dot.status == 0, "\(dot.stderr)")
-        #expect(dot.stdout.hasPrefix("digraph"))
-        #expect(dot.stdout.contains("ETH"))
+        #expect(dot.stdout.hasPrefix("digraph Patchbay {"))
+        #expect(dot.stdout.contains(#"n1 [label="PluginFetcher(name: \"ETH\")\n(singleton)"];"#), "\(dot.stdout)")
+        #expect(dot.stdout.contains(#"n3 [label="PluginIdentity(name: \"EthereumPlugin\")\n(singleton)"];"#))
+        #expect(dot.stdout.contains("n0 -> n2;") && dot.stdout.contains("n1 -> n3;"))
+
         let mermaid = try await CommandRunner.host(["graph", "--format", "mermaid"])
-        #expect(mermaid.stdout.hasPrefix("graph") || mermaid.stdout.hasPrefix("flowchart"))
-        #expect(mermaid.stdout.contains("BTC"))
+        #expect(mermaid.status == 0)
+        #expect(mermaid.stdout.hasPrefix("graph LR\n"))
+        #expect(mermaid.stdout.contains("PluginFetcher(name: #quot;BTC#quot;)"))
+        #expect(mermaid.stdout.contains("n0 --> n2"))
     }
 }
