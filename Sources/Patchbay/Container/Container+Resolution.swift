@@ -13,14 +13,19 @@ extension Container {
     ///   cycle is found, or a factory fails.
     /// - Complexity: O(1) for a singleton already made: one lock-free lookup
     ///   and one copy, with no allocation.
+    @inlinable
     public func resolve<Service>(
         _ serviceType: Service.Type = Service.self, name: String? = nil
     ) throws(ResolutionError) -> Service {
-        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: ObjectIdentifier(NoArguments.self), name: name)
-        guard let found = locate(key) else {
+        // NB: inlinable so that copying the value out is specialized for the
+        // caller's type; everything else is a call into the engine.
+        guard let found = locate(service: ObjectIdentifier(serviceType), name: name) else {
             throw notRegistered(ResolutionStep(serviceType: serviceType, name: name))
         }
-        return try value(of: found, arguments: noArgumentTuple)
+        if let storage = readyStorage(of: found) {
+            return storage.assumingMemoryBound(to: Service.self).pointee
+        }
+        return try makeValue(of: found, arguments: noArgumentTuple)
     }
 
     /// Resolves the service registered for a type, name and argument types, passing the arguments to its factory.
@@ -97,13 +102,28 @@ extension Container {
     // MARK: - Typed edge of the engine
 
     /// A registration found for a key, and the container it belongs to, both unretained.
+    @usableFromInline
     struct Located {
         let registration: Unmanaged<Registration>
         let owner: Unmanaged<Container>
     }
 
+    /// Finds the registration for an unnamed or named service without arguments.
+    @usableFromInline
+    func locate(service: ObjectIdentifier, name: String?) -> Located? {
+        locate(RegistrationKey(service: service, arguments: ObjectIdentifier(NoArguments.self), name: name))
+    }
+
+    /// The storage of a located singleton that is ready to copy; nil when the
+    /// engine must run, or when recording for `verify()`.
+    @usableFromInline
+    func readyStorage(of found: Located) -> UnsafeMutableRawPointer? {
+        guard recorder == nil else { return nil }
+        return found.registration._withUnsafeGuaranteedRef { $0.readyStorage }
+    }
+
     /// Stands for the empty argument tuple: reading `()` reads no bytes, so any valid address will do.
-    @inline(__always)
+    @usableFromInline
     var noArgumentTuple: UnsafeRawPointer {
         UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
     }
@@ -144,11 +164,8 @@ extension Container {
         return try makeValue(of: found, arguments: arguments)
     }
 
-    @inline(never)
+    @inlinable
     func makeValue<Service>(of found: Located, arguments: UnsafeRawPointer) throws(ResolutionError) -> Service {
-        if recorder != nil {
-            record(found)
-        }
         guard
             MemoryLayout<Service>.size <= MemoryLayout<InlineScratch>.size,
             MemoryLayout<Service>.alignment <= MemoryLayout<InlineScratch>.alignment
@@ -176,13 +193,16 @@ extension Container {
     /// Runs the engine on a located registration without retaining it or its owner.
     ///
     /// - Returns: The failure, or nil when `out` holds the value.
-    @inline(__always)
+    @usableFromInline
     func produce(_ found: Located, arguments: UnsafeRawPointer, into out: UnsafeMutableRawPointer)
         -> ResolutionError?
     {
+        if recorder != nil {
+            record(found)
+        }
         // NB: `_withUnsafeGuaranteedRef` takes rethrowing closures, which would
         // erase the typed error; so the error travels as a return value here.
-        found.registration._withUnsafeGuaranteedRef { registration -> ResolutionError? in
+        return found.registration._withUnsafeGuaranteedRef { registration -> ResolutionError? in
             found.owner._withUnsafeGuaranteedRef { owner -> ResolutionError? in
                 do throws(ResolutionError) {
                     try produce(registration, owner: owner, arguments: arguments, into: out)
@@ -197,8 +217,13 @@ extension Container {
 
 /// Stack room for one service value of up to eight words, such as a class
 /// reference or an existential, while the engine initializes it.
+@usableFromInline
 struct InlineScratch {
+    @usableFromInline
     var words: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+    @inlinable
+    init() {}
 }
 
 extension Registration {

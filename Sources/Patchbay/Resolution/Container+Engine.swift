@@ -203,6 +203,7 @@ extension Container {
     // MARK: - Failures
 
     /// A "not registered" error for `requested`, listing what is registered for its type.
+    @usableFromInline
     @inline(never)
     func notRegistered(_ requested: ResolutionStep) -> ResolutionError {
         recordMissing(requested)

@@ -68,7 +68,12 @@ extension Resolver {
     /// - Throws: ``ResolutionError`` if it cannot be resolved.
     @inlinable
     public func resolve<Service>(_ serviceType: Service.Type = Service.self) throws(ResolutionError) -> Service {
-        try resolve(serviceType, name: nil)
+        // NB: a factory's resolver is almost always a Container; calling it
+        // directly, not through the protocol, lets the resolve be specialized.
+        if ObjectIdentifier(type(of: self)) == ObjectIdentifier(Container.self) {
+            return try unsafeDowncast(self, to: Container.self).resolve(serviceType, name: nil)
+        }
+        return try resolve(serviceType, name: nil)
     }
 
     /// Resolves the unnamed service registered for a type and argument types.
