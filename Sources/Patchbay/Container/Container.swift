@@ -42,7 +42,7 @@ public final class Container: Resolver, Sendable {
     /// Cycles are found long before this, by the resolution path; the bound
     /// only stops a chain that never repeats a registration, such as a factory
     /// that registers into a new container each time it runs.
-    public static let maximumDepth = 100
+    public static var maximumDepth: Int { 100 }
 
     /// The process-wide container, used when no task has bound ``current``.
     public static let main = Container()

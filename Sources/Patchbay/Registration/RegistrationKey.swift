@@ -27,8 +27,15 @@ struct RegistrationKey: Hashable, Sendable {
 
     @inline(__always)
     static func == (lhs: RegistrationKey, rhs: RegistrationKey) -> Bool {
-        lhs.hash == rhs.hash && lhs.service == rhs.service && lhs.arguments == rhs.arguments
-            && lhs.name == rhs.name
+        guard lhs.hash == rhs.hash && lhs.service == rhs.service && lhs.arguments == rhs.arguments else {
+            return false
+        }
+        // NB: spelled out, so that two nil names never reach String comparison.
+        switch (lhs.name, rhs.name) {
+        case (nil, nil): return true
+        case (let left?, let right?): return left == right
+        default: return false
+        }
     }
 
     func hash(into hasher: inout Hasher) {

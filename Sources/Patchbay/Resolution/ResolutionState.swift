@@ -25,7 +25,7 @@ struct ResolutionState {
     }
 
     /// Bytes of graph-scope instances kept without a heap allocation per resolve.
-    static let arenaSize = 2048
+    static var arenaSize: Int { 2048 }
 
     /// How many registrations are being built, outermost first, in `path`.
     var depth = 0
