@@ -107,13 +107,16 @@ public struct LoadedPlugins: Sendable {
     ///   - timeout: How long each fetch may take.
     /// - Returns: One result per symbol, in the order asked.
     public func fetch(_ symbols: [String], currency: String, timeout: Duration) async -> [Result<Quote, FetchError>] {
-        await withTaskGroup(of: (Int, Result<Quote, FetchError>).self) { group in
+        let failedFiles = reports.count { $0.status == .failed }
+        return await withTaskGroup(of: (Int, Result<Quote, FetchError>).self) { group in
             for (index, symbol) in symbols.enumerated() {
                 group.addTask {
                     do throws(FetchError) {
                         let fetcher = try registry.fetcher(for: symbol)
                         return (index, await fetcher.price(in: currency, timeout: timeout))
                     } catch {
+                        var error = error
+                        error.failedPluginFiles = failedFiles
                         return (index, .failure(error))
                     }
                 }

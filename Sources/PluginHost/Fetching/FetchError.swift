@@ -10,6 +10,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The symbol that failed, as the user typed it.
     public let symbol: String
     let kind: Kind
+    /// How many plugin files failed to load or were refused, for the hint on an unknown symbol.
+    var failedPluginFiles = 0
 
     init(symbol: String, _ kind: Kind) {
         self.symbol = symbol
@@ -19,10 +21,12 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One line for the user, without the symbol (tables show it beside).
     public var message: String {
         switch kind {
+        case .unknownSymbol where failedPluginFiles > 0:
+            "unknown symbol \(symbol)\(availability); \(failedPluginFiles) plugin file\(failedPluginFiles == 1 ? "" : "s") failed to load and may provide it: run `host list-plugins` to see why"
         case .unknownSymbol(let available) where available.isEmpty:
             "unknown symbol \(symbol): no fetchers are loaded; run `swift build` to build the bundled plugins or pass --plugins-dir"
-        case .unknownSymbol(let available):
-            "unknown symbol \(symbol); available symbols: \(available.joined(separator: ", "))"
+        case .unknownSymbol:
+            "unknown symbol \(symbol)\(availability)"
         case .timedOut(let after, let plugin):
             "timed out after \(after.humanReadable) waiting for \(plugin); raise --timeout to wait longer"
         case .plugin(let message):
@@ -30,6 +34,11 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .emptyResult(let plugin):
             "\(plugin) answered with neither an amount nor an error"
         }
+    }
+
+    private var availability: String {
+        guard case .unknownSymbol(let available) = kind else { return "" }
+        return available.isEmpty ? "; no fetchers are loaded" : "; available symbols: \(available.joined(separator: ", "))"
     }
 
     /// `SYMBOL: message`.

@@ -37,14 +37,16 @@ public enum PluginWorker {
         do {
             let channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    // Attached before the first read: the load frame is usually
+                    // waiting in the pipe already, and its reply needs the channel.
+                    link.attach(channel)
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
                         try channel.pipeline.syncOperations.addHandler(WorkerSideHandler(link: link))
                     }
                 }
                 .takingOwnershipOfDescriptors(input: WorkerProcess.framesIn, output: WorkerProcess.framesOut)
                 .get()
-            link.attach(channel)
             try? await channel.closeFuture.get()
         } catch {
             FileHandle.standardError.write(Data("host: error: plugin-worker cannot use its pipes: \(error)\n".utf8))

@@ -47,16 +47,17 @@ final class WorkerConnection: Sendable {
     static func connect(to process: WorkerProcess, path: String, services: HostServices) async throws(WorkerFailure) -> WorkerConnection {
         let connection = WorkerConnection(process: process, path: path, services: services)
         do {
-            let channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            _ = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    // Attached before the first read, so any reply can be sent.
+                    connection.state.withLock { $0.channel = channel }
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
                         try channel.pipeline.syncOperations.addHandler(HostSideHandler(connection: connection))
                     }
                 }
                 .takingOwnershipOfDescriptors(input: process.fromWorker, output: process.toWorker)
                 .get()
-            connection.state.withLock { $0.channel = channel }
         } catch {
             close(process.fromWorker)
             close(process.toWorker)
@@ -112,15 +113,26 @@ final class WorkerConnection: Sendable {
         }
     }
 
-    /// Closes the pipes, which makes a healthy worker exit, and reaps it.
-    /// A worker still running a second later is killed.
+    /// Closes the pipe to the worker, which makes a healthy worker exit, and
+    /// reaps it. Frames the worker sent before it saw the end (a last log
+    /// line, say) are still read: only the host's output is closed, and the
+    /// worker's exit closes the rest. A worker still running a second later
+    /// is killed.
     func shutdown() async {
         let channel = state.withLock { state -> (any Channel)? in
             state.closing = true
             return state.channel
         }
-        try? await channel?.close()
+        guard let channel else { return }
+        do {
+            try await channel.close(mode: .output)
+        } catch {
+            try? await channel.close()
+        }
         _ = await reap(within: .seconds(1))
+        // The worker is gone, so its end of the pipe is closed; this only
+        // waits for NIO to read what was left in it.
+        try? await channel.closeFuture.get()
     }
 
     // MARK: Events from the channel

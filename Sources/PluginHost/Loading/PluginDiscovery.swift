@@ -88,12 +88,19 @@ public struct PluginDiscovery: Sendable {
             for name in names.sorted() where location.pattern.matches(name) {
                 let path = (location.directory as NSString).appendingPathComponent(name)
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                // A dangling symlink stays in, so the loader can say what it points at.
+                guard exists ? !isDirectory.boolValue : Self.isSymlink(path) else { continue }
                 let identity = URL(filePath: path).resolvingSymlinksInPath().path
                 if seen.insert(identity).inserted { files.append(path) }
             }
         }
         return files
+    }
+
+    private static func isSymlink(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 
     private static func reason(_ error: any Error) -> String {

@@ -12,13 +12,31 @@
  *   FIXTURE_NO_ENTRY            do not export patchbay_plugin_entry
  *   FIXTURE_REGISTER_FAILS      log an error and return PB_ERR_PLUGIN_FAILED
  *
+ * Plugins that misbehave in ways only --isolate survives:
+ *
+ *   FIXTURE_SEGV_IN_REGISTER    write through NULL inside register_plugin
+ *   FIXTURE_HANG_IN_REGISTER    never return from register_plugin
+ *   FIXTURE_ABORT_IN_FETCH      abort() inside fetch
+ *   FIXTURE_EXIT_IN_FETCH       exit(3) inside fetch
+ *
+ * Plugins whose completion callback misbehaves, which the host must survive
+ * in-process too (they answer without HTTP, with a fixed amount):
+ *
+ *   FIXTURE_NEVER_CALLS_BACK    return from fetch and never call completion
+ *   FIXTURE_CALLS_BACK_TWICE    call completion with "1.00", then again with "666.00"
+ *   FIXTURE_CALLS_BACK_LATE     call completion from another thread, 1 s
+ *                               after the host's timeout_ms has passed
+ *
  * None of these is built by `swift build`, so a normal run never sees them.
  */
 #include "patchbay_plugin.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #ifndef FIXTURE_NAME
 #define FIXTURE_NAME "CDogecoinPlugin"
@@ -88,9 +106,51 @@ static void on_response(void *request_context, const pb_http_response *response)
     }
 }
 
+#ifdef FIXTURE_CALLS_BACK_LATE
+typedef struct late_call {
+    pb_fetch_completion_fn completion;
+    void *completion_context;
+    uint32_t delay_ms;
+} late_call;
+
+static void *answer_late(void *argument) {
+    late_call *late = argument;
+    struct timespec pause = {.tv_sec = late->delay_ms / 1000, .tv_nsec = (long)(late->delay_ms % 1000) * 1000000L};
+    while (nanosleep(&pause, &pause) != 0) {}
+    pb_fetch_result result = {.struct_size = sizeof result, .base = FIXTURE_SYMBOL, .currency = "USD", .amount = "2.00"};
+    late->completion(late->completion_context, &result);
+    free(late);
+    return NULL;
+}
+#endif
+
 static void fetch(void *context, const pb_fetch_request *request,
                   pb_fetch_completion_fn completion, void *completion_context) {
     (void)context;
+#if defined(FIXTURE_ABORT_IN_FETCH)
+    abort();
+#elif defined(FIXTURE_EXIT_IN_FETCH)
+    exit(3);
+#elif defined(FIXTURE_NEVER_CALLS_BACK)
+    (void)request, (void)completion, (void)completion_context;
+    return;
+#elif defined(FIXTURE_CALLS_BACK_TWICE)
+    pb_fetch_result first = {.struct_size = sizeof first, .base = FIXTURE_SYMBOL, .currency = request->currency, .amount = "1.00"};
+    completion(completion_context, &first);
+    pb_fetch_result second = {.struct_size = sizeof second, .base = FIXTURE_SYMBOL, .currency = request->currency, .amount = "666.00"};
+    completion(completion_context, &second);
+    return;
+#elif defined(FIXTURE_CALLS_BACK_LATE)
+    late_call *late = malloc(sizeof *late);
+    pthread_t thread;
+    if (!late) abort();
+    late->completion = completion;
+    late->completion_context = completion_context;
+    late->delay_ms = request->timeout_ms + 1000;
+    if (pthread_create(&thread, NULL, answer_late, late) != 0) abort();
+    pthread_detach(thread);
+    return;
+#endif
     fetch_call *call = calloc(1, sizeof *call);
     if (!call) {
         pb_fetch_result result = {.struct_size = sizeof result, .error = "out of memory"};
@@ -109,6 +169,11 @@ static void fetch(void *context, const pb_fetch_request *request,
 
 static pb_status register_plugin(const pb_host_services *services) {
     host = services;
+#if defined(FIXTURE_SEGV_IN_REGISTER)
+    *(volatile int *)(uintptr_t)0 = 1;
+#elif defined(FIXTURE_HANG_IN_REGISTER)
+    for (;;) pause();
+#endif
 #ifdef FIXTURE_REGISTER_FAILS
     (void)fetch;
     services->log(services->host_context, PB_LOG_ERROR, "cannot start: the fixture is built to fail registration");

@@ -37,9 +37,11 @@ struct CommandRunner {
         process.terminationHandler = { _ in finished.continuation.finish() }
         try process.run()
         // Drain both pipes while the process runs, so a large output cannot
-        // fill a pipe and stall it.
-        async let stdout = Task.detached { out.fileHandleForReading.readAll() }.value
-        async let stderr = Task.detached { err.fileHandleForReading.readAll() }.value
+        // fill a pipe and stall it. The blocking reads run on Dispatch's
+        // global queue, never on the cooperative pool: with two cores, two
+        // parked reads would starve every other test's tasks and timers.
+        async let stdout = out.fileHandleForReading.readAllOffPool()
+        async let stderr = err.fileHandleForReading.readAllOffPool()
         let (stdoutData, stderrData) = await (stdout, stderr)
         for await _ in finished.stream {}
         return Output(
@@ -60,6 +62,13 @@ enum TemporaryDirectory {
 }
 
 extension FileHandle {
+    /// ``readAll()`` on a Dispatch thread, resuming the caller when done.
+    func readAllOffPool() async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: self.readAll()) }
+        }
+    }
+
     /// Reads to end of file, retrying on EINTR (Foundation's
     /// `readDataToEndOfFile` traps on an interrupted read).
     func readAll() -> Data {

@@ -19,6 +19,20 @@ enum FixturePlugins {
         case registrationFails = "registration-fails"
         /// Registers BTC, which the bundled Bitcoin plugin already owns.
         case duplicateBTC = "zz-duplicate-btc"
+        /// Segfaults inside `register_plugin`.
+        case segfaultInRegistration = "segfault-in-registration"
+        /// Never returns from `register_plugin`.
+        case hangInLoad = "hang-in-load"
+        /// Calls `abort()` in `fetch`: ABRT.
+        case abortInFetch = "abort-in-fetch"
+        /// Calls `exit(3)` in `fetch`: EXIT.
+        case exitInFetch = "exit-in-fetch"
+        /// Never calls the completion: NEVER.
+        case neverCallsBack = "never-calls-back"
+        /// Calls the completion twice, "1.00" then "666.00": TWICE.
+        case callsBackTwice = "calls-back-twice"
+        /// Calls the completion 1 s after the host's timeout: LATE.
+        case callsBackLate = "calls-back-late"
 
         var defines: [String] {
             switch self {
@@ -28,6 +42,13 @@ enum FixturePlugins {
             case .badMagic: ["-DFIXTURE_MAGIC=0xDEADBEEF"]
             case .registrationFails: ["-DFIXTURE_REGISTER_FAILS", "-DFIXTURE_NAME=\"FailingPlugin\""]
             case .duplicateBTC: ["-DFIXTURE_SYMBOL=\"BTC\"", "-DFIXTURE_NAME=\"DuplicateBitcoinPlugin\""]
+            case .segfaultInRegistration: ["-DFIXTURE_SEGV_IN_REGISTER", "-DFIXTURE_SYMBOL=\"SEGV\"", "-DFIXTURE_NAME=\"SegfaultingPlugin\""]
+            case .hangInLoad: ["-DFIXTURE_HANG_IN_REGISTER", "-DFIXTURE_SYMBOL=\"HANG\"", "-DFIXTURE_NAME=\"HangingPlugin\""]
+            case .abortInFetch: ["-DFIXTURE_ABORT_IN_FETCH", "-DFIXTURE_SYMBOL=\"ABRT\"", "-DFIXTURE_NAME=\"AbortingPlugin\""]
+            case .exitInFetch: ["-DFIXTURE_EXIT_IN_FETCH", "-DFIXTURE_SYMBOL=\"EXIT\"", "-DFIXTURE_NAME=\"ExitingPlugin\""]
+            case .neverCallsBack: ["-DFIXTURE_NEVER_CALLS_BACK", "-DFIXTURE_SYMBOL=\"NEVER\"", "-DFIXTURE_NAME=\"SilentPlugin\""]
+            case .callsBackTwice: ["-DFIXTURE_CALLS_BACK_TWICE", "-DFIXTURE_SYMBOL=\"TWICE\"", "-DFIXTURE_NAME=\"TwicePlugin\""]
+            case .callsBackLate: ["-DFIXTURE_CALLS_BACK_LATE", "-DFIXTURE_SYMBOL=\"LATE\"", "-DFIXTURE_NAME=\"LatePlugin\"", "-pthread"]
             }
         }
 
@@ -44,7 +65,12 @@ enum FixturePlugins {
     static func library(_ variant: Variant) throws -> URL {
         if let url = built.withLock({ $0[variant] }) { return url }
         let output = try outputDirectory.get().appending(path: variant.fileName)
-        try compile(defines: variant.defines, to: output)
+        // Tests run in parallel and may build the same variant at once:
+        // each compiles to a file of its own and renames it into place, so
+        // nobody ever copies a half-written library.
+        let scratch = output.deletingLastPathComponent().appending(path: "\(UUID().uuidString)-\(variant.fileName)")
+        try compile(defines: variant.defines, to: scratch)
+        guard rename(scratch.path, output.path) == 0 else { throw CompileError(message: "cannot rename \(scratch.path): \(errno)") }
         built.withLock { $0[variant] = output }
         return output
     }
@@ -64,6 +90,15 @@ enum FixturePlugins {
             try data.write(to: directory.appending(path: name))
         }
         return directory
+    }
+
+    /// A private copy of `variant`'s library: a file of its own, so this
+    /// process loads it afresh (glibc hands back an already loaded library
+    /// for the same inode), with statics no other test shares.
+    static func privateCopy(of variant: Variant) throws -> URL {
+        let copy = try TemporaryDirectory.make().appending(path: variant.fileName)
+        try FileManager.default.copyItem(at: library(variant), to: copy)
+        return copy
     }
 
     /// A bundled plugin as `swift build` left it, e.g. `bundledPlugin("Bitcoin")`.

@@ -1,0 +1,85 @@
+import Foundation
+import PluginHost
+import Testing
+
+/// Plugins whose completion callback comes never, twice, or after the
+/// timeout. In-process, the host hands out numeric tokens, never pointers,
+/// as `completion_context`, so a stray call finds no waiter and is ignored;
+/// under `--isolate` the worker does the same. Either way the host neither
+/// crashes nor waits past `--timeout`.
+@Suite("Completion callbacks that misbehave")
+struct CallbackMisbehaviourTests {
+    static let modes: [[String]] = [[], ["--isolate"]]
+
+    func fetch(_ symbol: String, _ variant: FixturePlugins.Variant, _ flags: [String]) async throws -> (CommandRunner.Output, Duration) {
+        let directory = try FixturePlugins.directory(with: [variant], bundled: ["Ethereum"])
+        let started = ContinuousClock.now
+        let output = try await CommandRunner.host(
+            ["fetch", symbol, "ETH", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+        return (output, ContinuousClock.now - started)
+    }
+
+    @Test("A plugin that never calls back times out at --timeout", arguments: modes)
+    func neverCallsBack(flags: [String]) async throws {
+        let (output, elapsed) = try await fetch("NEVER", .neverCallsBack, ["--timeout", "0.5"] + flags)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines == ["host: error: NEVER: timed out after 500 ms waiting for SilentPlugin; raise --timeout to wait longer"])
+        #expect(elapsed < .seconds(10))
+    }
+
+    @Test("A second call is ignored and logged; the first answer stands", arguments: modes)
+    func callsBackTwice(flags: [String]) async throws {
+        let (output, _) = try await fetch("TWICE", .callsBackTwice, flags)
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("TWICE   USD       1.00                        TwicePlugin"), "\(output.stdout)")
+        #expect(!output.stdout.contains("666"))
+        #expect(output.stderrLines == [
+            "host: warning: ignored a fetch callback from TwicePlugin that came after the fetch had already finished (a second call or a call after the timeout)"
+        ])
+    }
+
+    @Test("A call after the timeout does not keep the host waiting or crash it on the way out", arguments: modes)
+    func callsBackLate(flags: [String]) async throws {
+        let (output, elapsed) = try await fetch("LATE", .callsBackLate, ["--timeout", "0.3"] + flags)
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines == ["host: error: LATE: timed out after 300 ms waiting for LatePlugin; raise --timeout to wait longer"])
+        #expect(elapsed < .seconds(10))
+    }
+
+    @Test("In-process, late and second calls that arrive while the host runs change nothing later")
+    func strayCallsInProcess() async throws {
+        for variant in FixturePlugins.Variant.allCases { _ = try FixturePlugins.library(variant) }
+        let networking = SimulatedNetworking(["/v2/prices/DOGE-USD/spot": SimulatedNetworking.spot("DOGE", "USD", "0.5")])
+        let files = try [FixturePlugins.Variant.callsBackLate, .callsBackTwice, .cPlugin].map { try FixturePlugins.privateCopy(of: $0).path }
+        let registry = FetcherRegistry(PluginLoader(services: .simulated(networking)).load(files).fetchers)
+
+        // NB: other suites run blocking helpers (clang, sha256sum) on the
+        // cooperative pool while this runs, which can hold back the host's
+        // 100 ms timer past the plugin's answer 1.1 s later; that answer then
+        // legitimately wins. So: several rounds, each either a timeout or
+        // that answer, and at least one round a real timeout followed by the
+        // late call, which must be ignored.
+        var timeouts = 0
+        for round in 1...4 {
+            let late = try await registry.fetcher(for: "LATE").price(in: "USD", timeout: .milliseconds(100))
+            switch late {
+            case .failure(let error):
+                #expect(error.message == "timed out after 100 ms waiting for LatePlugin; raise --timeout to wait longer", "round \(round)")
+                timeouts += 1
+            case .success(let quote):
+                #expect(quote.amount == "2.00", "round \(round)")
+            }
+            // The late answer (1 s after the timeout) lands during this pause,
+            // finds its token finished, and is ignored.
+            try await Task.sleep(for: .milliseconds(1300))
+            let twice = try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(5)).get()
+            let doge = try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(5)).get()
+            #expect(twice.amount == "1.00")
+            #expect(doge.amount == "0.5")
+            if timeouts >= 2 { break }
+        }
+        #expect(timeouts >= 1)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import PluginHost
+import Testing
+
+/// `--isolate`: plugins that crash, abort, exit or hang, while loading or
+/// fetching, are reported with their name and the signal or status, and the
+/// bundled Ethereum plugin in the same run keeps working.
+@Suite("Crash isolation, end to end")
+struct IsolationEndToEndTests {
+    static let fix = "remove it from the plugins directory or ask its author for a fix"
+
+    func fetch(_ symbols: [String], in directory: URL, _ extra: [String] = [], environment: [String: String] = [:]) async throws -> CommandRunner.Output {
+        try await CommandRunner.host(
+            ["fetch"] + symbols + ["--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + extra, environment: environment)
+    }
+
+    @Test("A plugin that segfaults while registering is reported as SIGSEGV; the others load", arguments: [
+        (["--isolate"], [String: String]()), ([], ["HOST_ISOLATE": "1"]),
+    ])
+    func segfaultInRegistration(flags: [String], environment: [String: String]) async throws {
+        let directory = try FixturePlugins.directory(with: [.segfaultInRegistration], bundled: ["Ethereum"])
+        let plugin = directory.appending(path: "segfault-in-registration.so").path
+        let crash = "the plugin crashed with SIGSEGV (segmentation fault) while loading, in its isolated worker; \(Self.fix)"
+
+        let output = try await fetch(["ETH"], in: directory, flags, environment: environment)
+
+        #expect(output.status == 0)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines == ["host: warning: skipping \(plugin): \(crash)"])
+
+        let listed = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path] + flags, environment: environment)
+        #expect(listed.status == 0)
+        let rows = try HostFixtures.pluginRows(listed.stdout)
+        #expect(rows["segfault-in-registration.so"]?["status"] as? String == "failed")
+        #expect(rows["segfault-in-registration.so"]?["error"] as? String == crash)
+        #expect(rows["libEthereumPlugin.so"]?["status"] as? String == "loaded")
+
+        let fetchers = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags, environment: environment)
+        #expect(fetchers.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
+    }
+
+    @Test("A plugin that hangs while loading is stopped after --load-timeout")
+    func hangInLoad() async throws {
+        let directory = try FixturePlugins.directory(with: [.hangInLoad], bundled: ["Ethereum"])
+        let started = ContinuousClock.now
+
+        let output = try await fetch(["ETH"], in: directory, ["--isolate", "--load-timeout", "1"])
+
+        #expect(output.status == 0)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines == [
+            "host: warning: skipping \(directory.path)/hang-in-load.so: the plugin did not finish loading within 1 s, so its isolated worker was stopped; raise --load-timeout if it is only slow, or \(Self.fix)"
+        ])
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
+
+    @Test("A plugin that aborts while fetching is reported as SIGABRT; ETH in the same run still fetches")
+    func abortInFetch() async throws {
+        let directory = try FixturePlugins.directory(with: [.abortInFetch], bundled: ["Ethereum"])
+
+        let output = try await fetch(["ABRT", "ETH"], in: directory, ["--isolate"])
+
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines == [
+            "host: error: ABRT: AbortingPlugin crashed with SIGABRT (aborted) while fetching, in its isolated worker; \(Self.fix)"
+        ])
+    }
+
+    @Test("A plugin that calls exit while fetching is reported with its status")
+    func exitInFetch() async throws {
+        let directory = try FixturePlugins.directory(with: [.exitInFetch], bundled: ["Ethereum"])
+
+        let output = try await fetch(["EXIT", "ETH"], in: directory, ["--isolate"])
+
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines == [
+            "host: error: EXIT: ExitingPlugin exited with status 3 while fetching, in its isolated worker; \(Self.fix)"
+        ])
+    }
+
+    @Test("Every kind of broken plugin in one directory: the good ones still load and fetch over real HTTP")
+    func everythingAtOnce() async throws {
+        let directory = try FixturePlugins.directory(
+            with: [.segfaultInRegistration, .hangInLoad, .abortInFetch, .exitInFetch, .cPlugin], bundled: ["Ethereum", "Bitcoin"])
+        let server = try await LoopbackPriceServer(routes: [
+            "/v2/prices/ETH-USD/spot": .respond(status: 200, body: #"{"data":{"base":"ETH","currency":"USD","amount":"3000.5"}}"#),
+            "/v2/prices/DOGE-USD/spot": .respond(status: 200, body: #"{"data":{"base":"DOGE","currency":"USD","amount":"0.25"}}"#),
+        ])
+        defer { Task { await server.stop() } }
+
+        let output = try await CommandRunner.host(
+            ["fetch", "ETH", "DOGE", "ABRT", "EXIT", "--isolate", "--load-timeout", "1", "--format", "json",
+             "--plugins-dir", directory.path, "--api-base-url", server.baseURL])
+
+        #expect(output.status == 1)
+        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
+        #expect(rows.map { $0["amount"] ?? $0["error"] ?? "" } == [
+            "3000.5", "0.25",
+            "AbortingPlugin crashed with SIGABRT (aborted) while fetching, in its isolated worker; \(Self.fix)",
+            "ExitingPlugin exited with status 3 while fetching, in its isolated worker; \(Self.fix)",
+        ])
+        // The workers have no networking of their own: the host made these requests.
+        #expect(Set(server.requests) == ["/v2/prices/ETH-USD/spot", "/v2/prices/DOGE-USD/spot"])
+        #expect(output.stderrLines.count == 2, "\(output.stderr)")
+        #expect(output.stderrLines.allSatisfy { $0.hasPrefix("host: warning: skipping \(directory.path)/") })
+    }
+
+    @Test("Isolated workers ask the host's injected networking, not their own")
+    func networkingComesFromTheHost() async throws {
+        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let networking = SimulatedNetworking([
+            "/v2/prices/DOGE-EUR/spot": SimulatedNetworking.spot("DOGE", "EUR", "0.0777"),
+            "/v2/prices/ETH-EUR/spot": SimulatedNetworking.spot("ETH", "EUR", "1234.5"),
+        ])
+        let discovery = PluginDiscovery(locations: [.init(directory: directory.path, pattern: .anySharedLibrary, isExplicit: true)])
+        let host = Host(discovery: discovery, services: .simulated(networking))
+        let isolation = IsolationOptions(workerExecutable: CommandRunner.buildDirectory.appending(path: "host").path)
+
+        let loaded = await host.loadPlugins(isolation: isolation)
+        let results = await loaded.fetch(["doge", "ETH"], currency: "EUR", timeout: .seconds(10))
+        await loaded.shutdown()
+
+        #expect(loaded.reports.map(\.status) == [.loaded, .loaded])
+        #expect(try results.map { try $0.get().amount } == ["0.0777", "1234.5"])
+        #expect(Set(networking.requestedURLs) == ["http://prices.test/v2/prices/DOGE-EUR/spot", "http://prices.test/v2/prices/ETH-EUR/spot"])
+    }
+
+    @Test("A symbol taken by an earlier plugin stays with it under isolation too")
+    func duplicateSymbolFirstWins() async throws {
+        let directory = try FixturePlugins.directory(with: [.duplicateBTC], bundled: ["Bitcoin"])
+        let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--isolate", "--plugins-dir", directory.path])
+        let rows = try HostFixtures.pluginRows(output.stdout)
+        #expect(rows["libBitcoinPlugin.so"]?["status"] as? String == "loaded")
+        #expect(rows["zz-duplicate-btc.so"]?["status"] as? String == "failed")
+        #expect(rows["zz-duplicate-btc.so"]?["error"] as? String == "every symbol it registers is already taken (BTC by \(directory.path)/libBitcoinPlugin.so)")
+    }
+
+    @Test("plugin-worker run by hand is one line and a usage exit code")
+    func workerByHand() async throws {
+        let output = try await CommandRunner.host(["plugin-worker"])
+        #expect(output.status == 64)
+        #expect(output.stderr == "host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
+    }
+
+    @Test("A bad HOST_ISOLATE is one usage line")
+    func badEnvironment() async throws {
+        let output = try await CommandRunner.host(["list-fetchers"], environment: ["HOST_ISOLATE": "maybe"])
+        #expect(output.status == 64)
+        #expect(output.stderrLines.first == "Error: HOST_ISOLATE 'maybe' is not 1 or 0; set HOST_ISOLATE=1 to isolate plugins, or unset it")
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// `host lock-plugins` and the lock check, through the `host` executable.
+@Suite("Lock files, end to end")
+struct LockFileEndToEndTests {
+    @Test("lock-plugins writes a sha256sum-compatible plugins.lock and says what it wrote")
+    func lockWritesPluginsLock() async throws {
+        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let doge = try HostFixtures.sha256sum(directory.appending(path: "libCDogecoinPlugin.so").path)
+        let eth = try HostFixtures.sha256sum(directory.appending(path: "libEthereumPlugin.so").path)
+
+        let output = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path])
+
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        #expect(output.stdout == """
+            wrote \(directory.path)/plugins.lock (2 plugins):
+            \(doge)  libCDogecoinPlugin.so
+            \(eth)  libEthereumPlugin.so
+
+            """)
+        // `sha256sum -c` agrees, run where the names are relative to.
+        try HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", "plugins.lock"], in: directory)
+        var status = stat()
+        #expect(stat(directory.appending(path: "plugins.lock").path, &status) == 0 && status.st_mode & 0o777 == 0o644)
+
+        let listed = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
+        #expect(listed.stderr.isEmpty, "\(listed.stderr)")
+        #expect(listed.stdout.contains("DOGE") && listed.stdout.contains("ETH"))
+    }
+
+    @Test("A plugin changed after locking is refused with both hashes; ETH still fetches", arguments: [false, true])
+    func tamperedAfterLocking(isolate: Bool) async throws {
+        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
+        let locked = try HostFixtures.sha256sum(plugin)
+        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        try HostFixtures.tamper(plugin)
+        let tampered = try HostFixtures.sha256sum(plugin)
+
+        let output = try await CommandRunner.host(
+            ["fetch", "ETH", "DOGE", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + (isolate ? ["--isolate"] : []))
+
+        #expect(output.status == 2)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines == [
+            "host: warning: skipping \(plugin): refused (lock file): its SHA-256 is \(tampered), but \(directory.path)/plugins.lock expects \(locked); the file changed after it was locked: if you changed it, check it and run `host lock-plugins` with the same flags",
+            "host: error: DOGE: unknown symbol DOGE; available symbols: ETH; 1 plugin file failed to load and may provide it: run `host list-plugins` to see why",
+        ])
+    }
+
+    @Test("A plugin added after locking is refused until it is locked")
+    func notInLock() async throws {
+        let directory = try FixturePlugins.directory(with: [], bundled: ["Ethereum"])
+        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        let plugin = directory.appending(path: "libCDogecoinPlugin.so")
+        try FileManager.default.copyItem(at: FixturePlugins.library(.cPlugin), to: plugin)
+
+        let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path])
+
+        #expect(output.status == 0)
+        let refusal = "refused (lock file): it is not listed in \(directory.path)/plugins.lock; check the file, then run `host lock-plugins` with the same flags to add it"
+        #expect(output.stderrLines == ["host: warning: skipping \(plugin.path): \(refusal)"])
+        let rows = try HostFixtures.pluginRows(output.stdout)
+        #expect(rows["libCDogecoinPlugin.so"]?["status"] as? String == "failed")
+        #expect(rows["libCDogecoinPlugin.so"]?["error"] as? String == refusal)
+        #expect(rows["libEthereumPlugin.so"]?["status"] as? String == "loaded")
+
+        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        let relisted = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
+        #expect(relisted.stderr.isEmpty && relisted.stdout.contains("DOGE"))
+    }
+
+    @Test("--allowlist names one lock file for every directory, with absolute names")
+    func explicitAllowlist() async throws {
+        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let allowlist = try TemporaryDirectory.make().appending(path: "allowed.lock").path
+        let written = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path, "--allowlist", allowlist])
+        #expect(written.status == 0)
+        #expect(written.stdout.hasPrefix("wrote \(allowlist) (2 plugins):\n"))
+        #expect(written.stdout.contains("  \(directory.path)/libCDogecoinPlugin.so\n"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "plugins.lock").path))
+        try HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", allowlist])
+
+        let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
+        try HostFixtures.tamper(plugin)
+        let output = try await CommandRunner.host(
+            ["fetch", "ETH", "--plugins-dir", directory.path, "--allowlist", allowlist, "--api-base-url", HostFixtures.coinbase])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderrLines.first?.hasPrefix("host: warning: skipping \(plugin): refused (lock file): its SHA-256 is ") == true)
+        #expect(output.stderrLines.first?.contains(", but \(allowlist) expects ") == true)
+    }
+
+    @Test("An --allowlist that does not exist is one usage line, exit 64")
+    func missingAllowlist() async throws {
+        let output = try await CommandRunner.host(["list-fetchers", "--allowlist", "/nonexistent/plugins.lock"])
+        #expect(output.status == 64)
+        #expect(output.stderrLines.first
+            == "Error: --allowlist /nonexistent/plugins.lock cannot be read (No such file or directory); create it with `host lock-plugins --allowlist /nonexistent/plugins.lock`, or fix the path")
+        #expect(!output.stderr.contains("Backtrace"))
+    }
+
+    @Test("A lock file that is malformed or writable by others refuses everything it covers", arguments: [false, true])
+    func unusableLockFile(writable: Bool) async throws {
+        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let lock = directory.appending(path: "plugins.lock").path
+        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        if writable {
+            try HostFixtures.chmod(lock, 0o646)
+        } else {
+            try Data("not a digest  libEthereumPlugin.so\n".utf8).write(to: URL(filePath: lock))
+        }
+
+        let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
+
+        #expect(output.status == 0)
+        #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n")
+        let reason =
+            writable
+            ? "refused (not writable by others): the lock file \(lock) is world-writable (mode 0646), so other users could allow any plugin; run `chmod o-w \(lock)`"
+            : "refused (lock file): line 1 of \(lock) is not `<sha256 hex>  <file name>`; fix the line, or write the file again with `host lock-plugins`"
+        #expect(output.stderrLines == [
+            "host: warning: skipping \(directory.path)/libCDogecoinPlugin.so: \(reason)",
+            "host: warning: skipping \(directory.path)/libEthereumPlugin.so: \(reason)",
+        ])
+    }
+
+    @Test("lock-plugins leaves out a file that fails a check, says why, and exits 1")
+    func lockSkipsUntrusted() async throws {
+        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"], extraFiles: ["junk.so": Data("junk".utf8)])
+        let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
+        try HostFixtures.chmod(plugin, 0o757)
+
+        let output = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path])
+
+        #expect(output.status == 1)
+        #expect(output.stdout.hasPrefix("wrote \(directory.path)/plugins.lock (1 plugin):\n"))
+        #expect(output.stderrLines == [
+            "host: warning: not locking \(directory.path)/junk.so: not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it",
+            "host: warning: not locking \(plugin): refused (not writable by others): it is world-writable (mode 0757), so other users could replace its code; run `chmod o-w \(plugin)`",
+        ])
+    }
+}

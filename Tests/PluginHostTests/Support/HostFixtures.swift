@@ -1,0 +1,69 @@
+import Foundation
+
+/// Shared pieces of the end-to-end tests for trust and isolation.
+enum HostFixtures {
+    /// The Coinbase-shaped fixture files shipped in the repository, as a `file://` base URL.
+    static let coinbase = FixturePlugins.repositoryRoot.appending(path: "Fixtures/coinbase").absoluteString
+
+    /// The table row `host fetch ETH` prints from those fixtures.
+    static let ethRow = "ETH     USD       2718.281828459045235360287  EthereumPlugin"
+
+    /// `chmod`, throwing on failure.
+    static func chmod(_ path: String, _ mode: mode_t) throws {
+        guard Glibc.chmod(path, mode) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EPERM) }
+    }
+
+    /// The SHA-256 of a file, as `sha256sum` prints it.
+    static func sha256sum(_ path: String) throws -> String {
+        let output = try run("/usr/bin/sha256sum", [path])
+        return String(output.prefix(64))
+    }
+
+    /// Runs a tool and returns its stdout; throws when it fails.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
+        let process = Process()
+        process.executableURL = URL(filePath: tool)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readAll()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ToolFailed(tool: tool, status: process.terminationStatus) }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    struct ToolFailed: Error {
+        let tool: String
+        let status: Int32
+    }
+
+    /// Appends bytes to a file in place, as an attacker with write access
+    /// would patch it; the ELF file stays loadable.
+    static func tamper(_ path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(filePath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("tampered".utf8))
+        try handle.close()
+    }
+
+    /// The `list-plugins --format json` rows, by file name.
+    static func pluginRows(_ stdout: String) throws -> [String: [String: Any]] {
+        let rows = try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [[String: Any]] ?? []
+        var byName: [String: [String: Any]] = [:]
+        for row in rows {
+            if let path = row["path"] as? String { byName[URL(filePath: path).lastPathComponent] = row }
+        }
+        return byName
+    }
+}
+
+extension CommandRunner.Output {
+    /// stderr split into lines, without the trailing empty one.
+    var stderrLines: [String] {
+        stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,108 @@
+import Testing
+
+@testable import PluginHost
+
+/// The ownership and permission rules, as a pure function of the `stat`
+/// facts and the current user.
+///
+/// The owner rule is tested here rather than end to end: the suite runs as
+/// root, and root is always a trusted owner, so no real file can fail it.
+@Suite("Trust rules before loading")
+struct TrustRulesTests {
+    static let me: UInt32 = 1000
+    let rules = TrustRules(currentUser: Self.me)
+
+    static func file(_ permissions: UInt32, owner: UInt32 = me) -> FileFacts {
+        FileFacts(kind: .regular, permissions: permissions, owner: owner)
+    }
+
+    static func directory(_ permissions: UInt32, owner: UInt32 = me) -> FileFacts {
+        FileFacts(kind: .directory, permissions: permissions, owner: owner)
+    }
+
+    @Test("A file owned by the current user or by root passes; anyone else's is refused", arguments: [
+        (owner: UInt32(1000), passes: true),
+        (owner: UInt32(0), passes: true),
+        (owner: UInt32(1001), passes: false),
+        (owner: UInt32(65534), passes: false),
+    ])
+    func ownerRule(owner: UInt32, passes: Bool) {
+        let violation = rules.violation(of: Self.file(0o755, owner: owner), for: .plugin(path: "/p/x.so"))
+        #expect((violation == nil) == passes)
+    }
+
+    @Test("Another user's plugin is refused with the uid, and the chown that fixes it")
+    func foreignOwnerMessage() throws {
+        let violation = try #require(rules.violation(of: Self.file(0o755, owner: 1001), for: .plugin(path: "/p/x.so")))
+        #expect(violation.description
+            == "refused (owner): it is owned by uid 1001, not by you (uid 1000) or root; if you trust it, run `sudo chown 1000 /p/x.so`")
+    }
+
+    @Test("Another user's plugins directory is refused too")
+    func foreignDirectory() throws {
+        let violation = try #require(rules.violation(of: Self.directory(0o755, owner: 1001), for: .directory(path: "/p")))
+        #expect(violation.description
+            == "refused (owner): its directory /p is owned by uid 1001, not by you (uid 1000) or root; if you trust it, run `sudo chown 1000 /p`")
+    }
+
+    @Test("Root running the host trusts root's files and refuses a user's", arguments: [(UInt32(0), true), (UInt32(1000), false)])
+    func rootHost(owner: UInt32, passes: Bool) {
+        let rules = TrustRules(currentUser: 0)
+        #expect((rules.violation(of: Self.file(0o755, owner: owner), for: .plugin(path: "/p/x.so")) == nil) == passes)
+    }
+
+    @Test("Group- or world-writable plugins are refused with the chmod that fixes them", arguments: [
+        (UInt32(0o775), "group-writable (mode 0775)", "g"),
+        (UInt32(0o757), "world-writable (mode 0757)", "o"),
+        (UInt32(0o777), "group- and world-writable (mode 0777)", "go"),
+        (UInt32(0o4777), "group- and world-writable (mode 4777)", "go"),
+    ])
+    func writableByOthers(permissions: UInt32, finding: String, who: String) throws {
+        let violation = try #require(rules.violation(of: Self.file(permissions), for: .plugin(path: "/p/x.so")))
+        #expect(violation.description
+            == "refused (not writable by others): it is \(finding), so other users could replace its code; run `chmod \(who)-w /p/x.so`")
+    }
+
+    @Test("Read-only and owner-writable modes pass", arguments: [UInt32(0o755), 0o700, 0o644, 0o444, 0o555])
+    func privateModesPass(permissions: UInt32) {
+        #expect(rules.violation(of: Self.file(permissions), for: .plugin(path: "/p/x.so")) == nil)
+        #expect(rules.violation(of: Self.directory(permissions), for: .directory(path: "/p")) == nil)
+    }
+
+    @Test("A sticky world-writable directory such as /tmp is still refused")
+    func stickyDirectory() throws {
+        let violation = try #require(rules.violation(of: Self.directory(0o1777, owner: 0), for: .directory(path: "/tmp")))
+        #expect(violation.description
+            == "refused (not writable by others): its directory /tmp is group- and world-writable (mode 1777), so other users could swap the plugin; run `chmod go-w /tmp`")
+    }
+
+    @Test("A symlink's target is named in the message and in the fix")
+    func symlinkTarget() throws {
+        let subject = TrustViolation.Subject.symlinkTarget(link: "/p/x.so", target: "/t/real.so")
+        let writable = try #require(rules.violation(of: Self.file(0o646), for: subject))
+        #expect(writable.description
+            == "refused (not writable by others): it is a symlink to /t/real.so, which is world-writable (mode 0646), so other users could replace its code; run `chmod o-w /t/real.so`")
+        let pipe = try #require(rules.violation(of: FileFacts(kind: .other("a named pipe"), permissions: 0o644, owner: Self.me), for: subject))
+        #expect(pipe.description
+            == "refused (regular file): it is a symlink to /t/real.so, which is a named pipe, not a regular file; point /p/x.so at a plugin file or remove it")
+        let directory = TrustViolation.Subject.targetDirectory(link: "/p/x.so", target: "/t/real.so", directory: "/t")
+        let open = try #require(rules.violation(of: Self.directory(0o777), for: directory))
+        #expect(open.description
+            == "refused (not writable by others): it is a symlink to /t/real.so, whose directory /t is group- and world-writable (mode 0777), so other users could swap the plugin; run `chmod go-w /t`")
+    }
+
+    @Test("Things that are not regular files are refused", arguments: [
+        (FileFacts.Kind.directory, "a directory"), (.other("a socket"), "a socket"), (.symbolicLink, "a symlink"),
+    ])
+    func notRegular(kind: FileFacts.Kind, name: String) throws {
+        let violation = try #require(rules.violation(of: FileFacts(kind: kind, permissions: 0o755, owner: Self.me), for: .plugin(path: "/p/x.so")))
+        #expect(violation.description == "refused (regular file): it is \(name), not a regular file; remove /p/x.so from the plugins directory")
+    }
+
+    @Test("A lock file others can write is refused, since it decides what loads")
+    func lockFile() throws {
+        let violation = try #require(rules.violation(of: Self.file(0o646), for: .lockFile(path: "/p/plugins.lock")))
+        #expect(violation.description
+            == "refused (not writable by others): the lock file /p/plugins.lock is world-writable (mode 0646), so other users could allow any plugin; run `chmod o-w /p/plugins.lock`")
+    }
+}
