@@ -17,15 +17,32 @@ extension Container {
     public func resolve<Service>(
         _ serviceType: Service.Type = Service.self, name: String? = nil
     ) throws(ResolutionError) -> Service {
-        // NB: inlinable so that copying the value out is specialized for the
-        // caller's type; everything else is a call into the engine.
-        guard let found = locate(service: ObjectIdentifier(serviceType), name: name) else {
-            throw notRegistered(ResolutionStep(serviceType: serviceType, name: name))
+        // NB: inlinable so that copying or moving the value out is specialized
+        // for the caller's type; the rest is two calls into the engine.
+        let found = try locateNoArguments(serviceType, name: name)
+        if let ready = found.readyStorage {
+            return ready.assumingMemoryBound(to: Service.self).pointee
         }
-        if let storage = readyStorage(of: found) {
-            return storage.assumingMemoryBound(to: Service.self).pointee
+        guard
+            MemoryLayout<Service>.size <= MemoryLayout<InlineScratch>.size,
+            MemoryLayout<Service>.alignment <= MemoryLayout<InlineScratch>.alignment
+        else {
+            let out = UnsafeMutablePointer<Service>.allocate(capacity: 1)
+            defer { out.deallocate() }
+            if let failure = produce(found.located, arguments: noArgumentTuple, into: UnsafeMutableRawPointer(out)) {
+                throw failure
+            }
+            return out.move()
         }
-        return try makeValue(of: found, arguments: noArgumentTuple)
+        var scratch = InlineScratch()
+        return try withUnsafeMutableBytes(of: &scratch) { bytes throws(ResolutionError) -> Service in
+            // NB: the bytes of a non-empty value always have a base address.
+            let out = bytes.baseAddress.unsafelyUnwrapped
+            if let failure = produce(found.located, arguments: noArgumentTuple, into: out) {
+                throw failure
+            }
+            return out.assumingMemoryBound(to: Service.self).move()
+        }
     }
 
     /// Resolves the service registered for a type, name and argument types, passing the arguments to its factory.
@@ -108,18 +125,28 @@ extension Container {
         let owner: Unmanaged<Container>
     }
 
-    /// Finds the registration for an unnamed or named service without arguments.
+    /// A registration found for a resolve without arguments, and its singleton storage if that is ready.
     @usableFromInline
-    func locate(service: ObjectIdentifier, name: String?) -> Located? {
-        locate(RegistrationKey(service: service, arguments: ObjectIdentifier(NoArguments.self), name: name))
+    struct Lookup {
+        @usableFromInline
+        let located: Located
+        /// The storage of a singleton that is ready to copy; nil when the engine must run.
+        @usableFromInline
+        let readyStorage: UnsafeMutableRawPointer?
     }
 
-    /// The storage of a located singleton that is ready to copy; nil when the
-    /// engine must run, or when recording for `verify()`.
+    /// Finds the registration for an unnamed or named service without arguments.
+    ///
+    /// - Throws: ``ResolutionError/Code/notRegistered`` if there is none.
     @usableFromInline
-    func readyStorage(of found: Located) -> UnsafeMutableRawPointer? {
-        guard recorder == nil else { return nil }
-        return found.registration._withUnsafeGuaranteedRef { $0.readyStorage }
+    func locateNoArguments(_ serviceType: Any.Type, name: String?) throws(ResolutionError) -> Lookup {
+        let key = RegistrationKey(
+            service: ObjectIdentifier(serviceType), arguments: ObjectIdentifier(NoArguments.self), name: name)
+        guard let found = locate(key) else {
+            throw notRegistered(ResolutionStep(serviceType: serviceType, name: name))
+        }
+        let ready = recorder == nil ? found.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
+        return Lookup(located: found, readyStorage: ready)
     }
 
     /// Stands for the empty argument tuple: reading `()` reads no bytes, so any valid address will do.
