@@ -5,21 +5,32 @@ import Testing
 
 extension ContainerTests {
     @Suite struct Concurrency {
-        @Test func aSingletonFactoryRunsExactlyOnceUnderContention() async throws {
-            for _ in 0..<20 {
+        @Test func aSingletonFactoryRunsExactlyOnceUnderContention() throws {
+            for _ in 0..<5 {
                 let container = Container()
                 let built = Counter()
+                let arrived = Counter()
                 container.register(Leaf.self, scope: .singleton) { _ in
                     built.increment()
-                    usleep(200)  // widen the window in which racers arrive
+                    // Hold the factory open until every racer has asked for the singleton.
+                    let deadline = ContinuousClock.now + .seconds(5)
+                    while arrived.count < 8 && ContinuousClock.now < deadline { usleep(100) }
+                    usleep(2_000)
                     return Leaf()
                 }
                 let identities = Mutex<Set<ObjectIdentifier>>([])
-                DispatchQueue.concurrentPerform(iterations: 16) { _ in
-                    if let leaf = try? container.resolve(Leaf.self) {
-                        identities.withLock { _ = $0.insert(ObjectIdentifier(leaf)) }
-                    }
+                let finished = DispatchGroup()
+                for _ in 0..<8 {
+                    finished.enter()
+                    Thread {
+                        arrived.increment()
+                        if let leaf = try? container.resolve(Leaf.self) {
+                            identities.withLock { _ = $0.insert(ObjectIdentifier(leaf)) }
+                        }
+                        finished.leave()
+                    }.start()
                 }
+                #expect(finished.wait(timeout: .now() + 10) == .success)
                 #expect(built.count == 1)
                 #expect(identities.withLock { $0.count } == 1)
             }

@@ -2,6 +2,10 @@ import Benchmark
 import Dispatch
 import Patchbay
 
+/// Returns its argument, hidden from the optimizer.
+@inline(never)
+func opaque(_ value: UInt64) -> UInt64 { value }
+
 /// Patchbay, Swinject and a dictionary-plus-Mutex floor on the same workload.
 ///
 /// Every benchmark name is `<workload>/<container>`; times are per resolve.
@@ -80,6 +84,15 @@ let benchmarks: @Sendable () -> Void = {
 
     for threads in [1, 2] {
         let suffix = threads == 1 ? "1 thread" : "2 threads"
+        // A control with no shared memory at all: its ratio is the most any
+        // container can reach on this machine during this run.
+        Benchmark("Control \(suffix)/Arithmetic", configuration: batch) { benchmark in
+            onThreads(threads, benchmark.scaledIterations.count) {
+                var state = opaque(42)
+                for _ in 0..<8 { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407 }
+                blackHole(state)
+            }
+        }
         Benchmark("SingletonClass \(suffix)/Patchbay", configuration: batch) { benchmark in
             onThreads(threads, benchmark.scaledIterations.count) {
                 blackHole(try? patchbay.resolve(SingletonService.self))
