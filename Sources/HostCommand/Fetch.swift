@@ -7,7 +7,9 @@ struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Fetch the current price of one or more symbols, concurrently.",
         discussion: """
-            Exit status: 0 when every symbol succeeded, 1 when a fetch failed, 2 when a symbol is unknown.
+            Exit status: 0 when every symbol succeeded; 1 when a fetch failed, including a plugin that crashed, \
+            exited or hung under --isolate; 2 when a symbol is unknown, e.g. because its plugin was refused; \
+            64 for a usage error.
             """
     )
 

@@ -37,6 +37,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
+    /// One line: what is wrong with the file and how to fix it.
     public var description: String {
         switch kind {
         case .notALibrary(let reason):
