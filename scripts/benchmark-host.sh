@@ -5,16 +5,18 @@
 #   2. `host fetch ETH BTC` against a loopback server, against curl doing the
 #      same two GETs.
 # Usage: scripts/benchmark-host.sh   (release build; writes .build-bench/)
+#        SCRATCH=.build-other scripts/benchmark-host.sh   to build elsewhere
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
 command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
 
-swift build -c release --product host >/dev/null
-swift build -c release --product BitcoinPlugin >/dev/null
-swift build -c release --product EthereumPlugin >/dev/null
-bin=$(swift build -c release --show-bin-path)
+scratch=${SCRATCH:-.build}
+for product in host BitcoinPlugin EthereumPlugin; do
+    swift build -c release --scratch-path "$scratch" --product "$product" | grep -E "error|warning: .*Sources" || true
+done
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 
 work=.build-bench
 rm -rf "$work" && mkdir -p "$work/none" "$work/c100"

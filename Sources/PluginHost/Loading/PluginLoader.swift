@@ -42,7 +42,9 @@ public struct PluginLoader: Sendable {
     public func load(_ files: [String]) -> Result {
         var result = Result()
         let locks = LockFileCache(trust: trust)
+        let clock = ContinuousClock()
         for path in files {
+            let started = clock.now
             let outcome = Swift.Result { () throws(Failure) in
                 let file: PluginFile
                 do throws(PluginLoadError) {
@@ -52,6 +54,7 @@ public struct PluginLoader: Sendable {
                 }
                 return try load(path, from: file)
             }
+            services.logger.debug("\(path): checked, loaded and registered in \((clock.now - started).humanReadable)")
             result.record(outcome, for: path, logger: services.logger)
         }
         return result
