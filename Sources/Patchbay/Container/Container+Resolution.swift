@@ -18,31 +18,9 @@ extension Container {
         _ serviceType: Service.Type = Service.self, name: String? = nil
     ) throws(ResolutionError) -> Service {
         // NB: inlinable so that copying or moving the value out is specialized
-        // for the caller's type; the rest is two calls into the engine.
-        let found = try locateNoArguments(serviceType, name: name)
-        if let ready = found.readyStorage {
-            return ready.assumingMemoryBound(to: Service.self).pointee
-        }
-        guard
-            MemoryLayout<Service>.size <= MemoryLayout<InlineScratch>.size,
-            MemoryLayout<Service>.alignment <= MemoryLayout<InlineScratch>.alignment
-        else {
-            let out = UnsafeMutablePointer<Service>.allocate(capacity: 1)
-            defer { out.deallocate() }
-            if let failure = produce(found.located, arguments: noArgumentTuple, into: UnsafeMutableRawPointer(out)) {
-                throw failure
-            }
-            return out.move()
-        }
-        var scratch = InlineScratch()
-        return try withUnsafeMutableBytes(of: &scratch) { bytes throws(ResolutionError) -> Service in
-            // NB: the bytes of a non-empty value always have a base address.
-            let out = bytes.baseAddress.unsafelyUnwrapped
-            if let failure = produce(found.located, arguments: noArgumentTuple, into: out) {
-                throw failure
-            }
-            return out.assumingMemoryBound(to: Service.self).move()
-        }
+        // for the caller's type; the rest is one or two calls into the engine.
+        let found = try lookUp(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self)) { [] }
+        return try value(of: found, arguments: noArgumentTuple)
     }
 
     /// Resolves the service registered for a type, name and argument types, passing the arguments to its factory.
@@ -60,15 +38,14 @@ extension Container {
     /// - Returns: The service, from the registration's scope.
     /// - Throws: ``ResolutionError`` if nothing is registered for the key, a
     ///   cycle is found, or a factory fails.
+    @inlinable
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type = Service.self, name: String? = nil, arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        let key = RegistrationKey(
-            service: ObjectIdentifier(serviceType), arguments: ArgumentList<repeat each Argument>.id, name: name)
-        guard let found = locate(key) else {
-            throw notRegistered(
-                ResolutionStep(
-                    serviceType: serviceType, name: name, argumentTypes: ArgumentList<repeat each Argument>.types))
+        // NB: inlinable so that the argument list's identity is a constant
+        // for the caller's types, not a runtime metadata lookup.
+        let found = try lookUp(serviceType, name: name, arguments: ArgumentList<repeat each Argument>.id) {
+            ArgumentList<repeat each Argument>.types
         }
         let tuple = (repeat each arguments)
         return try withUnsafePointer(to: tuple) { pointer throws(ResolutionError) -> Service in
@@ -87,8 +64,8 @@ extension Container {
     public func resolveIfRegistered<Service>(
         _ serviceType: Service.Type = Service.self, name: String? = nil
     ) throws(ResolutionError) -> Service? {
-        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: ObjectIdentifier(NoArguments.self), name: name)
-        guard let found = locate(key) else {
+        guard let found = lookUpIfRegistered(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self))
+        else {
             return nil
         }
         return try value(of: found, arguments: noArgumentTuple) as Service
@@ -105,9 +82,8 @@ extension Container {
     public func resolveIfRegistered<Service, each Argument>(
         _ serviceType: Service.Type = Service.self, name: String? = nil, arguments: repeat each Argument
     ) throws(ResolutionError) -> Service? {
-        let key = RegistrationKey(
-            service: ObjectIdentifier(serviceType), arguments: ArgumentList<repeat each Argument>.id, name: name)
-        guard let found = locate(key) else {
+        guard let found = lookUpIfRegistered(serviceType, name: name, arguments: ArgumentList<repeat each Argument>.id)
+        else {
             return nil
         }
         let tuple = (repeat each arguments)
@@ -135,15 +111,28 @@ extension Container {
         let readyStorage: UnsafeMutableRawPointer?
     }
 
-    /// Finds the registration for an unnamed or named service without arguments.
+    /// Finds the registration for a type, name and argument list, and whether its singleton is ready.
     ///
+    /// - Parameter argumentTypes: The argument types, computed only for the error.
     /// - Throws: ``ResolutionError/Code/notRegistered`` if there is none.
     @usableFromInline
-    func locateNoArguments(_ serviceType: Any.Type, name: String?) throws(ResolutionError) -> Lookup {
-        let key = RegistrationKey(
-            service: ObjectIdentifier(serviceType), arguments: ObjectIdentifier(NoArguments.self), name: name)
+    func lookUp(
+        _ serviceType: Any.Type, name: String?, arguments: ObjectIdentifier, argumentTypes: () -> [Any.Type]
+    ) throws(ResolutionError) -> Lookup {
+        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: arguments, name: name)
         guard let found = locate(key) else {
-            throw notRegistered(ResolutionStep(serviceType: serviceType, name: name))
+            throw notRegistered(ResolutionStep(serviceType: serviceType, name: name, argumentTypes: argumentTypes()))
+        }
+        let ready = recorder == nil ? found.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
+        return Lookup(located: found, readyStorage: ready)
+    }
+
+    /// Finds the registration for a type, name and argument list, or nil.
+    @usableFromInline
+    func lookUpIfRegistered(_ serviceType: Any.Type, name: String?, arguments: ObjectIdentifier) -> Lookup? {
+        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: arguments, name: name)
+        guard let found = locate(key) else {
+            return nil
         }
         let ready = recorder == nil ? found.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
         return Lookup(located: found, readyStorage: ready)
@@ -177,29 +166,24 @@ extension Container {
         return nil
     }
 
-    /// The value of a located registration as `Service`.
+    /// The value of a looked-up registration as `Service`: a copy of a ready
+    /// singleton, or a value the engine makes in stack scratch space.
     ///
     /// The key matched, so the registration's value type is `Service` (or,
     /// for a forwarder, converts to it).
-    @inline(__always)
-    func value<Service>(of found: Located, arguments: UnsafeRawPointer) throws(ResolutionError) -> Service {
-        // The fast path: a singleton already made is copied out with no lock,
-        // no reference counting of Patchbay's objects and no allocation.
-        if recorder == nil, let storage = found.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) {
-            return storage.assumingMemoryBound(to: Service.self).pointee
-        }
-        return try makeValue(of: found, arguments: arguments)
-    }
-
     @inlinable
-    func makeValue<Service>(of found: Located, arguments: UnsafeRawPointer) throws(ResolutionError) -> Service {
+    @inline(__always)
+    func value<Service>(of found: Lookup, arguments: UnsafeRawPointer) throws(ResolutionError) -> Service {
+        if let ready = found.readyStorage {
+            return ready.assumingMemoryBound(to: Service.self).pointee
+        }
         guard
             MemoryLayout<Service>.size <= MemoryLayout<InlineScratch>.size,
             MemoryLayout<Service>.alignment <= MemoryLayout<InlineScratch>.alignment
         else {
             let out = UnsafeMutablePointer<Service>.allocate(capacity: 1)
             defer { out.deallocate() }
-            if let failure = produce(found, arguments: arguments, into: UnsafeMutableRawPointer(out)) {
+            if let failure = produce(found.located, arguments: arguments, into: UnsafeMutableRawPointer(out)) {
                 throw failure
             }
             return out.move()
@@ -209,8 +193,9 @@ extension Container {
         // every call; most services fit in a few words on the stack.
         var scratch = InlineScratch()
         return try withUnsafeMutableBytes(of: &scratch) { bytes throws(ResolutionError) -> Service in
+            // NB: the bytes of a non-empty value always have a base address.
             let out = bytes.baseAddress.unsafelyUnwrapped
-            if let failure = produce(found, arguments: arguments, into: out) {
+            if let failure = produce(found.located, arguments: arguments, into: out) {
                 throw failure
             }
             return out.assumingMemoryBound(to: Service.self).move()
