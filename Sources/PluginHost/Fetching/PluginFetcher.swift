@@ -40,7 +40,9 @@ public struct PluginFetcher: Sendable {
     /// Fetches the current price.
     ///
     /// Returns after `timeout` at the latest, even when the plugin never calls
-    /// back; a late answer is then ignored.
+    /// back; a late answer is then ignored. For a plugin in an isolated
+    /// worker the timeout is enforced inside the worker, and the host gives a
+    /// worker that stops answering 2 seconds more before it stops it.
     /// - Parameters:
     ///   - currency: The quote currency, e.g. "USD".
     ///   - timeout: How long to wait for the plugin's answer.

@@ -10,9 +10,10 @@ import Glibc
 
 /// The worker side of `--isolate`: what `host plugin-worker` runs.
 ///
-/// The host starts one worker per plugin file (see ``WorkerProcess`` for its
-/// descriptors). The worker waits for a ``HostToWorker/load(_:)`` frame,
-/// loads the plugin from descriptor 5 with the ordinary loader, and then
+/// The host starts one worker per plugin file, with frames from the host on
+/// descriptor 3, frames to the host on 4 and the checked plugin file on 5.
+/// The worker waits for a `load` frame, loads the plugin from descriptor 5
+/// with the ordinary loader, and then
 /// serves fetches. The plugin sees the usual `pb_host_services`, but behind
 /// it every `http_get` and every log line becomes a frame to the host, which
 /// performs it with its own networking and logger: a worker has no

@@ -24,6 +24,13 @@ public struct AsyncHTTPClientNetworking: HostNetworking {
         self.maximumBodySize = maximumBodySize
     }
 
+    /// Performs a GET with `Accept: application/json`.
+    /// - Parameters:
+    ///   - url: An `http` or `https` URL.
+    ///   - timeout: The deadline for the whole request, body included.
+    /// - Returns: The status and body, whatever the status; or a one-line
+    ///   failure such as "timed out after 2 s", "connection refused" or
+    ///   "response body larger than 1048576 bytes".
     public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET

@@ -9,6 +9,13 @@ public struct FileNetworking: HostNetworking {
     /// Creates file-backed networking.
     public init() {}
 
+    /// Reads the file `url` names, or the same path with `.json` appended.
+    /// - Parameters:
+    ///   - url: A `file://` URL.
+    ///   - timeout: Ignored: a local read does not wait on anyone.
+    /// - Returns: Status 200 with the file's bytes; status 404 with a
+    ///   Coinbase-shaped error body when neither file exists; a failure when
+    ///   the file exists but cannot be read.
     public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         let path = url.path(percentEncoded: false)
         for candidate in [path, path + ".json"] {

@@ -15,6 +15,12 @@ public struct SchemeRoutingNetworking: HostNetworking {
         self.files = files
     }
 
+    /// Hands `url` to the networking for its scheme.
+    /// - Parameters:
+    ///   - url: An `http`, `https` or `file` URL.
+    ///   - timeout: Passed on unchanged.
+    /// - Returns: What that networking answered, or a failure naming the
+    ///   unsupported scheme.
     public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         switch url.scheme?.lowercased() {
         case "http", "https": await web.get(url, timeout: timeout)

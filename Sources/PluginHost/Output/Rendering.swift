@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The JSON shapes are a contract that scripts rely on:
 /// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","fetchers","error"?}]`
+/// - `list-plugins`: `[{"name","version","path","status","fetchers","error"?,"warnings"?}]`
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
 public enum Rendering {
     /// The fetcher listing.
