@@ -56,7 +56,7 @@ public struct Host: Sendable {
     ///
     /// Problems are logged, one line per file, and never stop the others.
     public func loadPlugins() -> LoadedPlugins {
-        let files = discovery.files { services.logger.warning("\($0)") }
+        let files = pluginFiles()
         let result = PluginLoader(services: services, trust: trust).load(files)
         return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [])
     }
@@ -74,9 +74,24 @@ public struct Host: Sendable {
     /// - Parameter isolation: The worker executable and the load timeout.
     /// - Returns: The reports and a registry whose fetchers call into the workers.
     public func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
-        let files = discovery.files { services.logger.warning("\($0)") }
+        let files = pluginFiles()
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
         return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: workers)
+    }
+}
+
+extension Host {
+    /// The files discovery finds, with a warning line when there are none:
+    /// an empty listing alone would not say where the host looked.
+    func pluginFiles() -> [String] {
+        let files = discovery.files { services.logger.warning("\($0)") }
+        if files.isEmpty {
+            let searched = discovery.locations.map(\.directory).joined(separator: ", ")
+            services.logger.warning(
+                "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or pass --plugins-dir DIR"
+            )
+        }
+        return files
     }
 }
 
