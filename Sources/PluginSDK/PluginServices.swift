@@ -35,7 +35,7 @@ public struct PluginServices: Sendable {
 
     /// Reads one of the host's configuration values.
     ///
-    /// - Parameter key: The key, e.g. `"api_base_url"` or `"default_currency"`.
+    /// - Parameter key: The key; the host sets `"api_base_url"` and `"host_abi_version"`.
     /// - Returns: The value, or `nil` when the host does not set `key`.
     public func configValue(forKey key: String) -> String? {
         table.configValue(forKey: key)

@@ -235,7 +235,8 @@ typedef struct pb_host_services {
     void (*log)(void *host_context, pb_log_level level, const char *message);
 
     /**
-     * Reads a configuration value, e.g. "api_base_url" or "default_currency".
+     * Reads a configuration value. The host sets "api_base_url" (the API the
+     * plugin talks to, without a trailing slash) and "host_abi_version".
      *
      * @param key Plugin-owned; only read during the call.
      * @return A host-owned NUL-terminated string that lives as long as the
