@@ -128,7 +128,8 @@ extension ContainerTests {
         @Test func aFactoryMayResolveReentrantly() throws {
             let container = Container()
             container.register(Leaf.self, scope: .singleton) { _ in Leaf() }
-            container.register(LeftBranch.self, scope: .singleton) { r in
+            // NB: unowned, since a factory that holds its own container strongly keeps it alive.
+            container.register(LeftBranch.self, scope: .singleton) { [unowned container] r in
                 container.register(Int.self) { _ in 5 }  // registering from inside a factory
                 _ = try r.resolve(Int.self)
                 return LeftBranch(leaf: try r.resolve(Leaf.self))

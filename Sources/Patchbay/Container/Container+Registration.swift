@@ -20,6 +20,10 @@ extension Container {
     /// > services to be `Sendable`; one shared across threads must be safe to
     /// > share.
     ///
+    /// > Note: Resolve dependencies through the resolver the factory receives.
+    /// > A factory that captures its own container strongly keeps that
+    /// > container, and everything it holds, alive for good.
+    ///
     /// - Parameters:
     ///   - serviceType: The type to register, usually a protocol; resolved by exactly this type.
     ///   - name: A name that tells apart registrations of the same type, or nil.
