@@ -226,22 +226,3 @@ extension Container {
         }
     }
 }
-
-/// Stack room for one service value of up to eight words, such as a class
-/// reference or an existential, while the engine initializes it.
-@usableFromInline
-struct InlineScratch {
-    @usableFromInline
-    var words: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
-
-    @inlinable
-    init() {}
-}
-
-extension Registration {
-    /// The storage of a singleton that is ready to copy, or nil.
-    @inline(__always)
-    var readyStorage: UnsafeMutableRawPointer? {
-        state.load(ordering: .acquiring) == Registration.ready ? storage : nil
-    }
-}

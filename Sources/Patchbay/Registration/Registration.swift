@@ -129,3 +129,11 @@ final class Registration: @unchecked Sendable {
         held.withLock { $0 }
     }
 }
+
+extension Registration {
+    /// The storage of a singleton that is ready to copy, or nil.
+    @inline(__always)
+    var readyStorage: UnsafeMutableRawPointer? {
+        state.load(ordering: .acquiring) == Registration.ready ? storage : nil
+    }
+}

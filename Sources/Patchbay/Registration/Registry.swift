@@ -79,6 +79,7 @@ struct Registry: ~Copyable, Sendable {
             }
             guard let slots = writer.tables.last else { return }
             Registry.store(registration, in: slots)
+            checkInvariants(writer)
         }
     }
 
@@ -98,6 +99,7 @@ struct Registry: ~Copyable, Sendable {
             writer.owned.append(replacement)
             writer.current[key] = replacement
             Registry.store(replacement, in: slots)
+            checkInvariants(writer)
             return replacement
         }
     }
@@ -110,6 +112,37 @@ struct Registry: ~Copyable, Sendable {
     /// The current registration for `key`, read under the lock.
     func current(for key: RegistrationKey) -> Registration? {
         writer.withLock { $0.current[key] }
+    }
+
+    /// In debug builds, checks after every change that the published table
+    /// holds exactly the current registrations, at most half full.
+    ///
+    /// - Complexity: O(1), or O(*n*) while there are at most 512 registrations,
+    ///   so that a debug build registering thousands does not slow to O(*n*²).
+    private func checkInvariants(_ writer: Writer) {
+        #if DEBUG
+            guard let slots = writer.tables.last else {
+                preconditionFailure("Registry has no table")
+            }
+            let capacity = Int(slots[0].load(ordering: .relaxed)) + 1
+            precondition(UInt(bitPattern: slots) == table.load(ordering: .relaxed), "the last table is not published")
+            precondition(writer.count == writer.current.count, "count is \(writer.count), not \(writer.current.count)")
+            precondition(writer.count * 2 <= capacity, "table more than half full")
+            guard writer.count <= 512 else { return }
+            var occupied = 0
+            for index in 1...capacity {
+                guard let address = UnsafeRawPointer(bitPattern: slots[index].load(ordering: .relaxed)) else {
+                    continue
+                }
+                occupied += 1
+                let registration = Unmanaged<Registration>.fromOpaque(address).takeUnretainedValue()
+                precondition(writer.current[registration.key] === registration, "a slot holds a stale registration")
+            }
+            precondition(occupied == writer.count, "\(occupied) slots occupied for \(writer.count) keys")
+            for registration in writer.current.values {
+                precondition(lookup(registration.key)?.takeUnretainedValue() === registration, "a key is unreachable")
+            }
+        #endif
     }
 
     private func grow(_ writer: inout Writer) {
