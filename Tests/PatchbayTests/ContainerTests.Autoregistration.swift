@@ -1,18 +1,6 @@
 import Patchbay
 import Testing
 
-/// Has an initializer with several dependencies, for autoregistration.
-private final class Dashboard {
-    let fetcher: any PriceFetching
-    let networking: any Networking
-    let wallet: Wallet
-    init(fetcher: any PriceFetching, networking: any Networking, wallet: Wallet) {
-        self.fetcher = fetcher
-        self.networking = networking
-        self.wallet = wallet
-    }
-}
-
 extension ContainerTests {
     @Suite struct Autoregistration {
         @Test func resolvesTheInitializersParameterFromTheContainer() throws {

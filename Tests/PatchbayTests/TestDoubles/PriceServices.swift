@@ -58,3 +58,15 @@ struct Wallet: Equatable {
     var active: Bool = true
     var fee: Double = 0
 }
+
+/// Has an initializer with several dependencies, for autoregistration.
+final class Dashboard {
+    let fetcher: any PriceFetching
+    let networking: any Networking
+    let wallet: Wallet
+    init(fetcher: any PriceFetching, networking: any Networking, wallet: Wallet) {
+        self.fetcher = fetcher
+        self.networking = networking
+        self.wallet = wallet
+    }
+}
