@@ -141,8 +141,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
                   A factory asked, directly or through the services it resolves, for the service it is building.
 
                 To fix you can do one of three things:
-                  • Break the cycle: give one side a property and set it in `initCompleted` (graph or singleton scope), \
-                where the other side is already built.
+                  • Break the cycle: give one side a property and set it in `initCompleted` \
+                (graph or singleton scope), where the other side is already built.
                   • Inject something lazy instead of the instance: a closure, or a `@LazyInjected` property.
                   • Move what both sides need into a third service that depends on neither.
                 """

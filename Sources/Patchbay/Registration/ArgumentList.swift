@@ -13,7 +13,8 @@ struct ArgumentList<each Argument> {
         for _ in repeat (each Argument).self {
             count += 1
         }
-        return count == 0 ? ObjectIdentifier(NoArguments.self) : ObjectIdentifier(ArgumentList<repeat each Argument>.self)
+        guard count > 0 else { return ObjectIdentifier(NoArguments.self) }
+        return ObjectIdentifier(ArgumentList<repeat each Argument>.self)
     }
 
     /// The types in this argument list, in order.
