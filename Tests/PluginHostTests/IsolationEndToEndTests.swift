@@ -80,6 +80,24 @@ struct IsolationEndToEndTests {
         ])
     }
 
+    @Test("A plugin whose fetch never returns: the host stops its worker after --timeout plus 2 s, and ETH still fetches")
+    func hangInFetch() async throws {
+        let directory = try FixturePlugins.directory(with: [.hangInFetch], bundled: ["Ethereum"])
+        let started = ContinuousClock.now
+
+        let output = try await fetch(["STUCK", "ETH"], in: directory, ["--isolate", "--timeout", "1"])
+
+        #expect(output.status == 1)
+        #expect(output.stdout.contains(HostFixtures.ethRow))
+        // The worker's own timeout cannot fire while its thread is stuck in the
+        // plugin, so the host's fallback (--timeout plus 2 s) stops the worker.
+        #expect(output.stderrLines == [
+            "host: error: STUCK: StuckPlugin did not answer within 3 s, so its isolated worker was stopped; raise --timeout if it is only slow, or \(Self.fix)"
+        ])
+        // With room for a busy machine.
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
     @Test("Every kind of broken plugin in one directory: the good ones still load and fetch over real HTTP")
     func everythingAtOnce() async throws {
         let directory = try FixturePlugins.directory(

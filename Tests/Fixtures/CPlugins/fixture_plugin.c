@@ -18,6 +18,7 @@
  *   FIXTURE_HANG_IN_REGISTER    never return from register_plugin
  *   FIXTURE_ABORT_IN_FETCH      abort() inside fetch
  *   FIXTURE_EXIT_IN_FETCH       exit(3) inside fetch
+ *   FIXTURE_HANG_IN_FETCH       never return from fetch (blocks its thread)
  *
  * Plugins whose completion callback misbehaves, which the host must survive
  * in-process too (they answer without HTTP, with a fixed amount):
@@ -131,6 +132,9 @@ static void fetch(void *context, const pb_fetch_request *request,
     abort();
 #elif defined(FIXTURE_EXIT_IN_FETCH)
     exit(3);
+#elif defined(FIXTURE_HANG_IN_FETCH)
+    (void)request, (void)completion, (void)completion_context;
+    for (;;) pause();
 #elif defined(FIXTURE_NEVER_CALLS_BACK)
     (void)request, (void)completion, (void)completion_context;
     return;

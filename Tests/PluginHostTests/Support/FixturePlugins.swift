@@ -27,6 +27,8 @@ enum FixturePlugins {
         case abortInFetch = "abort-in-fetch"
         /// Calls `exit(3)` in `fetch`: EXIT.
         case exitInFetch = "exit-in-fetch"
+        /// `fetch` never returns: it blocks the thread that called it.
+        case hangInFetch = "hang-in-fetch"
         /// Never calls the completion: NEVER.
         case neverCallsBack = "never-calls-back"
         /// Calls the completion twice, "1.00" then "666.00": TWICE.
@@ -46,6 +48,7 @@ enum FixturePlugins {
             case .hangInLoad: ["-DFIXTURE_HANG_IN_REGISTER", "-DFIXTURE_SYMBOL=\"HANG\"", "-DFIXTURE_NAME=\"HangingPlugin\""]
             case .abortInFetch: ["-DFIXTURE_ABORT_IN_FETCH", "-DFIXTURE_SYMBOL=\"ABRT\"", "-DFIXTURE_NAME=\"AbortingPlugin\""]
             case .exitInFetch: ["-DFIXTURE_EXIT_IN_FETCH", "-DFIXTURE_SYMBOL=\"EXIT\"", "-DFIXTURE_NAME=\"ExitingPlugin\""]
+            case .hangInFetch: ["-DFIXTURE_HANG_IN_FETCH", "-DFIXTURE_SYMBOL=\"STUCK\"", "-DFIXTURE_NAME=\"StuckPlugin\""]
             case .neverCallsBack: ["-DFIXTURE_NEVER_CALLS_BACK", "-DFIXTURE_SYMBOL=\"NEVER\"", "-DFIXTURE_NAME=\"SilentPlugin\""]
             case .callsBackTwice: ["-DFIXTURE_CALLS_BACK_TWICE", "-DFIXTURE_SYMBOL=\"TWICE\"", "-DFIXTURE_NAME=\"TwicePlugin\""]
             case .callsBackLate: ["-DFIXTURE_CALLS_BACK_LATE", "-DFIXTURE_SYMBOL=\"LATE\"", "-DFIXTURE_NAME=\"LatePlugin\"", "-pthread"]
