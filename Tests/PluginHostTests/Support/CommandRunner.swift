@@ -52,12 +52,36 @@ struct CommandRunner {
     }
 }
 
-/// Fresh directories under the system temporary directory.
+/// Fresh directories under one folder per test process.
+///
+/// Swift Testing has no hook that runs after the last test, so a run cannot
+/// remove its own folder; instead each run removes the folders of runs whose
+/// process has ended.
 enum TemporaryDirectory {
+    private static let prefix = "patchbay-tests-"
+
+    private static let root = Result { () throws -> URL in
+        let base = FileManager.default.temporaryDirectory
+        removeLeftovers(in: base)
+        let root = base.appending(path: "\(prefix)\(getpid())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return root
+    }
+
     static func make() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appending(path: "patchbay-tests-\(UUID().uuidString)")
+        let url = try root.get().appending(path: UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    private static func removeLeftovers(in base: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            // A folder named after a process that still runs belongs to a
+            // concurrent test run; anything else is left over.
+            if let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) == 0 || errno != ESRCH { continue }
+            try? FileManager.default.removeItem(at: base.appending(path: name))
+        }
     }
 }
 
