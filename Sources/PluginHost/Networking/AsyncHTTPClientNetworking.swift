@@ -69,12 +69,3 @@ public struct AsyncHTTPClientNetworking: HostNetworking {
         }
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, saturating.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole &+ attoseconds / 1_000_000_000
-    }
-}

@@ -26,23 +26,3 @@ public enum HTTPOutcome: Sendable, Equatable {
     /// "timed out after 2 s" or "connection refused".
     case failure(String)
 }
-
-extension Duration {
-    /// A short human form for messages: "250 ms", "2 s", "1.5 s".
-    var humanReadable: String {
-        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        if milliseconds < 10 {
-            let microseconds = components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
-            return String(format: "%.2f ms", Double(microseconds) / 1000)
-        }
-        if milliseconds < 1000 { return "\(milliseconds) ms" }
-        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
-        return String(format: "%.1f s", Double(milliseconds) / 1000)
-    }
-
-    /// Whole milliseconds, clamped to the range of a C `uint32_t`.
-    var clampedMilliseconds: UInt32 {
-        let milliseconds = components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-        return UInt32(clamping: milliseconds)
-    }
-}
