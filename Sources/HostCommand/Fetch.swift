@@ -1,10 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PluginHost
 
 /// `host fetch SYMBOL...`: fetch prices concurrently.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fetch",
         abstract: "Fetch the current price of one or more symbols, concurrently.",
         discussion: """
             Exit status: 0 when every symbol succeeded; 1 when a fetch failed, including a plugin that crashed, \
@@ -49,7 +54,7 @@ struct Fetch: AsyncParsableCommand {
         }
         if format == .table {
             for failure in failures {
-                FileHandle.standardError.write(Data("host: error: \(failure)\n".utf8))
+                StandardError.write("host: error: \(failure)\n")
             }
         }
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode(2) }

@@ -3,7 +3,9 @@ import PluginHost
 
 /// `host graph`: the registry's dependency graph.
 struct Graph: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.")
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.")
 
     /// The graph notations.
     enum Notation: String, ExpressibleByArgument, CaseIterable {

@@ -3,7 +3,9 @@ import PluginHost
 
 /// `host list-fetchers`: every symbol the loaded plugins provide.
 struct ListFetchers: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the symbols the loaded plugins can fetch.")
+    static let configuration = CommandConfiguration(
+        commandName: "list-fetchers",
+        abstract: "List the symbols the loaded plugins can fetch.")
 
     @OptionGroup var plugins: PluginOptions
 

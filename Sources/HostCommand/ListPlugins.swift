@@ -3,7 +3,9 @@ import PluginHost
 
 /// `host list-plugins`: every plugin file found, loaded or not, and why not.
 struct ListPlugins: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the plugin files found, with their status.")
+    static let configuration = CommandConfiguration(
+        commandName: "list-plugins",
+        abstract: "List the plugin files found, with their status.")
 
     @OptionGroup var plugins: PluginOptions
 

@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PluginHost
 
 /// `host lock-plugins`: record the SHA-256 of every plugin found.
@@ -25,14 +29,13 @@ struct LockPlugins: AsyncParsableCommand {
             for line in written.lines { print(line) }
         }
         for skipped in report.skipped {
-            FileHandle.standardError.write(Data("host: warning: not locking \(skipped.path): \(skipped.reason)\n".utf8))
+            StandardError.write("host: warning: not locking \(skipped.path): \(skipped.reason)\n")
         }
         for failure in report.failures {
-            FileHandle.standardError.write(Data("host: error: \(failure.path): \(failure.reason); check that you may write there\n".utf8))
+            StandardError.write("host: error: \(failure.path): \(failure.reason); check that you may write there\n")
         }
         if report.written.isEmpty && report.failures.isEmpty {
-            FileHandle.standardError.write(
-                Data("host: error: no plugin files were locked; put plugins in the directories --plugins-dir names, or fix the files listed above\n".utf8))
+            StandardError.write("host: error: no plugin files were locked; put plugins in the directories --plugins-dir names, or fix the files listed above\n")
             throw ExitCode(1)
         }
         if !report.skipped.isEmpty || !report.failures.isEmpty { throw ExitCode(1) }

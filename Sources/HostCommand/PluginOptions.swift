@@ -1,5 +1,14 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Logging
 import PluginHost
 
@@ -49,7 +58,7 @@ struct PluginOptions: ParsableArguments {
     static let defaultAPIBaseURL = "https://api.coinbase.com"
 
     /// The API base from the flag, the environment, or the default.
-    func resolvedAPIBaseURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+    func resolvedAPIBaseURL(environment: [String: String] = ProcessEnvironment.current) throws -> URL {
         let (text, source) =
             if let apiBaseURL { (apiBaseURL, "--api-base-url") }
             else if let value = environment["HOST_API_BASE_URL"], !value.isEmpty { (value, "HOST_API_BASE_URL") }
@@ -66,7 +75,7 @@ struct PluginOptions: ParsableArguments {
 
     /// Whether plugins run in workers: the flag, else `HOST_ISOLATE`, else
     /// the command's default.
-    func resolvedIsolation(default commandDefault: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Bool {
+    func resolvedIsolation(default commandDefault: Bool, environment: [String: String] = ProcessEnvironment.current) throws -> Bool {
         if let isolate { return isolate }
         guard let value = environment["HOST_ISOLATE"], !value.isEmpty else { return commandDefault }
         switch value.lowercased() {
@@ -106,9 +115,9 @@ struct PluginOptions: ParsableArguments {
         }
         let discovery = PluginDiscovery(
             flags: pluginsDirectories,
-            environment: ProcessInfo.processInfo.environment["HOST_PLUGINS_DIR"],
+            environment: ProcessEnvironment.value(of: "HOST_PLUGINS_DIR"),
             executableDirectory: Self.executableDirectory,
-            workingDirectory: FileManager.default.currentDirectoryPath
+            workingDirectory: ProcessEnvironment.workingDirectory
         )
         return PluginHost.Host.live(discovery: discovery, apiBaseURL: apiBaseURL, logger: Logger(label: "host"), trust: trust)
     }
@@ -125,8 +134,10 @@ struct PluginOptions: ParsableArguments {
 
     /// The directory of the running binary, where `swift build` puts the bundled plugins.
     static var executableDirectory: String {
-        let executable = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath()
-        return executable.deletingLastPathComponent().path
+        guard let executable = realpath("/proc/self/exe", nil) else { return "." }
+        defer { free(executable) }
+        let path = String(cString: executable)
+        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     }
 }
 

@@ -1,5 +1,5 @@
-import Foundation
 import Logging
+import PluginHost
 
 /// Writes one plain line per message to stderr: `host: warning: …`, with
 /// the plugin's name when a plugin logged it. No timestamps: these lines are
@@ -18,6 +18,6 @@ struct StderrLogHandler: LogHandler {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let source = merged["plugin"].map { "[\($0)] " } ?? ""
         let line = "host: \(source)\(event.level): \(event.message)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import NIOCore
 import NIOPosix
@@ -6,6 +10,8 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The worker side of `--isolate`: what `host plugin-worker` runs.
@@ -30,8 +36,7 @@ public enum PluginWorker {
     ///   exits with status 64.
     public static func run() async -> Never {
         guard isPipe(WorkerProcess.framesIn), isPipe(WorkerProcess.framesOut) else {
-            FileHandle.standardError.write(
-                Data("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n".utf8))
+            StandardError.write("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
             exit(64)
         }
         let link = HostLink()
@@ -50,7 +55,7 @@ public enum PluginWorker {
                 .get()
             try? await channel.closeFuture.get()
         } catch {
-            FileHandle.standardError.write(Data("host: error: plugin-worker cannot use its pipes: \(error)\n".utf8))
+            StandardError.write("host: error: plugin-worker cannot use its pipes: \(error)\n")
             _exit(70)
         }
         _exit(0)

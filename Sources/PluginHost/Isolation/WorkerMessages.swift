@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A message from the host to a plugin worker; see ``Frame`` for how it travels.
 enum HostToWorker: Codable, Sendable {

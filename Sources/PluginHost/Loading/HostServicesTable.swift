@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import PluginABI
 
 /// Builds the `pb_host_services` table a plugin receives.

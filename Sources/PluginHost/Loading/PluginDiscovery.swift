@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Finds plugin files.
 ///
@@ -78,20 +87,19 @@ public struct PluginDiscovery: Sendable {
         for location in locations {
             let names: [String]
             do {
-                names = try FileManager.default.contentsOfDirectory(atPath: location.directory)
+                names = try FilePaths.names(in: location.directory)
             } catch {
                 if location.isExplicit {
-                    warn("plugins directory \(location.directory) cannot be read (\(Self.reason(error))); check the path given to --plugins-dir or HOST_PLUGINS_DIR")
+                    warn("plugins directory \(location.directory) cannot be read (\(error)); check the path given to --plugins-dir or HOST_PLUGINS_DIR")
                 }
                 continue
             }
             for name in names.sorted() where location.pattern.matches(name) {
-                let path = (location.directory as NSString).appendingPathComponent(name)
-                var isDirectory: ObjCBool = false
-                let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                let path = FilePaths.join(location.directory, name)
+                let exists = access(path, F_OK) == 0
                 // A dangling symlink stays in, so the loader can say what it points at.
-                guard exists ? !isDirectory.boolValue : Self.isSymlink(path) else { continue }
-                let identity = URL(filePath: path).resolvingSymlinksInPath().path
+                guard exists ? !FilePaths.isDirectory(path) : Self.isSymlink(path) else { continue }
+                let identity = FilePaths.resolved(path)
                 if seen.insert(identity).inserted { files.append(path) }
             }
         }
@@ -101,14 +109,6 @@ public struct PluginDiscovery: Sendable {
     private static func isSymlink(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let error = error as NSError
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return error.localizedDescription
     }
 }
 

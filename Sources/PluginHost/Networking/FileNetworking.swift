@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Answers `file://` URLs from the file system, for offline runs and
 /// fixtures shipped in the repository.
@@ -19,15 +23,14 @@ public struct FileNetworking: HostNetworking {
     public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         let path = url.path(percentEncoded: false)
         for candidate in [path, path + ".json"] {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: candidate), !FilePaths.isDirectory(candidate) else {
                 continue
             }
             do {
                 let data = try Data(contentsOf: URL(filePath: candidate))
                 return .response(status: 200, body: Array(data))
             } catch {
-                return .failure("cannot read \(candidate): \(error.localizedDescription)")
+                return .failure("cannot read \(candidate): \(FilePaths.reason(error))")
             }
         }
         let body = #"{"errors":[{"id":"not_found","message":"no fixture file at \#(path) or \#(path).json"}]}"#

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A lock file: the SHA-256 of every plugin file the user has vetted.
 ///
@@ -135,8 +144,7 @@ struct PluginLock: Sendable {
     }
 
     private static func directory(of path: String) -> String {
-        let parent = (absolute(path) as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "/" : parent
+        FilePaths.directory(of: absolute(path))
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What `host lock-plugins` did: the lock files it wrote and the files it
 /// would not lock.
@@ -72,7 +81,7 @@ extension Host {
     private func lockFilePath(for pluginPath: String) -> String {
         switch trust.allowlist {
         case .file(let path): path
-        case .perDirectory: ((pluginPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(PluginLock.fileName)
+        case .perDirectory: FilePaths.join(FilePaths.directory(of: pluginPath), PluginLock.fileName)
         }
     }
 

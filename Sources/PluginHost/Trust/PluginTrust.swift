@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// What a plugin file must satisfy before the host opens it for loading:
@@ -43,7 +52,7 @@ public struct PluginTrust: Sendable {
         case .file(let path):
             return path
         case .perDirectory:
-            let candidate = ((pluginPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(PluginLock.fileName)
+            let candidate = FilePaths.join(FilePaths.directory(of: pluginPath), PluginLock.fileName)
             var status = stat()
             return lstat(candidate, &status) == 0 ? candidate : nil
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // One place that turns a Duration into the units the host hands on: C's
 // milliseconds, NIO's nanoseconds, and text for messages. Every conversion
@@ -21,9 +25,13 @@ extension Duration {
     var humanReadable: String {
         let microseconds = nanoseconds / 1000
         let milliseconds = microseconds / 1000
-        if milliseconds < 10 { return String(format: "%.2f ms", Double(microseconds) / 1000) }
+        if milliseconds < 10 { return "\(milliseconds).\(twoDigits(microseconds % 1000 / 10)) ms" }
         if milliseconds < 1000 { return "\(milliseconds) ms" }
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000) s" }
-        return String(format: "%.1f s", Double(milliseconds) / 1000)
+        return "\(milliseconds / 1000).\(milliseconds % 1000 / 100) s"
+    }
+
+    private func twoDigits(_ value: Int64) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
     }
 }

@@ -1,0 +1,73 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Path text operations the host needs. FoundationEssentials has no NSString
+// path API, and the host stays off full Foundation: loading it and its ICU
+// data would more than double the time a short command takes to start.
+enum FilePaths {
+    /// `name` inside `directory`.
+    static func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// The folder part of `path`: "." for a bare name, "/" for a file at the root.
+    static func directory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        let parent = trimmed[..<slash]
+        return parent.isEmpty ? "/" : String(parent)
+    }
+
+    /// The names in a directory, without "." and "..", in no order.
+    /// - Throws: The reason the directory cannot be read, such as
+    ///   "No such file or directory".
+    static func names(in directory: String) throws(FilePathError) -> [String] {
+        guard let stream = opendir(directory) else { throw FilePathError(errno: errno) }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// `path` with every symlink and `..` resolved, or `path` itself when it
+    /// cannot be resolved (a dangling symlink, say).
+    static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` names a directory, following symlinks.
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// The part of a file-system error a person can act on, such as
+    /// "Permission denied", rather than a dump of its user info.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? CocoaError, let posix = error.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        return "\(error)"
+    }
+}
+
+/// A failed file-system call, as its `errno`.
+struct FilePathError: Error, CustomStringConvertible {
+    let errno: Int32
+    /// The C library's sentence for it, such as "Permission denied".
+    var description: String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+private let writeBytes = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let writeBytes = Darwin.write
+#endif
+
+/// Unbuffered writes to standard error.
+///
+/// Each line goes out in as few `write(2)` calls as the pipe takes, so lines
+/// from concurrent tasks do not interleave mid-line, and nothing waits in a
+/// buffer when the process exits.
+public enum StandardError {
+    /// Writes `text` as it is; end it with a newline for a whole line.
+    /// - Parameter text: What to write. A write that fails is dropped: there
+    ///   is nowhere left to report it.
+    public static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = writeBytes(STDERR_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+}
