@@ -35,7 +35,8 @@ done
 wait
 
 echo "== list-fetchers (process start + discovery + load + print)"
-hyperfine --warmup 5 --runs 40 -N --export-markdown "$work/list.md" \
+# Medians over many runs: on a shared VM the means swing by a few ms.
+hyperfine --warmup 10 --runs 200 -N --export-markdown "$work/list.md" --export-json "$work/list.json" \
     -n "hello-world (Swift)" "$work/hello" \
     -n "host, 0 plugins" "$bin/host list-fetchers --plugins-dir $work/none" \
     -n "host, 2 bundled plugins" "$bin/host list-fetchers" \
@@ -76,3 +77,13 @@ hyperfine --warmup 5 --runs 40 -N --export-markdown "$work/fetch.md" \
 
 echo
 cat "$work/list.md" "$work/fetch.md"
+echo
+echo "== list-fetchers, medians against the hello-world"
+python3 - "$work/list.json" <<'PY'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["results"]
+floor = statistics.median(results[0]["times"])
+for result in results:
+    median = statistics.median(result["times"])
+    print(f"{result['command']:<28} median {median * 1000:6.1f} ms  {median / floor:4.1f}x")
+PY
