@@ -116,7 +116,7 @@ struct PluginOptions: ParsableArguments {
         let discovery = PluginDiscovery(
             flags: pluginsDirectories,
             environment: ProcessEnvironment.value(of: "HOST_PLUGINS_DIR"),
-            executableDirectory: Self.executableDirectory,
+            executableDirectory: PluginDiscovery.runningExecutableDirectory,
             workingDirectory: ProcessEnvironment.workingDirectory
         )
         return PluginHost.Host.live(discovery: discovery, apiBaseURL: apiBaseURL, logger: Logger(label: "host"), trust: trust)
@@ -130,14 +130,6 @@ struct PluginOptions: ParsableArguments {
         let host = try host()
         guard isolated else { return host.loadPlugins() }
         return await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .milliseconds(Int64(loadTimeout * 1000))))
-    }
-
-    /// The directory of the running binary, where `swift build` puts the bundled plugins.
-    static var executableDirectory: String {
-        guard let executable = realpath("/proc/self/exe", nil) else { return "." }
-        defer { free(executable) }
-        let path = String(cString: executable)
-        return String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     }
 }
 

@@ -79,6 +79,12 @@ public struct PluginDiscovery: Sendable {
         }
     }
 
+    /// The directory of the running executable, where `swift build` puts the
+    /// bundled plugins beside `host`.
+    public static var runningExecutableDirectory: String {
+        FilePaths.directory(of: FilePaths.resolved("/proc/self/exe"))
+    }
+
     /// The plugin files to load, in load order.
     /// - Parameter warn: Receives one line per explicit directory that cannot be read.
     public func files(warn: (String) -> Void = { _ in }) -> [String] {
