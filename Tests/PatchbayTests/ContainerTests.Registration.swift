@@ -19,6 +19,19 @@ extension ContainerTests {
             #expect(try container.resolve((any PriceFetching).self).price() == "7")
         }
 
+        @Test func theConvenienceResolvesWorkThroughAResolverThatIsNotAContainer() throws {
+            // The short forms take a fast path for Container; any other
+            // Resolver must still be asked through the protocol.
+            let container = Container()
+            container.register(Wallet.self) { _ in Wallet(owner: "ada") }
+            container.register(Wallet.self) { (_, owner: String) in Wallet(owner: owner) }
+            let resolver: any Resolver = ForwardingResolver(container)
+            #expect(try resolver.resolve(Wallet.self).owner == "ada")
+            #expect(try resolver.resolve(Wallet.self, arguments: "grace").owner == "grace")
+            #expect(try resolver.resolveIfRegistered(Wallet.self)?.owner == "ada")
+            #expect(try resolver.resolveIfRegistered(Counter.self) == nil)
+        }
+
         @Test func serviceTypeCanBeInferredFromTheResult() throws {
             let container = Container()
             container.register { _ in Wallet(owner: "ada") }
@@ -113,3 +126,29 @@ extension ContainerTests {
 
 /// The namespace for the container's behaviour suites, one file per topic.
 enum ContainerTests {}
+
+/// A resolver that is not a `Container`: it forwards every request to one.
+private final class ForwardingResolver: Resolver {
+    let container: Container
+    init(_ container: Container) { self.container = container }
+
+    func resolve<Service>(_ serviceType: Service.Type, name: String?) throws(ResolutionError) -> Service {
+        try container.resolve(serviceType, name: name)
+    }
+
+    func resolve<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service {
+        try container.resolve(serviceType, name: name, arguments: repeat each arguments)
+    }
+
+    func resolveIfRegistered<Service>(_ serviceType: Service.Type, name: String?) throws(ResolutionError) -> Service? {
+        try container.resolveIfRegistered(serviceType, name: name)
+    }
+
+    func resolveIfRegistered<Service, each Argument>(
+        _ serviceType: Service.Type, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Service? {
+        try container.resolveIfRegistered(serviceType, name: name, arguments: repeat each arguments)
+    }
+}

@@ -67,10 +67,13 @@ extension Resolver {
     /// - Returns: The service.
     /// - Throws: ``ResolutionError`` if it cannot be resolved.
     @inlinable
+    @inline(__always)
     public func resolve<Service>(_ serviceType: Service.Type = Service.self) throws(ResolutionError) -> Service {
         // NB: a factory's resolver is almost always a Container; calling it
         // directly, not through the protocol, lets the resolve be specialized.
-        if ObjectIdentifier(type(of: self)) == ObjectIdentifier(Container.self) {
+        // Always inlined: called on `any Resolver`, `Self` is an opened
+        // existential, and a function generic over it is never specialized.
+        if Self.self == Container.self {
             return try unsafeDowncast(self, to: Container.self).resolve(serviceType, name: nil)
         }
         return try resolve(serviceType, name: nil)
@@ -84,10 +87,15 @@ extension Resolver {
     /// - Returns: The service.
     /// - Throws: ``ResolutionError`` if it cannot be resolved.
     @inlinable
+    @inline(__always)
     public func resolve<Service, each Argument>(
         _ serviceType: Service.Type = Service.self, arguments: repeat each Argument
     ) throws(ResolutionError) -> Service {
-        try resolve(serviceType, name: nil, arguments: repeat each arguments)
+        if Self.self == Container.self {
+            return try unsafeDowncast(self, to: Container.self).resolve(
+                serviceType, name: nil, arguments: repeat each arguments)
+        }
+        return try resolve(serviceType, name: nil, arguments: repeat each arguments)
     }
 
     /// Resolves the unnamed service for a type if it is registered, and nil only if it is not.
@@ -96,9 +104,13 @@ extension Resolver {
     /// - Returns: The service, or nil if it is not registered.
     /// - Throws: ``ResolutionError`` for every failure other than "not registered".
     @inlinable
+    @inline(__always)
     public func resolveIfRegistered<Service>(
         _ serviceType: Service.Type = Service.self
     ) throws(ResolutionError) -> Service? {
-        try resolveIfRegistered(serviceType, name: nil)
+        if Self.self == Container.self {
+            return try unsafeDowncast(self, to: Container.self).resolveIfRegistered(serviceType, name: nil)
+        }
+        return try resolveIfRegistered(serviceType, name: nil)
     }
 }
