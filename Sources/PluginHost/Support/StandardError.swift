@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+// NB: inside `StandardError`, a bare `write` names its own method.
 private let writeBytes = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
