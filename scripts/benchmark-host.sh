@@ -3,7 +3,8 @@
 #   1. a cold `host list-fetchers` with no plugins, with the 2 bundled Swift
 #      plugins, and with 100 generated C plugins, against a Swift hello-world;
 #   2. `host fetch ETH BTC` against a loopback server, against curl doing the
-#      same two GETs.
+#      same two GETs;
+#   3. `host list-fetchers` and the hello-world again, in interleaved rounds.
 # Usage: scripts/benchmark-host.sh   (release build; writes .build-bench/)
 #        SCRATCH=.build-other scripts/benchmark-host.sh   to build elsewhere
 set -euo pipefail
@@ -86,4 +87,26 @@ floor = statistics.median(results[0]["times"])
 for result in results:
     median = statistics.median(result["times"])
     print(f"{result['command']:<28} median {median * 1000:6.1f} ms  {median / floor:4.1f}x")
+PY
+
+# hyperfine runs one command's rounds after the other's, so a VM that changes
+# speed mid-run skews the ratio; here each round runs both, back to back.
+echo
+echo "== list-fetchers against the hello-world, 300 interleaved rounds"
+python3 - "$work/hello" "$bin/host" <<'PY'
+import os, statistics, subprocess, sys, time
+hello, host = sys.argv[1], sys.argv[2]
+commands = {"hello-world": [hello], "host list-fetchers": [host, "list-fetchers"]}
+times = {name: [] for name in commands}
+with open(os.devnull, "w") as null:
+    for round in range(310):
+        for name, command in commands.items():
+            started = time.perf_counter()
+            subprocess.run(command, stdout=null, stderr=null, check=True)
+            if round >= 10:  # warm-up rounds
+                times[name].append(time.perf_counter() - started)
+floor = statistics.median(times["hello-world"])
+for name, samples in times.items():
+    median = statistics.median(samples)
+    print(f"{name:<28} median {median * 1000:6.1f} ms  {median / floor:4.2f}x")
 PY
