@@ -13,9 +13,10 @@ import Darwin
 // path API, and the host stays off full Foundation: loading it and its ICU
 // data would more than double the time a short command takes to start.
 enum FilePaths {
-    /// `name` inside `directory`.
+    /// `name` inside `directory`; an empty directory means the current one.
     static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        if directory.isEmpty { return name }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// The folder part of `path`: "." for a bare name, "/" for a file at the root.

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import PluginHost
+
+/// The path and text helpers that stand in for Foundation's NSString and
+/// String(format:) in the host.
+@Suite("Path and duration helpers")
+struct FilePathsTests {
+    @Test("join puts exactly one slash between directory and name", arguments: [
+        (directory: "/a/b", name: "x.so", joined: "/a/b/x.so"),
+        (directory: "/a/b/", name: "x.so", joined: "/a/b/x.so"),
+        (directory: "/", name: "x.so", joined: "/x.so"),
+        (directory: "", name: "x.so", joined: "x.so"),
+    ])
+    func join(directory: String, name: String, joined: String) {
+        #expect(FilePaths.join(directory, name) == joined)
+    }
+
+    @Test("directory(of:) is the folder part, as dirname prints it", arguments: [
+        (path: "/a/b/x.so", directory: "/a/b"),
+        (path: "/a/b/", directory: "/a"),
+        (path: "/x.so", directory: "/"),
+        (path: "/", directory: "/"),
+        (path: "x.so", directory: "."),
+        (path: "plugins/x.so", directory: "plugins"),
+    ])
+    func directory(path: String, directory: String) {
+        #expect(FilePaths.directory(of: path) == directory)
+    }
+
+    @Test("names(in:) lists a directory without . and .., and says why one cannot be read")
+    func names() throws {
+        let directory = try TemporaryDirectory.make().path
+        for name in ["b.so", "a.so"] {
+            #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data()))
+        }
+        try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: false)
+        #expect(try FilePaths.names(in: directory).sorted() == ["a.so", "b.so", "sub"])
+        #expect(FilePaths.isDirectory(directory + "/sub"))
+        #expect(!FilePaths.isDirectory(directory + "/a.so"))
+
+        let error = #expect(throws: FilePathError.self) { try FilePaths.names(in: directory + "/missing") }
+        #expect(error?.description == "No such file or directory")
+    }
+
+    @Test("resolved(_:) follows symlinks, and keeps a dangling one as it is")
+    func resolved() throws {
+        let directory = try TemporaryDirectory.make().path
+        let real = FilePaths.resolved(directory)
+        #expect(FileManager.default.createFile(atPath: directory + "/target.so", contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.so", withDestinationPath: "target.so")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/dangling.so", withDestinationPath: "gone.so")
+        #expect(FilePaths.resolved(directory + "/link.so") == real + "/target.so")
+        #expect(FilePaths.resolved(directory + "/dangling.so") == directory + "/dangling.so")
+    }
+
+    @Test("Durations read as people write them", arguments: [
+        (duration: Duration.microseconds(420), text: "0.42 ms"),
+        (duration: Duration.microseconds(9_990), text: "9.99 ms"),
+        (duration: Duration.milliseconds(250), text: "250 ms"),
+        (duration: Duration.seconds(2), text: "2 s"),
+        (duration: Duration.milliseconds(1_500), text: "1.5 s"),
+        (duration: Duration.seconds(Int64.max), text: "\(Int64.max / 1_000_000_000).8 s"),
+    ])
+    func humanReadable(duration: Duration, text: String) {
+        #expect(duration.humanReadable == text)
+    }
+}
