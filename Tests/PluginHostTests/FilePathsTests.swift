@@ -37,11 +37,11 @@ struct FilePathsTests {
         }
         try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: false)
         #expect(try FilePaths.names(in: directory).sorted() == ["a.so", "b.so", "sub"])
-        #expect(FilePaths.isDirectory(directory + "/sub"))
-        #expect(!FilePaths.isDirectory(directory + "/a.so"))
+        #expect(try FileFacts.of(path: directory + "/sub").kind == .directory)
+        #expect(try FileFacts.of(path: directory + "/a.so").kind == .regular)
 
-        let error = #expect(throws: FilePathError.self) { try FilePaths.names(in: directory + "/missing") }
-        #expect(error?.description == "No such file or directory")
+        let error = #expect(throws: SystemError.self) { try FilePaths.names(in: directory + "/missing") }
+        #expect(error?.reason == "No such file or directory")
     }
 
     @Test("resolved(_:) follows symlinks, and keeps a dangling one as it is")

@@ -96,25 +96,23 @@ public struct PluginDiscovery: Sendable {
                 names = try FilePaths.names(in: location.directory)
             } catch {
                 if location.isExplicit {
-                    warn("plugins directory \(location.directory) cannot be read (\(error)); check the path given to --plugins-dir or HOST_PLUGINS_DIR")
+                    warn("plugins directory \(location.directory) cannot be read (\(error.reason)); check the path given to --plugins-dir or HOST_PLUGINS_DIR")
                 }
                 continue
             }
             for name in names.sorted() where location.pattern.matches(name) {
                 let path = FilePaths.join(location.directory, name)
-                let exists = access(path, F_OK) == 0
-                // A dangling symlink stays in, so the loader can say what it points at.
-                guard exists ? !FilePaths.isDirectory(path) : Self.isSymlink(path) else { continue }
+                if let facts = try? FileFacts.of(path: path) {
+                    guard facts.kind != .directory else { continue }
+                } else {
+                    // A dangling symlink stays in, so the loader can say what it points at.
+                    guard (try? FileFacts.of(linkAt: path))?.kind == .symbolicLink else { continue }
+                }
                 let identity = FilePaths.resolved(path)
                 if seen.insert(identity).inserted { files.append(path) }
             }
         }
         return files
-    }
-
-    private static func isSymlink(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
     }
 }
 

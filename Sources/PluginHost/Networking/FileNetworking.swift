@@ -23,7 +23,7 @@ public struct FileNetworking: HostNetworking {
     public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         let path = url.path(percentEncoded: false)
         for candidate in [path, path + ".json"] {
-            guard FileManager.default.fileExists(atPath: candidate), !FilePaths.isDirectory(candidate) else {
+            guard let facts = try? FileFacts.of(path: candidate), facts.kind != .directory else {
                 continue
             }
             do {

@@ -29,10 +29,9 @@ enum FilePaths {
     }
 
     /// The names in a directory, without "." and "..", in no order.
-    /// - Throws: The reason the directory cannot be read, such as
-    ///   "No such file or directory".
-    static func names(in directory: String) throws(FilePathError) -> [String] {
-        guard let stream = opendir(directory) else { throw FilePathError(errno: errno) }
+    /// - Throws: The `errno` of a failed `opendir`.
+    static func names(in directory: String) throws(SystemError) -> [String] {
+        guard let stream = opendir(directory) else { throw SystemError(operation: "read", errno: errno) }
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
@@ -50,12 +49,6 @@ enum FilePaths {
         return String(cString: resolved)
     }
 
-    /// Whether `path` names a directory, following symlinks.
-    static func isDirectory(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
-    }
-
     /// The part of a file-system error a person can act on, such as
     /// "Permission denied", rather than a dump of its user info.
     static func reason(_ error: any Error) -> String {
@@ -64,11 +57,4 @@ enum FilePaths {
         }
         return "\(error)"
     }
-}
-
-/// A failed file-system call, as its `errno`.
-struct FilePathError: Error, CustomStringConvertible {
-    let errno: Int32
-    /// The C library's sentence for it, such as "Permission denied".
-    var description: String { String(cString: strerror(errno)) }
 }

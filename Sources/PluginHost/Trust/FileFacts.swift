@@ -57,6 +57,14 @@ struct FileFacts: Sendable, Equatable {
         return FileFacts(status)
     }
 
+    /// The facts of what `path` names, following symlinks.
+    /// - Throws: The `errno` of a failed `stat`.
+    static func of(path: String) throws(SystemError) -> FileFacts {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw SystemError(operation: "stat", errno: errno) }
+        return FileFacts(status)
+    }
+
     /// The facts of `path` itself, not following a final symlink.
     /// - Throws: The `errno` of a failed `lstat`.
     static func of(linkAt path: String) throws(SystemError) -> FileFacts {

@@ -117,7 +117,7 @@ struct PluginLock: Sendable {
     static func entryName(for pluginPath: String, inLockAt lockPath: String) -> String {
         let plugin = canonical(absolute(pluginPath))
         let name = URL(filePath: plugin).lastPathComponent
-        return directory(of: plugin) == canonicalDirectory(directory(of: absolute(lockPath))) ? name : plugin
+        return directory(of: plugin) == FilePaths.resolved(directory(of: absolute(lockPath))) ? name : plugin
     }
 
     /// Whether sha256sum can write `name` without escaping it.
@@ -130,13 +130,7 @@ struct PluginLock: Sendable {
     static func canonical(_ path: String) -> String {
         let absolutePath = absolute(path)
         let name = URL(filePath: absolutePath).lastPathComponent
-        return canonicalDirectory(directory(of: absolutePath)) + (directory(of: absolutePath) == "/" ? "" : "/") + name
-    }
-
-    private static func canonicalDirectory(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        return FilePaths.resolved(directory(of: absolutePath)) + (directory(of: absolutePath) == "/" ? "" : "/") + name
     }
 
     private static func absolute(_ path: String) -> String {
