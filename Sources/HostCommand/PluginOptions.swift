@@ -58,10 +58,10 @@ struct PluginOptions: ParsableArguments {
     static let defaultAPIBaseURL = "https://api.coinbase.com"
 
     /// The API base from the flag, the environment, or the default.
-    func resolvedAPIBaseURL(environment: [String: String] = ProcessEnvironment.current) throws -> URL {
+    func resolvedAPIBaseURL() throws -> URL {
         let (text, source) =
             if let apiBaseURL { (apiBaseURL, "--api-base-url") }
-            else if let value = environment["HOST_API_BASE_URL"], !value.isEmpty { (value, "HOST_API_BASE_URL") }
+            else if let value = ProcessEnvironment.value(of: "HOST_API_BASE_URL"), !value.isEmpty { (value, "HOST_API_BASE_URL") }
             else { (Self.defaultAPIBaseURL, "the default") }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme),
             scheme == "file" || url.host() != nil
@@ -75,9 +75,9 @@ struct PluginOptions: ParsableArguments {
 
     /// Whether plugins run in workers: the flag, else `HOST_ISOLATE`, else
     /// the command's default.
-    func resolvedIsolation(default commandDefault: Bool, environment: [String: String] = ProcessEnvironment.current) throws -> Bool {
+    func resolvedIsolation(default commandDefault: Bool) throws -> Bool {
         if let isolate { return isolate }
-        guard let value = environment["HOST_ISOLATE"], !value.isEmpty else { return commandDefault }
+        guard let value = ProcessEnvironment.value(of: "HOST_ISOLATE"), !value.isEmpty else { return commandDefault }
         switch value.lowercased() {
         case "1", "yes", "true", "on": return true
         case "0", "no", "false", "off": return false

@@ -14,21 +14,6 @@ enum ProcessEnvironment {
         getenv(name).map { String(cString: $0) }
     }
 
-    /// Every variable, by name. A name set twice keeps its first value, as `getenv` does.
-    static var current: [String: String] {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                let name = String(text[..<equals])
-                if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
-            }
-            entry += 1
-        }
-        return variables
-    }
-
     /// The current directory, or "." if it cannot be named (deleted, say).
     static var workingDirectory: String {
         guard let directory = getcwd(nil, 0) else { return "." }
