@@ -108,11 +108,8 @@ struct PluginOptions: ParsableArguments {
     func host(trustMustExist: Bool = true) throws -> PluginHost.Host {
         let apiBaseURL = try resolvedAPIBaseURL()
         let trust = try trust(mustExist: trustMustExist)
-        LoggingSystem.bootstrap { label in
-            var handler = StderrLogHandler(label: label)
-            handler.logLevel = verbose ? .debug : .warning
-            return handler
-        }
+        let level: Logger.Level = verbose ? .debug : .warning
+        LoggingSystem.bootstrap { _ in StderrLog.handler(level: level) }
         let discovery = PluginDiscovery(
             flags: pluginsDirectories,
             environment: ProcessEnvironment.value(of: "HOST_PLUGINS_DIR"),

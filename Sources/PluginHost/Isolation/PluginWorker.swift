@@ -119,7 +119,12 @@ final class HostLink: Sendable {
 
     private func load(_ request: LoadRequest) {
         let level = Logger.Level(rawValue: request.logLevel) ?? .warning
-        LoggingSystem.bootstrap { [self] label in HostLogHandler(link: self, logLevel: level) }
+        // Every log line goes to the host, which logs it with its own logger.
+        LoggingSystem.bootstrap { [self] _ in
+            LineLogHandler(logLevel: level) { [self] level, message, plugin in
+                send(.log(LogFrame(level: level.rawValue, message: message, plugin: plugin)))
+            }
+        }
         let services = HostServices(
             networking: ForwardingNetworking(link: self),
             configuration: request.configuration,
@@ -199,22 +204,5 @@ struct ForwardingNetworking: HostNetworking {
 
     func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         await link.httpGet(url, timeout: timeout)
-    }
-}
-
-/// Sends each log line to the host, which logs it with its own logger.
-struct HostLogHandler: LogHandler {
-    let link: HostLink
-    var logLevel: Logger.Level
-    var metadata: Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        link.send(.log(LogFrame(level: event.level.rawValue, message: "\(event.message)", plugin: merged["plugin"].map { "\($0)" })))
     }
 }
