@@ -43,7 +43,7 @@ struct PluginFile {
     ///   - lock: The lock file that applies, nil for none, or why it is unusable.
     /// - Throws: ``PluginLoadError`` saying which check failed and how to fix it.
     static func open(
-        _ path: String, rules: TrustRules, lock: Result<PluginLock?, LockFileError> = .success(nil)
+        _ path: String, rules: TrustRules, lock: ApplicableLock = .none
     ) throws(PluginLoadError) -> PluginFile {
         let (target, link) = try resolve(path)
         // O_NONBLOCK: opening a named pipe must not wait for a writer.
@@ -159,12 +159,12 @@ struct PluginFile {
     }
 
     /// Compares this descriptor's SHA-256 with the lock file's entry.
-    private func verify(against applicable: Result<PluginLock?, LockFileError>, path: String) throws(PluginLoadError) {
+    private func verify(against applicable: ApplicableLock, path: String) throws(PluginLoadError) {
         let lock: PluginLock
         switch applicable {
-        case .success(nil): return
-        case .success(let found?): lock = found
-        case .failure(let error): throw PluginLoadError(.lockFile(error))
+        case .none: return
+        case .lock(let found): lock = found
+        case .unusable(let error): throw PluginLoadError(.lockFile(error))
         }
         guard let expected = lock.expectedDigest(for: path) else {
             throw PluginLoadError(.notLocked(lock: lock.path))

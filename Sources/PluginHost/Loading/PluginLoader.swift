@@ -44,24 +44,39 @@ public struct PluginLoader: Sendable {
     /// - Parameter files: Paths of candidate plugin files.
     /// - Returns: A report per file and the fetchers that registered.
     public func load(_ files: [String]) -> Result {
-        var result = Result()
+        // Every dlopen of a Swift library empties the Swift runtime's
+        // protocol-conformance cache, and refilling it scans every
+        // conformance in the process. So all files are opened first and
+        // registered after: the work of registering refills the cache once
+        // rather than once per plugin. The order of registration, and so
+        // which plugin wins a symbol, is still the order of `files`.
         let locks = LockFileCache(trust: trust)
         let clock = ContinuousClock()
-        for path in files {
+        let opened = files.map { path in
             let started = clock.now
-            let outcome = Swift.Result { () throws(Failure) in
-                let file: PluginFile
-                do throws(PluginLoadError) {
-                    file = try PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path))
-                } catch {
-                    throw Failure(error: error)
-                }
-                return try load(path, from: file)
+            let descriptor = Swift.Result { () throws(Failure) in try open(path, locks: locks) }
+            services.logger.debug("\(path): checked and loaded in \((clock.now - started).humanReadable)")
+            return (path, descriptor)
+        }
+        var result = Result()
+        for (path, descriptor) in opened {
+            let started = clock.now
+            let outcome = Swift.Result { () throws(Failure) in try register(path, descriptor.get()) }
+            if case .success = descriptor {
+                services.logger.debug("\(path): registered in \((clock.now - started).humanReadable)")
             }
-            services.logger.debug("\(path): checked, loaded and registered in \((clock.now - started).humanReadable)")
             result.record(outcome, for: path, logger: services.logger)
         }
         return result
+    }
+
+    /// Opens and checks one file, loads it and checks its descriptor.
+    private func open(_ path: String, locks: LockFileCache) throws(Failure) -> Descriptor {
+        do throws(PluginLoadError) {
+            return try Self.descriptor(of: PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path)))
+        } catch {
+            throw Failure(error: error)
+        }
     }
 
     /// Loads one file that was already opened and checked, and claims its

@@ -59,21 +59,40 @@ public struct PluginTrust: Sendable {
     }
 }
 
+/// The lock file that applies to one plugin.
+///
+/// Not `Result<PluginLock?, LockFileError>`: a generic type built at run time
+/// makes the Swift runtime check `LockFileError: Error` by scanning every
+/// conformance in the process, which every cold start would pay for.
+enum ApplicableLock: Sendable {
+    /// No lock file applies; the plugin loads unverified.
+    case none
+    /// The plugin must match this lock file.
+    case lock(PluginLock)
+    /// A lock file applies but cannot be used, so the plugin is refused.
+    case unusable(LockFileError)
+}
+
 /// Reads each lock file once per load, however many plugins it covers.
 final class LockFileCache: Sendable {
     let trust: PluginTrust
-    private let locks = Mutex<[String: Result<PluginLock, LockFileError>]>([:])
+    private let locks = Mutex<[String: ApplicableLock]>([:])
 
     init(trust: PluginTrust) {
         self.trust = trust
     }
 
-    /// The lock for `pluginPath`: nil when none applies, or why it is unusable.
-    func lock(for pluginPath: String) -> Result<PluginLock?, LockFileError> {
-        guard let path = trust.lockPath(for: pluginPath) else { return .success(nil) }
-        if let cached = locks.withLock({ $0[path] }) { return cached.map { $0 } }
-        let result = Result { () throws(LockFileError) in try PluginLock.read(at: path, rules: trust.rules) }
-        locks.withLock { $0[path] = result }
-        return result.map { $0 }
+    /// The lock for `pluginPath`: none, the lock, or why it is unusable.
+    func lock(for pluginPath: String) -> ApplicableLock {
+        guard let path = trust.lockPath(for: pluginPath) else { return .none }
+        if let cached = locks.withLock({ $0[path] }) { return cached }
+        let applicable: ApplicableLock
+        do throws(LockFileError) {
+            applicable = .lock(try PluginLock.read(at: path, rules: trust.rules))
+        } catch {
+            applicable = .unusable(error)
+        }
+        locks.withLock { $0[path] = applicable }
+        return applicable
     }
 }
