@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "EthereumPlugin", type: .dynamic, targets: ["EthereumPlugin"]),
         // The plugin loader and the host's composition root.
         .library(name: "PluginHost", targets: ["PluginHost"]),
+        // The host's HTTP client, loaded by `host` on its first http(s) request.
+        .library(name: "HostHTTP", type: .dynamic, targets: ["HostHTTP"]),
         .executable(name: "host", targets: ["HostCommand"]),
     ],
     dependencies: [
@@ -37,13 +39,27 @@ let package = Package(
         .target(name: "BitcoinPlugin", dependencies: ["PluginSDK"], path: "Plugins/BitcoinPlugin"),
         .target(name: "EthereumPlugin", dependencies: ["PluginSDK"], path: "Plugins/EthereumPlugin"),
 
+        .target(name: "DurationUnits"),
+        .target(name: "HostHTTPABI", dependencies: ["PluginABI"]),
+        .target(
+            name: "HostHTTP",
+            dependencies: [
+                "DurationUnits",
+                "HostHTTPABI",
+                "PluginABI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "PluginHost",
             dependencies: [
+                "DurationUnits",
+                "HostHTTPABI",
                 "Patchbay",
                 "PluginABI",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -63,6 +79,7 @@ let package = Package(
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
+                "DurationUnits",
                 "PluginHost",
                 "HostCommand",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -14,7 +14,7 @@ command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -q
 command -v curl >/dev/null || { apt-get update -qq && apt-get install -y -qq curl; }
 
 scratch=${SCRATCH:-.build}
-for product in host BitcoinPlugin EthereumPlugin; do
+for product in host HostHTTP BitcoinPlugin EthereumPlugin; do
     swift build -c release --scratch-path "$scratch" --product "$product" | grep -E "error|warning: .*Sources" || true
 done
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
@@ -31,7 +31,7 @@ for i in $(seq -w 1 100); do
     clang -O2 -shared -fPIC -std=c11 -I Sources/PluginABI/include \
         -DFIXTURE_SYMBOL="\"P$i\"" -DFIXTURE_NAME="\"Generated$i\"" \
         -o "$work/c100/libGenerated$i.so" Tests/Fixtures/CPlugins/fixture_plugin.c &
-    (( i % 8 == 0 )) && wait
+    (( 10#$i % 8 == 0 )) && wait
 done
 wait
 

@@ -1,3 +1,4 @@
+import DurationUnits
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import DurationUnits
+
 /// Why a symbol produced no price.
 public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import DurationUnits
 import PluginABI
 
 /// A fetcher that a plugin registered, callable from Swift.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DurationUnits
 import Logging
 
 /// Loads every plugin in a worker process of its own (`--isolate`).

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DurationUnits
 import Logging
 import NIOCore
 import NIOPosix

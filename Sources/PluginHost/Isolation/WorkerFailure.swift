@@ -1,3 +1,5 @@
+import DurationUnits
+
 #if canImport(Glibc)
 import Glibc
 #endif

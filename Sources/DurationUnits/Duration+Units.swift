@@ -1,15 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 // One place that turns a Duration into the units the host hands on: C's
 // milliseconds, NIO's nanoseconds, and text for messages. Every conversion
 // saturates instead of trapping on a duration too long to represent.
+//
+// A module of its own because both the host and libHostHTTP.so use it. It
+// declares no types, so having a copy on each side of their C boundary is safe.
 extension Duration {
     /// Whole nanoseconds, saturating at `Int64.max`.
-    var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         let (total, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
@@ -17,12 +14,12 @@ extension Duration {
     }
 
     /// Whole milliseconds, clamped to the range of a C `uint32_t`.
-    var clampedMilliseconds: UInt32 {
+    package var clampedMilliseconds: UInt32 {
         UInt32(clamping: nanoseconds / 1_000_000)
     }
 
     /// A short human form for messages: "0.42 ms", "250 ms", "2 s", "1.5 s".
-    var humanReadable: String {
+    package var humanReadable: String {
         let microseconds = nanoseconds / 1000
         let milliseconds = microseconds / 1000
         if milliseconds < 10 { return "\(milliseconds).\(twoDigits(microseconds % 1000 / 10)) ms" }

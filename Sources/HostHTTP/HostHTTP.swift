@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import DurationUnits
+import HostHTTPABI
+import NIOCore
+import NIOPosix
+import PluginABI
+
+// libHostHTTP.so: the host's HTTP client, behind the C contract in
+// host_http.h. The host loads it on its first http(s) request.
+
+/// The `HOST_HTTP_ABI_VERSION` this library was built with; the host checks
+/// it before any other call.
+@c(host_http_abi_version)
+public func hostHTTPABIVersion() -> UInt32 {
+    HOST_HTTP_ABI_VERSION
+}
+
+/// Starts a GET and answers through `completion`, exactly once.
+/// - Parameters:
+///   - url: An absolute http or https URL, copied before this returns.
+///   - timeoutMilliseconds: The deadline for the whole request, body included.
+///   - maximumBodyBytes: A larger body fails the request.
+///   - completion: Receives the response or why none arrived.
+///   - requestContext: Handed back to `completion` untouched.
+@c(host_http_get)
+public func hostHTTPGet(
+    _ url: UnsafePointer<CChar>?, _ timeoutMilliseconds: UInt32, _ maximumBodyBytes: UInt64,
+    _ completion: pb_http_completion_fn?, _ requestContext: UnsafeMutableRawPointer?
+) {
+    guard let completion else { return }
+    let reply = Reply(completion: completion, context: requestContext)
+    guard let url else { return reply.send(.failure("no URL given")) }
+    let request = String(cString: url)
+    let timeout = Duration.milliseconds(Int64(timeoutMilliseconds))
+    let maximumBodySize = Int(clamping: maximumBodyBytes)
+    Task {
+        reply.send(await HTTPGet.perform(request, timeout: timeout, maximumBodySize: maximumBodySize))
+    }
+}
+
+/// What came of a GET.
+enum Outcome {
+    case response(status: Int, body: [UInt8])
+    case failure(String)
+}
+
+/// The completion a caller passed, with the context to hand back.
+private struct Reply: @unchecked Sendable {
+    // @unchecked: the context belongs to the host, which promises in
+    // host_http.h that it may be handed back from any thread.
+    let completion: pb_http_completion_fn
+    let context: UnsafeMutableRawPointer?
+
+    /// Calls the completion with a response that lives only for the call.
+    func send(_ outcome: Outcome) {
+        let size = UInt32(MemoryLayout<pb_http_response>.size)
+        switch outcome {
+        case .response(let status, let body):
+            body.withUnsafeBufferPointer { bytes in
+                var response = pb_http_response(
+                    struct_size: size, status: Int32(clamping: status), body: bytes.baseAddress, body_length: bytes.count, error: nil)
+                completion(context, &response)
+            }
+        case .failure(let reason):
+            reason.withCString { reason in
+                var response = pb_http_response(struct_size: size, status: 0, body: nil, body_length: 0, error: reason)
+                completion(context, &response)
+            }
+        }
+    }
+}
+
+/// Real HTTP and HTTPS through AsyncHTTPClient.
+enum HTTPGet {
+    /// One client for the life of the process, so it never needs a shutdown.
+    ///
+    /// Connection attempts are not retried: a command-line run should say
+    /// "connection refused" at once rather than retry until its deadline.
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// Performs a GET with `Accept: application/json`.
+    /// - Returns: The status and body, whatever the status; or a one-line
+    ///   failure such as "timed out after 2 s", "connection refused" or
+    ///   "response body larger than 1048576 bytes".
+    static func perform(_ url: String, timeout: Duration, maximumBodySize: Int) async -> Outcome {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "patchbay-host")
+        let deadline = NIODeadline.now() + .nanoseconds(timeout.nanoseconds)
+        do {
+            let response = try await client.execute(request, deadline: deadline)
+            let body = try await response.body.collect(upTo: maximumBodySize)
+            return .response(status: Int(response.status.code), body: Array(body.readableBytesView))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            return .failure("timed out after \(timeout.humanReadable)")
+        } catch is NIOTooManyBytesError {
+            return .failure("response body larger than \(maximumBodySize) bytes")
+        } catch {
+            return .failure(describe(error))
+        }
+    }
+
+    /// NIO's errors print as type dumps; keep the part a person can act on.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode)).lowercased()
+        case let error as NIOConnectionError:
+            if let failure = error.connectionErrors.first { return describe(failure.error) }
+            if let dns = error.dnsAError ?? error.dnsAAAAError { return describe(dns) }
+            return "could not connect to \(error.host):\(error.port)"
+        case let error as SocketAddressError.UnknownHost:
+            return "cannot resolve host \(error.host) (\(error.errorDescription.lowercased()))"
+        case let error as HTTPClientError:
+            return "\(error)"
+        default:
+            return String(describing: error)
+        }
+    }
+}
