@@ -2,8 +2,9 @@
 // milliseconds, NIO's nanoseconds, and text for messages. Every conversion
 // saturates instead of trapping on a duration too long to represent.
 //
-// A module of its own because both the host and libHostHTTP.so use it. It
-// declares no types, so having a copy on each side of their C boundary is safe.
+// A module of its own because both the host and libHostHTTP.so link it. Each
+// gets its own copy, which is safe because no Swift value crosses between
+// them: only C does.
 extension Duration {
     /// Whole nanoseconds, saturating at `Int64.max`.
     package var nanoseconds: Int64 {

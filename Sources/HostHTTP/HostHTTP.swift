@@ -8,6 +8,9 @@ import PluginABI
 // libHostHTTP.so: the host's HTTP client, behind the C contract in
 // host_http.h. The host loads it on its first http(s) request.
 
+/// Fails to compile if the exports drift from the header's typedefs.
+private let exportsMatchHeader: (host_http_abi_version_fn, host_http_get_fn) = (hostHTTPABIVersion, hostHTTPGet)
+
 /// The `HOST_HTTP_ABI_VERSION` this library was built with; the host checks
 /// it before any other call.
 @c(host_http_abi_version)

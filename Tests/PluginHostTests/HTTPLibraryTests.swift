@@ -42,6 +42,60 @@ struct HTTPLibraryTests {
         let impostor = try FixturePlugins.privateCopy(of: .cPlugin).path
         let networking = AsyncHTTPClientNetworking(libraryPath: impostor)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
-        #expect(outcome == .failure("\(impostor) is not the host's HTTP client: it lacks host_http_get; rebuild it with `swift build`"))
+        #expect(outcome == .failure("\(impostor) is not the host's HTTP client: it lacks host_http_abi_version; rebuild it with `swift build`"))
+    }
+
+    @Test("A library built for another HTTP ABI is refused, naming both versions")
+    func otherVersion() async throws {
+        let library = try FixturePlugins.httpLibrary(reportingVersion: 99).path
+        let networking = AsyncHTTPClientNetworking(libraryPath: library)
+        let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
+        #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 1; rebuild both with `swift build`"))
+    }
+
+    @Test("A body over the limit fails in one line, across the C boundary")
+    func bodyTooLarge() async throws {
+        let server = try await LoopbackPriceServer(routes: ["/big": .respond(status: 200, body: String(repeating: "x", count: 100))])
+        let networking = AsyncHTTPClientNetworking(maximumBodySize: 10, libraryPath: Self.library)
+        let outcome = await networking.get(try #require(URL(string: server.baseURL + "/big")), timeout: .seconds(5))
+        await server.stop()
+        #expect(outcome == .failure("response body larger than 10 bytes"))
+    }
+
+    @Test("Concurrent requests each get their own answer")
+    func concurrent() async throws {
+        let routes = Dictionary(uniqueKeysWithValues: (0..<8).map { ("/r\($0)", LoopbackPriceServer.Reply.respond(status: 200, body: "\($0)")) })
+        let server = try await LoopbackPriceServer(routes: routes)
+        let networking = AsyncHTTPClientNetworking(libraryPath: Self.library)
+        let base = server.baseURL
+        let outcomes = await withTaskGroup(of: (Int, HTTPOutcome).self) { group in
+            for index in 0..<8 {
+                group.addTask { (index, await networking.get(URL(string: base + "/r\(index)")!, timeout: .seconds(5))) }
+            }
+            return await group.reduce(into: [Int: HTTPOutcome]()) { $0[$1.0] = $1.1 }
+        }
+        await server.stop()
+        for index in 0..<8 {
+            #expect(outcomes[index] == .response(status: 200, body: Array("\(index)".utf8)))
+        }
+    }
+
+    @Test("A host without the library lists plugins, and an http fetch says what is missing")
+    func hostWithoutLibrary() async throws {
+        let directory = try TemporaryDirectory.make()
+        for name in ["host", "libBitcoinPlugin.so", "libEthereumPlugin.so"] {
+            try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: name), to: directory.appending(path: name))
+        }
+        let host = directory.appending(path: "host")
+
+        let list = try await CommandRunner.host(["list-fetchers", "--format", "json"], executable: host)
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("\"ETH\""))
+
+        let fetch = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", "http://127.0.0.1:9"], executable: host)
+        #expect(fetch.status == 1)
+        let missing = directory.appending(path: AsyncHTTPClientNetworking.libraryName).path
+        #expect(fetch.stderr.contains("cannot load \(missing), the host's HTTP client ("))
+        #expect(fetch.stderr.split(separator: "\n").count == 1)
     }
 }

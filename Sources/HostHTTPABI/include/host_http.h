@@ -22,7 +22,10 @@
 extern "C" {
 #endif
 
-/** Bumped on any incompatible change to this header. */
+/**
+ * Bumped on any incompatible change to this header, including to
+ * `pb_http_response`, which it borrows from the plugin ABI.
+ */
 #define HOST_HTTP_ABI_VERSION 1u
 
 /** Returns the `HOST_HTTP_ABI_VERSION` the library was built with. */

@@ -40,10 +40,10 @@ struct PluginFile {
     /// - Parameters:
     ///   - path: The plugin file as found.
     ///   - rules: The ownership and permission rules.
-    ///   - lock: The lock file that applies, nil for none, or why it is unusable.
+    ///   - lock: The lock file that applies, if any, or why it is unusable.
     /// - Throws: ``PluginLoadError`` saying which check failed and how to fix it.
     static func open(
-        _ path: String, rules: TrustRules, lock: ApplicableLock = .none
+        _ path: String, rules: TrustRules, lock: ApplicableLock = .unlocked
     ) throws(PluginLoadError) -> PluginFile {
         let (target, link) = try resolve(path)
         // O_NONBLOCK: opening a named pipe must not wait for a writer.
@@ -162,7 +162,7 @@ struct PluginFile {
     private func verify(against applicable: ApplicableLock, path: String) throws(PluginLoadError) {
         let lock: PluginLock
         switch applicable {
-        case .none: return
+        case .unlocked: return
         case .lock(let found): lock = found
         case .unusable(let error): throw PluginLoadError(.lockFile(error))
         }

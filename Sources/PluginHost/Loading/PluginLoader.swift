@@ -56,7 +56,9 @@ public struct PluginLoader: Sendable {
         let opened = files.map { path in
             let started = clock.now
             let descriptor = Swift.Result { () throws(Failure) in try open(path, locks: locks) }
-            services.logger.debug("\(path): checked and loaded in \((clock.now - started).humanReadable)")
+            if case .success = descriptor {
+                services.logger.debug("\(path): checked and loaded in \((clock.now - started).humanReadable)")
+            }
             return (path, descriptor)
         }
         var result = Result()

@@ -66,7 +66,7 @@ public struct PluginTrust: Sendable {
 /// conformance in the process, which every cold start would pay for.
 enum ApplicableLock: Sendable {
     /// No lock file applies; the plugin loads unverified.
-    case none
+    case unlocked
     /// The plugin must match this lock file.
     case lock(PluginLock)
     /// A lock file applies but cannot be used, so the plugin is refused.
@@ -84,7 +84,7 @@ final class LockFileCache: Sendable {
 
     /// The lock for `pluginPath`: none, the lock, or why it is unusable.
     func lock(for pluginPath: String) -> ApplicableLock {
-        guard let path = trust.lockPath(for: pluginPath) else { return .none }
+        guard let path = trust.lockPath(for: pluginPath) else { return .unlocked }
         if let cached = locks.withLock({ $0[path] }) { return cached }
         let applicable: ApplicableLock
         do throws(LockFileError) {

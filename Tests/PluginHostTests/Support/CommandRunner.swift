@@ -19,9 +19,12 @@ struct CommandRunner {
     ///     the developer's HOST_* variables never leak into a test.
     ///   - directory: The working directory; a fresh empty one by default so
     ///     `./plugins` is absent.
-    static func host(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) async throws -> Output {
+    ///   - executable: Another copy of `host` to run.
+    static func host(
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, executable: URL? = nil
+    ) async throws -> Output {
         let process = Process()
-        process.executableURL = buildDirectory.appending(path: "host")
+        process.executableURL = executable ?? buildDirectory.appending(path: "host")
         process.arguments = arguments
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]

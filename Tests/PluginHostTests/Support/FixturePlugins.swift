@@ -109,12 +109,21 @@ enum FixturePlugins {
         CommandRunner.buildDirectory.appending(path: "lib\(name)Plugin.so")
     }
 
-    private static func compile(defines: [String], to output: URL) throws {
-        let source = repositoryRoot.appending(path: "Tests/Fixtures/CPlugins/fixture_plugin.c")
+    /// A library that exports the HTTP client's entry points but reports
+    /// HTTP ABI `version`, compiled afresh into a directory of its own.
+    static func httpLibrary(reportingVersion version: UInt32) throws -> URL {
+        let output = try TemporaryDirectory.make().appending(path: "libHostHTTP.so")
+        try compile(source: "Tests/Fixtures/CHTTPLibrary/other_version.c", defines: ["-DOTHER_VERSION=\(version)u"], to: output)
+        return output
+    }
+
+    private static func compile(source: String = "Tests/Fixtures/CPlugins/fixture_plugin.c", defines: [String], to output: URL) throws {
+        let source = repositoryRoot.appending(path: source)
         let include = repositoryRoot.appending(path: "Sources/PluginABI/include")
+        let httpInclude = repositoryRoot.appending(path: "Sources/HostHTTPABI/include")
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = [compiler, "-shared", "-fPIC", "-std=c11", "-Wall", "-Werror", "-I", include.path] + defines
+        process.arguments = [compiler, "-shared", "-fPIC", "-std=c11", "-Wall", "-Werror", "-I", include.path, "-I", httpInclude.path] + defines
             + ["-o", output.path, source.path]
         let errors = Pipe()
         process.standardError = errors
