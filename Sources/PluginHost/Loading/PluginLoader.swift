@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import DurationUnits
+import HostShared
 import Logging
 import PluginABI
 
@@ -65,7 +65,7 @@ public struct PluginLoader: Sendable {
         for (path, descriptor) in opened {
             let started = clock.now
             let outcome = Swift.Result { () throws(Failure) in try register(path, descriptor.get()) }
-            if case .success = descriptor {
+            if case .success = outcome {
                 services.logger.debug("\(path): registered in \((clock.now - started).humanReadable)")
             }
             result.record(outcome, for: path, logger: services.logger)
