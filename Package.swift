@@ -39,13 +39,13 @@ let package = Package(
         .target(name: "BitcoinPlugin", dependencies: ["PluginSDK"], path: "Plugins/BitcoinPlugin"),
         .target(name: "EthereumPlugin", dependencies: ["PluginSDK"], path: "Plugins/EthereumPlugin"),
 
-        .target(name: "DurationUnits"),
+        .target(name: "HostShared", dependencies: ["PluginABI"]),
         .target(name: "HostHTTPABI", dependencies: ["PluginABI"]),
         .target(
             name: "HostHTTP",
             dependencies: [
-                "DurationUnits",
                 "HostHTTPABI",
+                "HostShared",
                 "PluginABI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -55,8 +55,8 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
-                "DurationUnits",
                 "HostHTTPABI",
+                "HostShared",
                 "Patchbay",
                 "PluginABI",
                 .product(name: "Logging", package: "swift-log"),
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
-                "DurationUnits",
+                "HostShared",
                 "PluginHost",
                 "HostCommand",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import DurationUnits
 import HostHTTPABI
+import HostShared
 import NIOCore
 import NIOPosix
 import PluginABI
@@ -56,19 +56,9 @@ private struct Reply: @unchecked Sendable {
 
     /// Calls the completion with a response that lives only for the call.
     func send(_ outcome: Outcome) {
-        let size = UInt32(MemoryLayout<pb_http_response>.size)
         switch outcome {
-        case .response(let status, let body):
-            body.withUnsafeBufferPointer { bytes in
-                var response = pb_http_response(
-                    struct_size: size, status: Int32(clamping: status), body: bytes.baseAddress, body_length: bytes.count, error: nil)
-                completion(context, &response)
-            }
-        case .failure(let reason):
-            reason.withCString { reason in
-                var response = pb_http_response(struct_size: size, status: 0, body: nil, body_length: 0, error: reason)
-                completion(context, &response)
-            }
+        case .response(let status, let body): HTTPCompletion.respond(completion, context, status: status, body: body)
+        case .failure(let reason): HTTPCompletion.fail(completion, context, reason: reason)
         }
     }
 }

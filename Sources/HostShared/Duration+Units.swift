@@ -1,10 +1,6 @@
 // One place that turns a Duration into the units the host hands on: C's
 // milliseconds, NIO's nanoseconds, and text for messages. Every conversion
 // saturates instead of trapping on a duration too long to represent.
-//
-// A module of its own because both the host and libHostHTTP.so link it. Each
-// gets its own copy, which is safe because no Swift value crosses between
-// them: only C does.
 extension Duration {
     /// Whole nanoseconds, saturating at `Int64.max`.
     package var nanoseconds: Int64 {

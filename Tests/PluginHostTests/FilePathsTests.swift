@@ -1,5 +1,5 @@
-import DurationUnits
 import Foundation
+import HostShared
 import Testing
 
 @testable import PluginHost

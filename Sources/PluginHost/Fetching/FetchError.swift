@@ -1,4 +1,4 @@
-import DurationUnits
+import HostShared
 
 /// Why a symbol produced no price.
 public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import DurationUnits
+import HostShared
 import PluginABI
 
 /// A fetcher that a plugin registered, callable from Swift.

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import DurationUnits
+import HostShared
 import Logging
 
 /// Loads every plugin in a worker process of its own (`--isolate`).

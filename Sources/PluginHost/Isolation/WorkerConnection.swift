@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import DurationUnits
+import HostShared
 import Logging
 import NIOCore
 import NIOPosix

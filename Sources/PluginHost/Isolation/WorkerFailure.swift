@@ -1,4 +1,4 @@
-import DurationUnits
+import HostShared
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HostShared
 import PluginABI
 
 /// Builds the `pb_host_services` table a plugin receives.
@@ -77,19 +78,9 @@ private struct HTTPReply: Sendable {
 
     /// Calls the plugin's completion with a response that lives only for the call.
     func send(_ outcome: HTTPOutcome) {
-        let size = UInt32(MemoryLayout<pb_http_response>.size)
         switch outcome {
-        case .response(let status, let body):
-            body.withUnsafeBufferPointer { bytes in
-                var response = pb_http_response(
-                    struct_size: size, status: Int32(clamping: status), body: bytes.baseAddress, body_length: bytes.count, error: nil)
-                completion(context.pointer, &response)
-            }
-        case .failure(let reason):
-            reason.withCString { reason in
-                var response = pb_http_response(struct_size: size, status: 0, body: nil, body_length: 0, error: reason)
-                completion(context.pointer, &response)
-            }
+        case .response(let status, let body): HTTPCompletion.respond(completion, context.pointer, status: status, body: body)
+        case .failure(let reason): HTTPCompletion.fail(completion, context.pointer, reason: reason)
         }
     }
 }

@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import DurationUnits
 import HostHTTPABI
+import HostShared
 import PluginABI
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-import DurationUnits
+import HostShared
 import NIOCore
 import NIOHTTP1
 import NIOPosix
