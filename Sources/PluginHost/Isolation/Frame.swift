@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import NIOCore
 
 /// The framing between the host and an isolated plugin worker.
 ///
@@ -20,57 +19,79 @@ import NIOCore
 /// ```
 ///
 /// The worker reads frames on descriptor 3 and writes them on descriptor 4
-/// (two pipes); see ``PluginWorker`` for the whole process layout.
+/// (two pipes); see ``PluginWorker`` for the whole process layout, and
+/// ``FrameStream`` for how each side reads and writes them.
 enum Frame {
     /// 16 MiB: a price is a few hundred bytes, an HTTP body at most the
     /// networking's limit (1 MiB) plus base64 overhead.
     static let maximumLength = 16 << 20
 
-    /// The frame that carries `message`.
-    static func encode(_ message: some Encodable, allocator: ByteBufferAllocator) throws -> ByteBuffer {
+    /// The frame that carries `message`: its length prefix, then its JSON.
+    static func encode(_ message: some Encodable) throws -> [UInt8] {
         let body = try JSONEncoder().encode(message)
         guard body.count <= maximumLength else { throw FrameError.tooLong(body.count) }
-        var buffer = allocator.buffer(capacity: 4 + body.count)
-        buffer.writeInteger(UInt32(body.count), endianness: .big)
-        buffer.writeBytes(body)
-        return buffer
+        let length = UInt32(body.count)
+        var frame: [UInt8] = [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+        frame.reserveCapacity(4 + body.count)
+        frame.append(contentsOf: body)
+        return frame
     }
 
     /// The message a frame's body carries.
-    static func decode<Message: Decodable>(_ type: Message.Type, from body: ByteBuffer) throws -> Message {
-        try JSONDecoder().decode(type, from: Data(body.readableBytesView))
+    /// - Throws: ``FrameError/undecodable(_:)`` when the body is not such a message.
+    static func decode<Message: Decodable>(_ type: Message.Type, from body: Data) throws(FrameError) -> Message {
+        do {
+            return try JSONDecoder().decode(type, from: body)
+        } catch {
+            throw .undecodable("\(error)")
+        }
     }
 }
 
 /// Why a frame could not be read or written.
-enum FrameError: Error, CustomStringConvertible {
+enum FrameError: Error, Equatable, CustomStringConvertible {
+    /// A frame's length is over ``Frame/maximumLength``.
     case tooLong(Int)
+    /// A frame's body is not a message of the protocol; the JSON decoder's reason.
+    case undecodable(String)
 
     var description: String {
         switch self {
         case .tooLong(let length): "a frame of \(length) bytes, longer than the limit of \(Frame.maximumLength)"
+        case .undecodable(let reason): "an undecodable frame: \(reason)"
         }
     }
 }
 
-/// Splits the byte stream into frame bodies.
-struct FrameDecoder: ByteToMessageDecoder {
-    typealias InboundOut = ByteBuffer
+/// Splits a byte stream into frame bodies, however the bytes arrive.
+struct FrameDecoder {
+    private var buffer: [UInt8] = []
+    /// Where the first byte not yet handed out as a frame is in `buffer`.
+    private var start = 0
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let length = buffer.getInteger(at: buffer.readerIndex, endianness: .big, as: UInt32.self) else {
-            return .needMoreData
+    /// Bytes received and not yet part of a whole frame.
+    var pendingCount: Int { buffer.count - start }
+
+    /// Adds bytes read from the stream.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        // Drop what was handed out before growing, so the buffer stays
+        // about one frame long.
+        if start > 0 && start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
         }
-        guard Int(length) <= Frame.maximumLength else { throw FrameError.tooLong(Int(length)) }
-        guard buffer.readableBytes >= 4 + Int(length) else { return .needMoreData }
-        buffer.moveReaderIndex(forwardBy: 4)
-        guard let body = buffer.readSlice(length: Int(length)) else { return .needMoreData }
-        context.fireChannelRead(wrapInboundOut(body))
-        return .continue
+        buffer.append(contentsOf: bytes)
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        while try decode(context: context, buffer: &buffer) == .continue {}
-        return .needMoreData
+    /// The next whole frame's body, or nil until more bytes arrive.
+    /// - Throws: ``FrameError/tooLong(_:)`` as soon as a length prefix is over the limit.
+    mutating func next() throws(FrameError) -> Data? {
+        guard pendingCount >= 4 else { return nil }
+        let length = buffer[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+        guard length <= Frame.maximumLength else { throw .tooLong(length) }
+        guard pendingCount >= 4 + length else { return nil }
+        let body = Data(buffer[start + 4..<start + 4 + length])
+        start += 4 + length
+        return body
     }
 }

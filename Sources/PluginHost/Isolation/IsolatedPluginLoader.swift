@@ -60,7 +60,7 @@ struct IsolatedPluginLoader: Sendable {
         defer { file.closeUnloaded() }
         do throws(WorkerFailure) {
             let process = try WorkerProcess.spawn(executable: options.workerExecutable, arguments: options.workerArguments, plugin: file.descriptor)
-            return .success(try await WorkerConnection.connect(to: process, path: path, services: services))
+            return .success(WorkerConnection.connect(to: process, path: path, services: services))
         } catch {
             return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(error))))
         }

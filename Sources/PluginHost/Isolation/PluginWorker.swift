@@ -5,8 +5,6 @@ import Foundation
 #endif
 import HostShared
 import Logging
-import NIOCore
-import NIOPosix
 import Synchronization
 
 #if canImport(Glibc)
@@ -27,8 +25,8 @@ import Darwin
 /// networking of its own.
 ///
 /// When the host closes the pipe, or dies, the worker exits at once with
-/// `_exit(0)`, from the event loop, so a plugin thread that hangs cannot keep
-/// it alive.
+/// `_exit(0)`, from the pipe loop's own thread, so a plugin that hangs every
+/// other thread cannot keep it alive.
 public enum PluginWorker {
     /// Serves the host on descriptors 3 and 4 until it closes them.
     ///
@@ -40,25 +38,18 @@ public enum PluginWorker {
             StandardError.write("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
             exit(64)
         }
-        let link = HostLink()
-        do {
-            let channel = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in
-                    // Attached before the first read: the load frame is usually
-                    // waiting in the pipe already, and its reply needs the channel.
-                    link.attach(channel)
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(WorkerSideHandler(link: link))
-                    }
-                }
-                .takingOwnershipOfDescriptors(input: WorkerProcess.framesIn, output: WorkerProcess.framesOut)
-                .get()
-            try? await channel.closeFuture.get()
-        } catch {
-            StandardError.write("host: error: plugin-worker cannot use its pipes: \(error)\n")
-            _exit(70)
+        let stream = FrameStream(input: WorkerProcess.framesIn, output: WorkerProcess.framesOut)
+        let link = HostLink(stream: stream)
+        stream.start { body in
+            // The host never sends a bad frame; if it did, nothing can be trusted.
+            guard let message = try? Frame.decode(HostToWorker.self, from: body) else { _exit(65) }
+            link.receive(message)
+        } onEnd: { end in
+            // The host is done or gone.
+            _exit(end == .closed ? 0 : 65)
         }
+        // Everything happens on the pipe loop's thread and in tasks it starts.
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
         _exit(0)
     }
 
@@ -69,18 +60,18 @@ public enum PluginWorker {
 
 /// The worker's connection to its host.
 final class HostLink: Sendable {
+    private let stream: FrameStream
     private let state = Mutex(State())
 
     private struct State {
-        var channel: (any Channel)?
         var loading = false
         var fetchers: [String: PluginFetcher] = [:]
         var httpWaiters: [UInt64: CheckedContinuation<HTTPOutcome, Never>] = [:]
         var nextID: UInt64 = 1
     }
 
-    func attach(_ channel: any Channel) {
-        state.withLock { $0.channel = channel }
+    init(stream: FrameStream) {
+        self.stream = stream
     }
 
     func receive(_ message: HostToWorker) {
@@ -113,9 +104,8 @@ final class HostLink: Sendable {
     }
 
     func send(_ message: WorkerToHost) {
-        guard let channel = state.withLock({ $0.channel }) else { return }
-        guard let frame = try? Frame.encode(message, allocator: channel.allocator) else { return }
-        channel.writeAndFlush(frame, promise: nil)
+        guard let frame = try? Frame.encode(message) else { return }
+        stream.send(frame)
     }
 
     private func load(_ request: LoadRequest) {
@@ -167,35 +157,6 @@ final class HostLink: Sendable {
         case .failure(let error):
             send(.fetched(FetchReply(id: request.id, quote: nil, error: error.message)))
         }
-    }
-}
-
-/// Reads the host's frames on the worker's event loop.
-private final class WorkerSideHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-
-    let link: HostLink
-
-    init(link: HostLink) {
-        self.link = link
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let message = try? Frame.decode(HostToWorker.self, from: unwrapInboundIn(data)) else {
-            // The host never sends a bad frame; if it did, nothing can be trusted.
-            _exit(65)
-        }
-        link.receive(message)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        // The host is done or gone. Exit here, on the event loop, because the
-        // plugin may be hanging every other thread.
-        _exit(0)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        _exit(0)
     }
 }
 

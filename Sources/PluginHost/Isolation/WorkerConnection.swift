@@ -5,12 +5,10 @@ import Foundation
 #endif
 import HostShared
 import Logging
-import NIOCore
-import NIOPosix
 import Synchronization
 
 /// The host's side of one isolated plugin: its worker process and the frame
-/// channel to it.
+/// stream to it.
 ///
 /// It answers the worker's requests for host services with the host's own
 /// ``HostServices`` (HTTP with the injected networking, log lines with the
@@ -21,10 +19,10 @@ final class WorkerConnection: Sendable {
     /// The plugin file as found.
     let path: String
     private let services: HostServices
+    private let stream: FrameStream
     private let state = Mutex(State())
 
     private struct State {
-        var channel: (any Channel)?
         var loadWaiter: CheckedContinuation<Result<LoadReply, WorkerFailure>, Never>?
         var fetchWaiters: [UInt64: CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>] = [:]
         var nextID: UInt64 = 1
@@ -32,7 +30,7 @@ final class WorkerConnection: Sendable {
         var plugin: String?
         /// Set once the worker is gone or given up on; every later request gets it.
         var failure: WorkerFailure?
-        /// The host closed the channel on purpose: the end is not a failure.
+        /// The host closed the stream on purpose: the end is not a failure.
         var closing = false
         var reaper: Task<WorkerProcess.Exit, Never>?
     }
@@ -45,30 +43,19 @@ final class WorkerConnection: Sendable {
         self.process = process
         self.path = path
         self.services = services
+        stream = FrameStream(input: process.fromWorker, output: process.toWorker)
     }
 
-    /// Connects to a freshly spawned worker.
-    /// - Throws: ``WorkerFailure`` when the pipes cannot be registered with NIO.
-    static func connect(to process: WorkerProcess, path: String, services: HostServices) async throws(WorkerFailure) -> WorkerConnection {
+    /// Connects to a freshly spawned worker, taking over the host's ends of its pipes.
+    static func connect(to process: WorkerProcess, path: String, services: HostServices) -> WorkerConnection {
         let connection = WorkerConnection(process: process, path: path, services: services)
-        do {
-            _ = try await NIOPipeBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelInitializer { channel in
-                    // Attached before the first read, so any reply can be sent.
-                    connection.state.withLock { $0.channel = channel }
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(HostSideHandler(connection: connection))
-                    }
-                }
-                .takingOwnershipOfDescriptors(input: process.fromWorker, output: process.toWorker)
-                .get()
-        } catch {
-            close(process.fromWorker)
-            close(process.toWorker)
-            process.kill()
-            _ = await connection.reap()
-            throw WorkerFailure(.loading, .spawnFailed("cannot attach to its pipes: \(error)"))
+        connection.stream.start { body throws(FrameError) in
+            connection.receive(try Frame.decode(WorkerToHost.self, from: body))
+        } onEnd: { end in
+            if case .violation(let error) = end {
+                connection.protocolViolation("\(error)")
+            }
+            connection.streamEnded()
         }
         return connection
     }
@@ -124,23 +111,15 @@ final class WorkerConnection: Sendable {
     /// worker's exit closes the rest. A worker still running a second later
     /// is killed.
     func shutdown() async {
-        let channel = state.withLock { state -> (any Channel)? in
-            state.closing = true
-            return state.channel
-        }
-        guard let channel else { return }
-        do {
-            try await channel.close(mode: .output)
-        } catch {
-            try? await channel.close()
-        }
+        state.withLock { $0.closing = true }
+        stream.closeOutput()
         _ = await reap(within: .seconds(1))
         // The worker is gone, so its end of the pipe is closed; this only
-        // waits for NIO to read what was left in it.
-        try? await channel.closeFuture.get()
+        // waits for the frames it left in the pipe to be read.
+        await stream.readingEnded()
     }
 
-    // MARK: Events from the channel
+    // MARK: Events from the stream
 
     func receive(_ message: WorkerToHost) {
         switch message {
@@ -173,7 +152,7 @@ final class WorkerConnection: Sendable {
     }
 
     /// The worker's end of the pipe closed: it exited, crashed or was killed.
-    func channelClosed() {
+    func streamEnded() {
         Task {
             let exit = await reap()
             let cause: WorkerFailure.Cause =
@@ -233,44 +212,10 @@ final class WorkerConnection: Sendable {
     }
 
     private func send(_ message: HostToWorker) {
-        guard let channel = state.withLock({ $0.channel }) else { return }
         do {
-            let frame = try Frame.encode(message, allocator: channel.allocator)
-            channel.writeAndFlush(frame, promise: nil)
+            stream.send(try Frame.encode(message))
         } catch {
             services.logger.error("cannot send a frame to the worker for \(path): \(error)")
         }
-    }
-}
-
-/// Decodes the worker's frames on the channel's event loop and hands them on.
-private final class HostSideHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-
-    let connection: WorkerConnection
-
-    init(connection: WorkerConnection) {
-        self.connection = connection
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        do {
-            connection.receive(try Frame.decode(WorkerToHost.self, from: unwrapInboundIn(data)))
-        } catch {
-            connection.protocolViolation("an undecodable frame: \(error)")
-            context.close(promise: nil)
-        }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        connection.channelClosed()
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is FrameError || error is ByteToMessageDecoderError {
-            connection.protocolViolation("\(error)")
-        }
-        context.close(promise: nil)
     }
 }

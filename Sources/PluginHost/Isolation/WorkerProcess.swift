@@ -102,7 +102,7 @@ struct WorkerProcess: Sendable {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        // NIO ignores SIGPIPE in the host; give the worker the default back.
+        // The host ignores SIGPIPE once it has workers (PipeLoop); give the worker the default back.
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
