@@ -4,7 +4,9 @@
 #      plugins, and with 100 generated C plugins, against a Swift hello-world;
 #   2. `host fetch ETH BTC` against a loopback server, against curl doing the
 #      same two GETs;
-#   3. `host list-fetchers` and the hello-world again, in interleaved rounds.
+#   3. `host list-fetchers` and the hello-world again, in interleaved rounds;
+#   4. both once more from a cold page cache (as root only: it drops the
+#      kernel's caches before every run).
 # Usage: scripts/benchmark-host.sh   (release build; writes .build-bench/)
 #        SCRATCH=.build-other scripts/benchmark-host.sh   to build elsewhere
 set -euo pipefail
@@ -110,3 +112,25 @@ for name, samples in times.items():
     median = statistics.median(samples)
     print(f"{name:<28} median {median * 1000:6.1f} ms  {median / floor:4.2f}x")
 PY
+
+# Cold in the strict sense: nothing of either binary or its libraries in
+# memory. Needs root, for /proc/sys/vm/drop_caches.
+if [ -w /proc/sys/vm/drop_caches ]; then
+    echo
+    echo "== list-fetchers against the hello-world, page cache dropped before each run"
+    hyperfine -N --runs 30 --prepare 'sh -c "sync; echo 3 > /proc/sys/vm/drop_caches"' \
+        --export-json "$work/cold.json" \
+        -n "hello-world (Swift)" "$work/hello" \
+        -n "host, 2 bundled plugins" "$bin/host list-fetchers" >/dev/null
+    python3 - "$work/cold.json" <<'PY'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["results"]
+floor = statistics.median(results[0]["times"])
+for result in results:
+    median = statistics.median(result["times"])
+    print(f"{result['command']:<28} median {median * 1000:6.1f} ms  {median / floor:4.2f}x")
+PY
+else
+    echo
+    echo "(skipped the cold-cache run: it needs root to write /proc/sys/vm/drop_caches)"
+fi
