@@ -2,7 +2,7 @@ import ArgumentParser
 import PluginHost
 
 /// `host graph`: the registry's dependency graph.
-struct Graph: AsyncParsableCommand {
+struct Graph: DirectlyRunnableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.")
@@ -19,7 +19,17 @@ struct Graph: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try await plugins.loadPlugins()
-        print(loaded.registry.graph(format == .dot ? .dot : .mermaid), terminator: "")
+        show(loaded)
         await loaded.shutdown()
+    }
+
+    func runDirectly() throws -> Bool {
+        guard let loaded = try plugins.loadPluginsInProcess() else { return false }
+        show(loaded)
+        return true
+    }
+
+    private func show(_ loaded: LoadedPlugins) {
+        print(loaded.registry.graph(format == .dot ? .dot : .mermaid), terminator: "")
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Logging
 
-/// `host`: loads price-fetcher plugins and runs them.
-@main
+/// `host`: loads price-fetcher plugins and runs them. ``HostMain`` runs it.
 struct HostCLI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "host",

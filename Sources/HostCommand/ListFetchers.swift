@@ -2,7 +2,7 @@ import ArgumentParser
 import PluginHost
 
 /// `host list-fetchers`: every symbol the loaded plugins provide.
-struct ListFetchers: AsyncParsableCommand {
+struct ListFetchers: DirectlyRunnableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list-fetchers",
         abstract: "List the symbols the loaded plugins can fetch.")
@@ -14,7 +14,17 @@ struct ListFetchers: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try await plugins.loadPlugins()
-        print(Rendering.fetchers(loaded.registry.fetchers, as: format), terminator: "")
+        show(loaded)
         await loaded.shutdown()
+    }
+
+    func runDirectly() throws -> Bool {
+        guard let loaded = try plugins.loadPluginsInProcess() else { return false }
+        show(loaded)
+        return true
+    }
+
+    private func show(_ loaded: LoadedPlugins) {
+        print(Rendering.fetchers(loaded.registry.fetchers, as: format), terminator: "")
     }
 }

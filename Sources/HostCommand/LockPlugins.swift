@@ -7,7 +7,7 @@ import Foundation
 import PluginHost
 
 /// `host lock-plugins`: record the SHA-256 of every plugin found.
-struct LockPlugins: AsyncParsableCommand {
+struct LockPlugins: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock-plugins",
         abstract: "Write a lock file with the SHA-256 of every plugin found, so that only these files load.",
@@ -20,7 +20,7 @@ struct LockPlugins: AsyncParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    func run() async throws {
+    func run() throws {
         let host = try plugins.host(trustMustExist: false)
         let report = host.lockPlugins()
         for written in report.written {

@@ -123,10 +123,19 @@ struct PluginOptions: ParsableArguments {
     /// isolated workers. Call `shutdown()` on the result when done.
     /// - Parameter isolatedByDefault: What the command does without --isolate or HOST_ISOLATE.
     func loadPlugins(isolatedByDefault: Bool = false) async throws -> LoadedPlugins {
-        let isolated = try resolvedIsolation(default: isolatedByDefault)
-        let host = try host()
-        guard isolated else { return host.loadPlugins() }
-        return await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .milliseconds(Int64(loadTimeout * 1000))))
+        if let loaded = try loadPluginsInProcess(isolatedByDefault: isolatedByDefault) {
+            return loaded
+        }
+        return try await host().loadPlugins(isolation: IsolationOptions(loadTimeout: .milliseconds(Int64(loadTimeout * 1000))))
+    }
+
+    /// Wires the production host and loads its plugins in-process, which
+    /// needs no shutdown; or returns nil, having done nothing, when the
+    /// options ask for isolated workers.
+    /// - Parameter isolatedByDefault: What the command does without --isolate or HOST_ISOLATE.
+    func loadPluginsInProcess(isolatedByDefault: Bool = false) throws -> LoadedPlugins? {
+        guard try !resolvedIsolation(default: isolatedByDefault) else { return nil }
+        return try host().loadPlugins()
     }
 }
 
