@@ -104,6 +104,22 @@ struct FrameStreamTests {
         }
     }
 
+    @Test("Abandoning a stream whose peer never closes ends it, once, as closed")
+    func abandonEndsTheStream() async throws {
+        let (near, far) = try Self.connectedPair()
+        let ends = Mutex<[FrameStream.End]>([])
+        far.start { _ in } onEnd: { end in
+            ends.withLock { $0.append(end) }
+        }
+        near.start { _ in } onEnd: { _ in }
+        far.abandon()
+        far.abandon()
+        await far.readingEnded()
+        #expect(ends.withLock { $0 } == [.closed])
+        // The far side closed its ends, so the near side sees its end of file.
+        await near.readingEnded()
+    }
+
     /// Two streams joined by two pipes, as the host and a worker are.
     static func connectedPair() throws -> (FrameStream, FrameStream) {
         var down: [Int32] = [-1, -1]

@@ -67,6 +67,17 @@ struct IsolationEndToEndTests {
         ])
     }
 
+    @Test("A process a plugin starts does not keep the host waiting for its worker's pipe")
+    func childOutlivesWorker() async throws {
+        let directory = try FixturePlugins.directory(with: [.spawnsChild])
+
+        let output = try await fetch(["SPAWN"], in: directory, ["--isolate"])
+
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("SPAWN   USD       3.00"))
+        #expect(output.stderr.isEmpty)
+    }
+
     @Test("A plugin that calls exit while fetching is reported with its status")
     func exitInFetch() async throws {
         let directory = try FixturePlugins.directory(with: [.exitInFetch], bundled: ["Ethereum"])

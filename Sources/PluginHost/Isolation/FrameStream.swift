@@ -35,6 +35,7 @@ final class FrameStream: Sendable {
     typealias EndHandler = @Sendable (End) -> Void
 
     private static let readSize = 64 << 10
+    private static let readsPerTurn = 4
 
     private let loop: PipeLoop
     private let state: Mutex<State>
@@ -49,6 +50,7 @@ final class FrameStream: Sendable {
         var outbox: [UInt8] = []
         var sent = 0
         var closeOutputWhenFlushed = false
+        var abandoned = false
         var onFrame: FrameHandler?
         var onEnd: EndHandler?
         var end: End?
@@ -60,14 +62,17 @@ final class FrameStream: Sendable {
         /// drops them all: its end shows up on the reading side.
         mutating func writeOutbox() {
             while output >= 0 && hasUnsent {
+                var failure: Int32 = 0
                 let written = outbox.withUnsafeBytes { bytes in
-                    write(output, bytes.baseAddress! + sent, bytes.count - sent)
+                    let written = write(output, bytes.baseAddress! + sent, bytes.count - sent)
+                    failure = errno
+                    return written
                 }
                 if written > 0 {
                     sent += written
-                } else if written < 0 && errno == EINTR {
+                } else if written < 0 && failure == EINTR {
                     continue
-                } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                } else if written < 0 && (failure == EAGAIN || failure == EWOULDBLOCK) {
                     break
                 } else {
                     outbox = []
@@ -77,6 +82,10 @@ final class FrameStream: Sendable {
             }
             if !hasUnsent {
                 outbox.removeAll(keepingCapacity: outbox.capacity <= 1 << 20)
+                sent = 0
+            } else if sent >= 1 << 16 && sent >= outbox.count / 2 {
+                // A reader that lags must not make the written bytes pile up.
+                outbox.removeFirst(sent)
                 sent = 0
             }
         }
@@ -130,6 +139,14 @@ final class FrameStream: Sendable {
         loop.wake()
     }
 
+    /// Ends the stream as if the other side had closed it, on the loop's
+    /// next turn: for a peer that is gone while a process it started still
+    /// holds its end of the pipe open.
+    func abandon() {
+        state.withLock { $0.abandoned = true }
+        loop.wake()
+    }
+
     /// Returns once reading has ended, at once if it already has.
     func readingEnded() async {
         await withCheckedContinuation { continuation in
@@ -152,13 +169,18 @@ final class FrameStream: Sendable {
     /// What to poll for: the input while reading, the output while bytes
     /// wait. Closes an output whose last bytes are written.
     func prepareForPoll() -> (input: Int32?, output: Int32?) {
-        state.withLock { state in
+        let (interest, abandoned) = state.withLock { state in
             if state.closeOutputWhenFlushed && !state.hasUnsent {
                 state.closeOutput()
             }
             let reading = state.onFrame != nil && state.input >= 0
-            return (reading ? state.input : nil, state.hasUnsent ? state.output : nil)
+            return ((reading ? state.input : nil, state.hasUnsent ? state.output : nil), state.abandoned && reading)
         }
+        if abandoned {
+            finish(.closed)
+            return (nil, nil)
+        }
+        return interest
     }
 
     /// Writes what the output now takes.
@@ -171,15 +193,19 @@ final class FrameStream: Sendable {
         }
     }
 
-    /// Reads what the input has and hands on the frames it completes.
+    /// Reads what the input has, up to ``readsPerTurn`` reads, and hands on
+    /// the frames it completes. The limit keeps one busy worker from starving
+    /// the others: the loop polls again, and reads the rest on its next turn.
     func readAvailable() {
         let input = state.withLock { $0.input }
         guard input >= 0 else { return }
         var end: End?
-        reading: while true {
+        reading: for _ in 0..<Self.readsPerTurn {
             var result = 0
+            var failure: Int32 = 0
             let bytes = [UInt8](unsafeUninitializedCapacity: Self.readSize) { buffer, count in
                 result = read(input, buffer.baseAddress, buffer.count)
+                failure = errno
                 count = max(result, 0)
             }
             if result == 0 {
@@ -187,7 +213,7 @@ final class FrameStream: Sendable {
                 break
             }
             if result < 0 {
-                switch errno {
+                switch failure {
                 case EINTR: continue reading
                 case EAGAIN, EWOULDBLOCK: break reading
                 // A pipe that cannot be read will never deliver the rest.

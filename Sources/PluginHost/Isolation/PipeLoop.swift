@@ -16,12 +16,13 @@ import Darwin
 /// descriptor with anyone, and it is the only code that closes the
 /// descriptors it watches, so none is reused while it polls.
 ///
-/// The thread starts with the first stream, waits in `poll` and never ends.
+/// The thread starts with the first stream made, waits in `poll` and never ends.
 /// Everything it runs, stream handlers included, must not block.
 ///
 /// > Warning: Starting the loop ignores `SIGPIPE` in the whole process, as
 /// > SwiftNIO does: a worker that dies leaves a pipe without a reader, and
-/// > writing to it must fail with `EPIPE`, not end the process.
+/// > writing to it must fail with `EPIPE`, not end the host. (A worker puts
+/// > the default back: it should die with its host.)
 final class PipeLoop: Sendable {
     /// The process's loop; its thread starts on first use.
     static let shared = PipeLoop()
@@ -100,6 +101,10 @@ final class PipeLoop: Sendable {
                 }
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), wakeRead >= 0 ? -1 : 5)
+            if ready < 0 && errno != EINTR {
+                // Out of memory for the poll set, say: try again, without spinning.
+                usleep(1000)
+            }
             guard ready > 0 else { continue }
             let first = wakeRead >= 0 ? 1 : 0
             if first == 1 && descriptors[0].revents != 0 {

@@ -38,7 +38,13 @@ public enum PluginWorker {
             StandardError.write("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
             exit(64)
         }
+        // The plugin may start processes; they must not keep the host's pipes open.
+        for descriptor in [WorkerProcess.framesIn, WorkerProcess.framesOut, WorkerProcess.pluginFile] {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
         let stream = FrameStream(input: WorkerProcess.framesIn, output: WorkerProcess.framesOut)
+        // The pipe loop ignores SIGPIPE; a worker should rather die with its host.
+        _ = signal(SIGPIPE, SIG_DFL)
         let link = HostLink(stream: stream)
         stream.start { body in
             // The host never sends a bad frame; if it did, nothing can be trusted.
@@ -104,8 +110,14 @@ final class HostLink: Sendable {
     }
 
     func send(_ message: WorkerToHost) {
-        guard let frame = try? Frame.encode(message) else { return }
-        stream.send(frame)
+        do {
+            stream.send(try Frame.encode(message))
+        } catch {
+            // Only a reply over the frame limit gets here. Exiting tells the
+            // host at once, where a lost reply would look like a hang.
+            StandardError.write("host: error: plugin-worker cannot send its reply to the host: \(error)\n")
+            _exit(70)
+        }
     }
 
     private func load(_ request: LoadRequest) {

@@ -106,17 +106,23 @@ final class WorkerConnection: Sendable {
     }
 
     /// Closes the pipe to the worker, which makes a healthy worker exit, and
-    /// reaps it. Frames the worker sent before it saw the end (a last log
-    /// line, say) are still read: only the host's output is closed, and the
-    /// worker's exit closes the rest. A worker still running a second later
-    /// is killed.
+    /// reaps it. Frames the worker wrote into the pipe before it saw the end
+    /// (a last log line, say) are still read: only the host's output is
+    /// closed, and the worker's exit closes the rest. A worker still running
+    /// a second later is killed.
     func shutdown() async {
         state.withLock { $0.closing = true }
         stream.closeOutput()
         _ = await reap(within: .seconds(1))
-        // The worker is gone, so its end of the pipe is closed; this only
-        // waits for the frames it left in the pipe to be read.
+        // The worker is gone, so reading ends as soon as the pipe is drained;
+        // unless a process the plugin started still holds the worker's end.
+        let stream = self.stream
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(1))
+            stream.abandon()
+        }
         await stream.readingEnded()
+        deadline.cancel()
     }
 
     // MARK: Events from the stream

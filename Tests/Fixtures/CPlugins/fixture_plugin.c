@@ -27,6 +27,9 @@
  *   FIXTURE_CALLS_BACK_TWICE    call completion with "1.00", then again with "666.00"
  *   FIXTURE_CALLS_BACK_LATE     call completion from another thread, 1 s
  *                               after the host's timeout_ms has passed
+ *   FIXTURE_SPAWNS_CHILD        start a background `sleep 20` with system(),
+ *                               which inherits every descriptor not marked
+ *                               close-on-exec, then answer "3.00"
  *
  * None of these is built by `swift build`, so a normal run never sees them.
  */
@@ -143,6 +146,12 @@ static void fetch(void *context, const pb_fetch_request *request,
     completion(completion_context, &first);
     pb_fetch_result second = {.struct_size = sizeof second, .base = FIXTURE_SYMBOL, .currency = request->currency, .amount = "666.00"};
     completion(completion_context, &second);
+    return;
+#elif defined(FIXTURE_SPAWNS_CHILD)
+    /* Its own stdio goes nowhere, so only descriptors it inherits matter. */
+    if (system("sleep 20 </dev/null >/dev/null 2>&1 &") != 0) abort();
+    pb_fetch_result spawned = {.struct_size = sizeof spawned, .base = FIXTURE_SYMBOL, .currency = request->currency, .amount = "3.00"};
+    completion(completion_context, &spawned);
     return;
 #elif defined(FIXTURE_CALLS_BACK_LATE)
     late_call *late = malloc(sizeof *late);

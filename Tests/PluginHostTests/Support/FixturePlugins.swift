@@ -35,6 +35,8 @@ enum FixturePlugins {
         case callsBackTwice = "calls-back-twice"
         /// Calls the completion 1 s after the host's timeout: LATE.
         case callsBackLate = "calls-back-late"
+        /// Starts a background process that outlives its worker, then answers "3.00": SPAWN.
+        case spawnsChild = "spawns-child"
 
         var defines: [String] {
             switch self {
@@ -52,6 +54,7 @@ enum FixturePlugins {
             case .neverCallsBack: ["-DFIXTURE_NEVER_CALLS_BACK", "-DFIXTURE_SYMBOL=\"NEVER\"", "-DFIXTURE_NAME=\"SilentPlugin\""]
             case .callsBackTwice: ["-DFIXTURE_CALLS_BACK_TWICE", "-DFIXTURE_SYMBOL=\"TWICE\"", "-DFIXTURE_NAME=\"TwicePlugin\""]
             case .callsBackLate: ["-DFIXTURE_CALLS_BACK_LATE", "-DFIXTURE_SYMBOL=\"LATE\"", "-DFIXTURE_NAME=\"LatePlugin\"", "-pthread"]
+            case .spawnsChild: ["-DFIXTURE_SPAWNS_CHILD", "-DFIXTURE_SYMBOL=\"SPAWN\"", "-DFIXTURE_NAME=\"SpawningPlugin\""]
             }
         }
 
