@@ -37,6 +37,18 @@ for i in $(seq -w 1 100); do
 done
 wait
 
+# Each command's median from a hyperfine JSON export, and its ratio to the first's.
+medians() {
+    python3 - "$1" <<'PY'
+import json, statistics, sys
+results = json.load(open(sys.argv[1]))["results"]
+floor = statistics.median(results[0]["times"])
+for result in results:
+    median = statistics.median(result["times"])
+    print(f"{result['command']:<28} median {median * 1000:6.1f} ms  {median / floor:4.2f}x")
+PY
+}
+
 echo "== list-fetchers (process start + discovery + load + print)"
 # Medians over many runs: on a shared VM the means swing by a few ms.
 hyperfine --warmup 10 --runs 200 -N --export-markdown "$work/list.md" --export-json "$work/list.json" \
@@ -82,14 +94,7 @@ echo
 cat "$work/list.md" "$work/fetch.md"
 echo
 echo "== list-fetchers, medians against the hello-world"
-python3 - "$work/list.json" <<'PY'
-import json, statistics, sys
-results = json.load(open(sys.argv[1]))["results"]
-floor = statistics.median(results[0]["times"])
-for result in results:
-    median = statistics.median(result["times"])
-    print(f"{result['command']:<28} median {median * 1000:6.1f} ms  {median / floor:4.1f}x")
-PY
+medians "$work/list.json"
 
 # hyperfine runs one command's rounds after the other's, so a VM that changes
 # speed mid-run skews the ratio; here each round runs both, back to back.
@@ -122,14 +127,7 @@ if [ -w /proc/sys/vm/drop_caches ]; then
         --export-json "$work/cold.json" \
         -n "hello-world (Swift)" "$work/hello" \
         -n "host, 2 bundled plugins" "$bin/host list-fetchers" >/dev/null
-    python3 - "$work/cold.json" <<'PY'
-import json, statistics, sys
-results = json.load(open(sys.argv[1]))["results"]
-floor = statistics.median(results[0]["times"])
-for result in results:
-    median = statistics.median(result["times"])
-    print(f"{result['command']:<28} median {median * 1000:6.1f} ms  {median / floor:4.2f}x")
-PY
+    medians "$work/cold.json"
 else
     echo
     echo "(skipped the cold-cache run: it needs root to write /proc/sys/vm/drop_caches)"
