@@ -2,7 +2,7 @@ import ArgumentParser
 import PluginHost
 
 /// `host graph`: the registry's dependency graph.
-struct Graph: DirectlyRunnableCommand {
+struct Graph: ReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
         abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.")
@@ -17,19 +17,7 @@ struct Graph: DirectlyRunnableCommand {
     @Option(help: "Graph notation: dot or mermaid.")
     var format: Notation = .dot
 
-    func run() async throws {
-        let loaded = try await plugins.loadPlugins()
-        show(loaded)
-        await loaded.shutdown()
-    }
-
-    func runDirectly() throws -> Bool {
-        guard let loaded = try plugins.loadPluginsInProcess() else { return false }
-        show(loaded)
-        return true
-    }
-
-    private func show(_ loaded: LoadedPlugins) {
+    func show(_ loaded: LoadedPlugins) {
         print(loaded.registry.graph(format == .dot ? .dot : .mermaid), terminator: "")
     }
 }

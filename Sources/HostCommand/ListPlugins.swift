@@ -2,7 +2,7 @@ import ArgumentParser
 import PluginHost
 
 /// `host list-plugins`: every plugin file found, loaded or not, and why not.
-struct ListPlugins: DirectlyRunnableCommand {
+struct ListPlugins: ReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "list-plugins",
         abstract: "List the plugin files found, with their status.")
@@ -12,19 +12,7 @@ struct ListPlugins: DirectlyRunnableCommand {
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
-    func run() async throws {
-        let loaded = try await plugins.loadPlugins()
-        show(loaded)
-        await loaded.shutdown()
-    }
-
-    func runDirectly() throws -> Bool {
-        guard let loaded = try plugins.loadPluginsInProcess() else { return false }
-        show(loaded)
-        return true
-    }
-
-    private func show(_ loaded: LoadedPlugins) {
+    func show(_ loaded: LoadedPlugins) {
         print(Rendering.plugins(loaded.reports, as: format), terminator: "")
     }
 }

@@ -90,6 +90,13 @@ final class FrameStream: Sendable {
             }
         }
 
+        /// Closes the output once ``closeOutputWhenFlushed`` is set and nothing waits to be written.
+        mutating func closeOutputIfFlushed() {
+            if closeOutputWhenFlushed && !hasUnsent {
+                closeOutput()
+            }
+        }
+
         mutating func closeOutput() {
             if output >= 0 { close(output) }
             output = -1
@@ -170,9 +177,7 @@ final class FrameStream: Sendable {
     /// wait. Closes an output whose last bytes are written.
     func prepareForPoll() -> (input: Int32?, output: Int32?) {
         let (interest, abandoned) = state.withLock { state in
-            if state.closeOutputWhenFlushed && !state.hasUnsent {
-                state.closeOutput()
-            }
+            state.closeOutputIfFlushed()
             let reading = state.onFrame != nil && state.input >= 0
             return ((reading ? state.input : nil, state.hasUnsent ? state.output : nil), state.abandoned && reading)
         }
@@ -187,9 +192,7 @@ final class FrameStream: Sendable {
     func flush() {
         state.withLock { state in
             state.writeOutbox()
-            if state.closeOutputWhenFlushed && !state.hasUnsent {
-                state.closeOutput()
-            }
+            state.closeOutputIfFlushed()
         }
     }
 

@@ -1,0 +1,30 @@
+import ArgumentParser
+import PluginHost
+
+/// A command that loads the plugins, prints what it reports about them, and
+/// is done: `list-fetchers`, `list-plugins` and `graph`.
+///
+/// Loaded in-process, it never waits, so it finishes on the main thread
+/// (``DirectlyRunnableCommand``); with `--isolate` it runs as a task and
+/// stops the workers after printing.
+protocol ReportCommand: DirectlyRunnableCommand {
+    /// The options that find and load the plugins.
+    var plugins: PluginOptions { get }
+
+    /// Prints the report on the loaded plugins.
+    func show(_ loaded: LoadedPlugins)
+}
+
+extension ReportCommand {
+    func run() async throws {
+        let loaded = try await plugins.loadPlugins()
+        show(loaded)
+        await loaded.shutdown()
+    }
+
+    func runDirectly() throws -> Bool {
+        guard let loaded = try plugins.loadPluginsInProcess() else { return false }
+        show(loaded)
+        return true
+    }
+}
