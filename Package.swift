@@ -30,7 +30,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
-        .target(name: "Patchbay"),
+        // NB: one C thread-local for the engine; Swift has no thread-local storage.
+        .target(name: "CPatchbay"),
+        .target(name: "Patchbay", dependencies: ["CPatchbay"]),
         .target(name: "PatchbayTesting", dependencies: ["Patchbay"]),
 
         .target(name: "PluginABI"),

@@ -23,24 +23,28 @@ extension Container {
                 return
             }
             try run(
-                registration, resolver: self, arguments: arguments, into: out, state: state, keepInGraph: true)
+                registration, resolver: self, arguments: arguments, into: out, state: state, keepingInGraphOf: owner)
         case .singleton, .cached, .shared:
             try produceStored(registration, owner: owner, arguments: arguments, into: out)
         }
     }
 
     /// Runs the factory, and then `initCompleted`, inside the resolution path.
+    ///
+    /// - Parameter graphOwner: For a graph-scope registration, the container
+    ///   that holds it; the value is then kept for the rest of the graph.
     @inline(__always)
     private func run(
         _ registration: Registration, resolver: Container, arguments: UnsafeRawPointer,
         into out: UnsafeMutableRawPointer, state: UnsafeMutablePointer<ResolutionState>,
-        keepInGraph: Bool = false, completes: Bool = true
+        keepingInGraphOf graphOwner: Container? = nil, completes: Bool = true
     ) throws(ResolutionError) {
-        try state.pointee.push(registration)
+        try state.pointee.push(registration, resolver: resolver)
         defer { state.pointee.pop() }
-        guard let factory = registration.factory else { return }
         do {
-            try factory(resolver, arguments, out)
+            // NB: called through the optional, not bound with `guard let`:
+            // binding copies the closure, a retain and a release per call.
+            try registration.factory?(resolver, arguments, out)
         } catch let error as ResolutionError {
             throw error
         } catch {
@@ -48,8 +52,8 @@ extension Container {
         }
         // A top-level graph instance is needed again only by `initCompleted`:
         // the graph ends as soon as it returns.
-        if keepInGraph && (state.pointee.depth > 1 || registration.completion != nil) {
-            state.pointee.keepGraphInstance(of: registration, copying: out)
+        if let graphOwner, state.pointee.depth > 1 || registration.completion != nil {
+            state.pointee.keepGraphInstance(of: registration, owner: graphOwner, copying: out)
         }
         if completes, let completion = registration.completion {
             do {
@@ -80,7 +84,7 @@ extension Container {
                 witness.copy(storage, out)
                 return
             }
-            try state.pointee.push(registration)
+            try state.pointee.push(registration, resolver: self)
             state.pointee.pop()
             throw .circularDependency(registration.step, path: state.pointee.steps + [registration.step])
         }

@@ -1,3 +1,5 @@
+internal import CPatchbay
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Glibc)
@@ -13,15 +15,20 @@
 /// passed to each factory, means a factory receives the plain container as its
 /// resolver, and a resolve that needs no factory touches none of this.
 ///
-/// It lives in memory reached through a raw pointer from a pthread key: no
+/// It lives in memory reached through a raw pointer in a C thread-local: no
 /// reference counting, no dynamic exclusivity checks, and no allocation after
-/// a thread's first resolve.
+/// a thread's first resolve. A pthread key frees it when the thread exits.
 struct ResolutionState {
     /// An instance made in graph scope during the current top-level resolve.
+    ///
+    /// The registration is unretained when it belongs to ``root``, which
+    /// outlives the top-level resolve; any other container, such as a child
+    /// a factory makes and drops, may go first, so its registration is retained.
     struct GraphEntry {
-        let registration: Registration
+        let registration: Unmanaged<Registration>
         let value: UnsafeMutableRawPointer
         let isInArena: Bool
+        let isRetained: Bool
     }
 
     /// Bytes of graph-scope instances kept without a heap allocation per resolve.
@@ -30,20 +37,25 @@ struct ResolutionState {
     /// How many registrations are being built, outermost first, in `path`.
     var depth = 0
     let path: UnsafeMutablePointer<Unmanaged<Registration>>
-    var graph: [GraphEntry] = []
+    /// The container whose factory runs outermost: alive until the top-level resolve returns.
+    var root: UnsafeRawPointer?
+    /// Graph-scope instances, in the order made; a raw buffer, so keeping one retains nothing.
+    var graph: UnsafeMutablePointer<GraphEntry>
+    var graphCount = 0
+    var graphCapacity = 16
     let arena: UnsafeMutableRawPointer
     var arenaUsed = 0
 
     init() {
         path = .allocate(capacity: Container.maximumDepth + 1)
+        graph = .allocate(capacity: graphCapacity)
         arena = .allocate(byteCount: ResolutionState.arenaSize, alignment: 16)
-        graph.reserveCapacity(16)
     }
 
     /// The calling thread's state, created on its first use.
     @inline(__always)
     static var current: UnsafeMutablePointer<ResolutionState> {
-        if let raw = pthread_getspecific(stateKey) {
+        if let raw = pb_thread_state() {
             return raw.assumingMemoryBound(to: ResolutionState.self)
         }
         return makeCurrent()
@@ -59,13 +71,17 @@ struct ResolutionState {
     private static func makeCurrent() -> UnsafeMutablePointer<ResolutionState> {
         let state = UnsafeMutablePointer<ResolutionState>.allocate(capacity: 1)
         state.initialize(to: ResolutionState())
+        pb_set_thread_state(state)
         pthread_setspecific(stateKey, state)
         return state
     }
 
     fileprivate static func destroy(_ raw: UnsafeMutableRawPointer?) {
         guard let state = raw?.assumingMemoryBound(to: ResolutionState.self) else { return }
+        // NB: the key's destructor runs on the exiting thread, so this clears its own slot.
+        pb_set_thread_state(nil)
         state.pointee.path.deallocate()
+        state.pointee.graph.deallocate()
         state.pointee.arena.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
@@ -81,12 +97,15 @@ struct ResolutionState {
         depth > 0 ? path[depth - 1].takeUnretainedValue() : nil
     }
 
-    /// Enters `registration`'s factory.
+    /// Enters `registration`'s factory, run with `resolver`.
     ///
     /// - Throws: ``ResolutionError/Code/circularDependency`` if it is already
     ///   on the path, ``ResolutionError/Code/depthLimitExceeded`` past the limit.
     @inline(__always)
-    mutating func push(_ registration: Registration) throws(ResolutionError) {
+    mutating func push(_ registration: Registration, resolver: Container) throws(ResolutionError) {
+        if depth == 0 {
+            root = UnsafeRawPointer(Unmanaged.passUnretained(resolver).toOpaque())
+        }
         let entry = Unmanaged.passUnretained(registration)
         for index in 0..<depth where path[index].toOpaque() == entry.toOpaque() {
             throw .circularDependency(registration.step, path: steps + [registration.step])
@@ -102,7 +121,7 @@ struct ResolutionState {
     @inline(__always)
     mutating func pop() {
         depth -= 1
-        if depth == 0 && !graph.isEmpty {
+        if depth == 0 && graphCount != 0 {
             endGraph()
         }
     }
@@ -110,14 +129,17 @@ struct ResolutionState {
     /// The graph-scope instance of `registration` made earlier in this resolve.
     @inline(__always)
     func graphInstance(of registration: Registration) -> UnsafeMutableRawPointer? {
-        for entry in graph where entry.registration === registration {
-            return entry.value
+        let wanted = Unmanaged.passUnretained(registration).toOpaque()
+        for index in 0..<graphCount where graph[index].registration.toOpaque() == wanted {
+            return graph[index].value
         }
         return nil
     }
 
     /// Keeps a copy of `value` for the rest of this top-level resolve.
-    mutating func keepGraphInstance(of registration: Registration, copying value: UnsafeRawPointer) {
+    ///
+    /// - Parameter owner: The container that holds `registration`.
+    mutating func keepGraphInstance(of registration: Registration, owner: Container, copying value: UnsafeRawPointer) {
         let witness = registration.witness
         let alignment = Swift.max(witness.alignment, 1)
         let offset = (arenaUsed + alignment - 1) & ~(alignment - 1)
@@ -130,17 +152,38 @@ struct ResolutionState {
             storage = witness.allocate()
         }
         witness.copy(value, storage)
-        graph.append(GraphEntry(registration: registration, value: storage, isInArena: isInArena))
+        if graphCount == graphCapacity {
+            growGraph()
+        }
+        let isRetained = UnsafeRawPointer(Unmanaged.passUnretained(owner).toOpaque()) != root
+        let reference = isRetained ? Unmanaged.passRetained(registration) : Unmanaged.passUnretained(registration)
+        (graph + graphCount).initialize(
+            to: GraphEntry(registration: reference, value: storage, isInArena: isInArena, isRetained: isRetained))
+        graphCount += 1
+    }
+
+    @inline(never)
+    private mutating func growGraph() {
+        let larger = UnsafeMutablePointer<GraphEntry>.allocate(capacity: graphCapacity * 2)
+        larger.moveInitialize(from: graph, count: graphCount)
+        graph.deallocate()
+        graph = larger
+        graphCapacity *= 2
     }
 
     @inline(never)
     private mutating func endGraph() {
-        // NB: one at a time, because destroying an instance runs its deinit,
-        // which may itself resolve and so use this state.
-        while let entry = graph.popLast() {
-            entry.registration.witness.destroy(entry.value)
+        // NB: one at a time, and the count lowered before each destroy,
+        // because an instance's deinit may itself resolve and so use this state.
+        while graphCount > 0 {
+            graphCount -= 1
+            let entry = graph[graphCount]
+            entry.registration._withUnsafeGuaranteedRef { $0.witness.destroy(entry.value) }
             if !entry.isInArena {
                 entry.value.deallocate()
+            }
+            if entry.isRetained {
+                entry.registration.release()
             }
         }
         arenaUsed = 0
