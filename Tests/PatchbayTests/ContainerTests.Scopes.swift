@@ -1,4 +1,4 @@
-import Patchbay
+@testable import Patchbay
 import Testing
 
 extension ContainerTests {
@@ -38,6 +38,35 @@ extension ContainerTests {
             #expect(first.left.leaf === first.right.leaf)
             #expect(first.left.leaf !== second.left.leaf)
             #expect(try container.resolve(Leaf.self) !== container.resolve(Leaf.self))
+        }
+
+        @Test func aGraphInstanceFromAContainerDroppedMidResolveLivesUntilTheGraphEnds() throws {
+            let container = Container()
+            let child = WeakReference<Container>()
+            let registration = WeakReference<Patchbay.Registration>()
+            let kept = WeakReference<Leaf>()
+            container.register(LeftBranch.self) { _ in
+                let temporary = Container()
+                temporary.register(Leaf.self, scope: .graph) { _ in Leaf() }
+                child.object = temporary
+                registration.object = temporary.registry.current.first
+                // Resolved inside the outer graph, so the graph keeps this instance until it ends.
+                let leaf = try temporary.resolve(Leaf.self)
+                kept.object = leaf
+                return LeftBranch(leaf: leaf)
+            }
+            container.register(Trunk.self) { r in
+                let left = try r.resolve(LeftBranch.self)
+                // Its container is gone, but the graph still needs the registration to destroy its copy.
+                #expect(child.object == nil)
+                #expect(registration.object != nil)
+                return Trunk(left: left, right: RightBranch(leaf: Leaf()))
+            }
+            var trunk: Trunk? = try container.resolve(Trunk.self)
+            #expect(registration.object == nil, "the graph let the registration go when it ended")
+            #expect(trunk?.left.leaf === kept.object)
+            trunk = nil
+            #expect(kept.object == nil, "the graph released its copy when it ended")
         }
 
         @Test func graphBuildsACombinedServiceOnceForBothItsProtocols() throws {
