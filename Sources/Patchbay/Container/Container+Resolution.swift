@@ -19,7 +19,12 @@ extension Container {
     ) throws(ResolutionError) -> Service {
         // NB: inlinable so that copying or moving the value out is specialized
         // for the caller's type; the rest is one or two calls into the engine.
-        let found = try lookUp(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self)) { [] }
+        let found =
+            if let name {
+                try lookUp(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self)) { [] }
+            } else {
+                try lookUp(serviceType)
+            }
         return try value(of: found, arguments: noArgumentTuple)
     }
 
@@ -120,20 +125,40 @@ extension Container {
         _ serviceType: Any.Type, name: String?, arguments: ObjectIdentifier, argumentTypes: () -> [Any.Type]
     ) throws(ResolutionError) -> Lookup {
         let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: arguments, name: name)
-        guard let found = locate(key) else {
-            throw notRegistered(ResolutionStep(serviceType: serviceType, name: name, argumentTypes: argumentTypes()))
+        return try lookUp(key) {
+            ResolutionStep(serviceType: serviceType, name: name, argumentTypes: argumentTypes())
         }
-        let ready = recorder == nil ? found.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
-        return Lookup(located: found, readyStorage: ready)
+    }
+
+    /// Finds the unnamed registration for a type that takes no arguments, and whether its singleton is ready.
+    ///
+    /// The common case of ``lookUp(_:name:arguments:argumentTypes:)``, with fewer values to pass.
+    ///
+    /// - Throws: ``ResolutionError/Code/notRegistered`` if there is none.
+    @usableFromInline
+    func lookUp(_ serviceType: Any.Type) throws(ResolutionError) -> Lookup {
+        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: ObjectIdentifier(NoArguments.self))
+        return try lookUp(key) { ResolutionStep(serviceType: serviceType) }
+    }
+
+    @inline(__always)
+    private func lookUp(_ key: RegistrationKey, requested: () -> ResolutionStep) throws(ResolutionError) -> Lookup {
+        guard let found = locate(key) else {
+            throw notRegistered(requested())
+        }
+        return lookup(of: found)
     }
 
     /// Finds the registration for a type, name and argument list, or nil.
     @usableFromInline
     func lookUpIfRegistered(_ serviceType: Any.Type, name: String?, arguments: ObjectIdentifier) -> Lookup? {
         let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: arguments, name: name)
-        guard let found = locate(key) else {
-            return nil
-        }
+        return locate(key).map(lookup(of:))
+    }
+
+    /// `found`, with its singleton storage if that is ready; never ready while `verify()` records.
+    @inline(__always)
+    private func lookup(of found: Located) -> Lookup {
         let ready = recorder == nil ? found.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
         return Lookup(located: found, readyStorage: ready)
     }

@@ -14,15 +14,28 @@ struct RegistrationKey: Hashable, Sendable {
         self.service = service
         self.arguments = arguments
         self.name = name
-        // A multiplicative mix of the two metadata addresses; they are aligned,
-        // so the low bits alone would cluster.
-        var mixed = UInt(bitPattern: service) &* 0x9E37_79B9_7F4A_7C15
-        mixed ^= UInt(bitPattern: arguments) &* 0xC2B2_AE3D_27D4_EB4F
+        var mixed = RegistrationKey.mix(service, arguments)
         if let name {
             mixed ^= UInt(bitPattern: name.hashValue) &* 0x1656_67B1_9E37_79F9
         }
-        mixed ^= mixed >> 29
-        self.hash = mixed
+        self.hash = mixed ^ (mixed >> 29)
+    }
+
+    /// The key of an unnamed registration; the same key as passing a nil name, without its branch.
+    @inline(__always)
+    init(service: ObjectIdentifier, arguments: ObjectIdentifier) {
+        self.service = service
+        self.arguments = arguments
+        self.name = nil
+        let mixed = RegistrationKey.mix(service, arguments)
+        self.hash = mixed ^ (mixed >> 29)
+    }
+
+    /// A multiplicative mix of the two metadata addresses; they are aligned,
+    /// so the low bits alone would cluster.
+    @inline(__always)
+    private static func mix(_ service: ObjectIdentifier, _ arguments: ObjectIdentifier) -> UInt {
+        (UInt(bitPattern: service) &* 0x9E37_79B9_7F4A_7C15) ^ (UInt(bitPattern: arguments) &* 0xC2B2_AE3D_27D4_EB4F)
     }
 
     @inline(__always)
