@@ -14,9 +14,17 @@ let package = Package(
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
     ],
     targets: [
+        // The services under test, and their registration in Patchbay.
+        .target(
+            name: "Workload",
+            dependencies: [.product(name: "Patchbay", package: "Patchbay")]
+        ),
+        // A bare resolve loop for callgrind: `bash count-instructions.sh`.
+        .executableTarget(name: "ResolveLoop", dependencies: ["Workload"]),
         .executableTarget(
             name: "ContainerBenchmarks",
             dependencies: [
+                "Workload",
                 .product(name: "Patchbay", package: "Patchbay"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Swinject", package: "Swinject"),

@@ -1,6 +1,7 @@
 import Benchmark
 import Dispatch
 import Patchbay
+import Workload
 
 /// Returns its argument, hidden from the optimizer.
 @inline(never)
@@ -12,8 +13,12 @@ func opaque(_ value: UInt64) -> UInt64 { value }
 let benchmarks: @Sendable () -> Void = {
     let single = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(1))
+    // NB: one iteration of a throughput benchmark is `resolvesPerIteration`
+    // resolves, so that its time, printed in whole nanoseconds, has three
+    // more digits than a single resolve's.
+    let resolvesPerIteration = 1_000
     let batch = Benchmark.Configuration(
-        metrics: [.wallClock], scalingFactor: .mega, maxDuration: .seconds(2), maxIterations: 40)
+        metrics: [.wallClock], scalingFactor: .kilo, maxDuration: .seconds(2), maxIterations: 40)
 
     let patchbay = Containers.patchbay
     let dictionary = Containers.dictionary
@@ -72,11 +77,12 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Throughput, one thread against two
     //
-    // Each iteration performs the same number of resolves, on one thread or
+    // Each sample performs the same number of resolves, on one thread or
     // split over two; the ratio of the two times is the two-thread speed-up.
+    // Times are per `resolvesPerIteration` resolves.
 
-    func onThreads(_ threads: Int, _ total: Int, _ body: @Sendable @escaping () -> Void) {
-        let perThread = total / threads
+    func onThreads(_ threads: Int, _ iterations: Int, _ body: @Sendable @escaping () -> Void) {
+        let perThread = iterations * resolvesPerIteration / threads
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
             for _ in 0..<perThread { body() }
         }

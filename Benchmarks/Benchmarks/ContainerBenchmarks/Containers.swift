@@ -1,27 +1,10 @@
 @preconcurrency import Swinject
 import Patchbay
+import Workload
 
 /// The same workload wired into each container under test.
 enum Containers {
-    static let patchbay: Patchbay.Container = {
-        let container = Patchbay.Container()
-        container.register(SingletonService.self, scope: .singleton) { _ in SingletonService() }
-        container.register(SingletonValue.self, scope: .singleton) { _ in SingletonValue() }
-        container.register(TransientService.self, scope: .unique) { _ in TransientService() }
-        container.register(ArgumentService.self, scope: .unique) { (_, id: Int) in ArgumentService(id: id) }
-        container.register(TransientLeaf.self, scope: .unique) { _ in TransientLeaf() }
-        container.register(SingletonLeaf.self, scope: .singleton) { _ in SingletonLeaf() }
-        container.register(MidA.self, scope: .graph) { r in
-            MidA(transient: try r.resolve(TransientLeaf.self), singleton: try r.resolve(SingletonLeaf.self))
-        }
-        container.register(MidB.self, scope: .graph) { r in
-            MidB(transient: try r.resolve(TransientLeaf.self), singleton: try r.resolve(SingletonLeaf.self))
-        }
-        container.register(Root.self, scope: .graph) { r in
-            Root(a: try r.resolve(MidA.self), b: try r.resolve(MidB.self))
-        }
-        return container
-    }()
+    static let patchbay: Patchbay.Container = PatchbayWorkload.makeContainer()
 
     // NB: Swinject's containers are not Sendable. Each benchmark that uses one
     // from several threads goes through `swinjectSynchronized`, Swinject's own

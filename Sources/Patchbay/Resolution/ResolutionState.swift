@@ -190,7 +190,7 @@ struct ResolutionState {
     }
 }
 
-/// The pthread key under which each thread keeps its ``ResolutionState``.
+/// The pthread key whose destructor frees a thread's ``ResolutionState`` when the thread exits.
 private let stateKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { raw in

@@ -1,0 +1,78 @@
+// A bare loop of resolves, for counting instructions with callgrind and for
+// watching the machine's speed change from round to round, neither of which
+// the benchmark harness shows. See BENCHMARKS.md, "Instruction counts".
+//
+//   ResolveLoop WORKLOAD [COUNT] [ROUNDS] [--each]
+//
+// Resolves WORKLOAD (singleton, transient, argument, graph, or alloc for the
+// allocation alone) COUNT times per round, ROUNDS times, and prints the best
+// round's nanoseconds per operation; --each prints every round's first.
+
+import Patchbay
+import Workload
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Keeps a value alive and opaque to the optimizer, as the benchmarks' `blackHole` does.
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// A new instance on the heap: called directly, the optimizer would put it on the stack.
+@inline(never)
+func makeTransientService() -> TransientService {
+    TransientService()
+}
+
+func nanoseconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+}
+
+func fail(_ message: String) -> Never {
+    let text = "ResolveLoop: \(message)\nusage: ResolveLoop singleton|transient|argument|graph|alloc [COUNT] [ROUNDS] [--each]\n"
+    _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    exit(64)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let printsEachRound = arguments.contains("--each")
+arguments.removeAll { $0 == "--each" }
+guard let workload = arguments.first else { fail("name a workload") }
+let numbers = arguments.dropFirst().map { argument -> Int in
+    guard let number = Int(argument), number > 0 else { fail("'\(argument)' is not a positive whole number") }
+    return number
+}
+let count = numbers.first ?? 200_000
+let rounds = numbers.dropFirst().first ?? 10
+
+let container = PatchbayWorkload.makeContainer()
+let body: () throws -> Void
+switch workload {
+case "singleton": body = { for _ in 0..<count { consume(try container.resolve(SingletonService.self)) } }
+case "transient": body = { for _ in 0..<count { consume(try container.resolve(TransientService.self)) } }
+case "argument": body = { for index in 0..<count { consume(try container.resolve(ArgumentService.self, arguments: index)) } }
+case "graph": body = { for _ in 0..<count { consume(try container.resolve(Root.self)) } }
+case "alloc": body = { for _ in 0..<count { consume(makeTransientService()) } }
+default: fail("unknown workload '\(workload)'")
+}
+
+var best = Double.infinity
+for _ in 0..<rounds {
+    let start = nanoseconds()
+    do {
+        try body()
+    } catch {
+        fail("\(error)")
+    }
+    let perOperation = (nanoseconds() - start) / Double(count)
+    if printsEachRound { print((perOperation * 10).rounded() / 10, terminator: " ") }
+    best = min(best, perOperation)
+}
+print("\(workload): \((best * 10).rounded() / 10) ns per operation, best of \(rounds) rounds of \(count)")

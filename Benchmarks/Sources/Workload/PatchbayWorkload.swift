@@ -1,0 +1,25 @@
+import Patchbay
+
+/// The workload wired into a Patchbay container, shared by the benchmarks and the resolve loop.
+public enum PatchbayWorkload {
+    /// A new container with every service of the workload registered in its scope.
+    public static func makeContainer() -> Container {
+        let container = Container()
+        container.register(SingletonService.self, scope: .singleton) { _ in SingletonService() }
+        container.register(SingletonValue.self, scope: .singleton) { _ in SingletonValue() }
+        container.register(TransientService.self, scope: .unique) { _ in TransientService() }
+        container.register(ArgumentService.self, scope: .unique) { (_, id: Int) in ArgumentService(id: id) }
+        container.register(TransientLeaf.self, scope: .unique) { _ in TransientLeaf() }
+        container.register(SingletonLeaf.self, scope: .singleton) { _ in SingletonLeaf() }
+        container.register(MidA.self, scope: .graph) { r in
+            MidA(transient: try r.resolve(TransientLeaf.self), singleton: try r.resolve(SingletonLeaf.self))
+        }
+        container.register(MidB.self, scope: .graph) { r in
+            MidB(transient: try r.resolve(TransientLeaf.self), singleton: try r.resolve(SingletonLeaf.self))
+        }
+        container.register(Root.self, scope: .graph) { r in
+            Root(a: try r.resolve(MidA.self), b: try r.resolve(MidB.self))
+        }
+        return container
+    }
+}
