@@ -1,3 +1,3 @@
 #include "patchbay_thread_state.h"
 
-_Thread_local void *_Nullable pb_thread_state_slot = 0;
+__attribute__((visibility("hidden"))) _Thread_local void *_Nullable pb_thread_state_slot = 0;

@@ -69,6 +69,29 @@ extension ContainerTests {
             #expect(kept.object == nil, "the graph released its copy when it ended")
         }
 
+        @Test func aGraphInstanceWhoseDeinitResolvesIsDestroyedOnceWhenTheGraphEnds() throws {
+            let container = Container()
+            let reference = WeakReference<Container>()
+            reference.object = container
+            let releases = Counter()
+            container.register(Leaf.self, scope: .unique) { _ in Leaf() }
+            for name in ["first", "second"] {
+                container.register(ResolvesWhenReleased.self, name: name, scope: .graph) { _ in
+                    ResolvesWhenReleased(container: reference, releases: releases)
+                }
+            }
+            // Only the graph keeps these two, so both go as it ends, and each deinit resolves.
+            container.register(LeftBranch.self) { r in
+                _ = try r.resolve(ResolvesWhenReleased.self, name: "first")
+                _ = try r.resolve(ResolvesWhenReleased.self, name: "second")
+                return LeftBranch(leaf: try r.resolve(Leaf.self))
+            }
+            _ = try container.resolve(LeftBranch.self)
+            #expect(releases.count == 2)
+            _ = try container.resolve(LeftBranch.self)
+            #expect(releases.count == 4)
+        }
+
         @Test func graphBuildsACombinedServiceOnceForBothItsProtocols() throws {
             let container = Container()
             let built = Counter()

@@ -15,8 +15,10 @@
 extern "C" {
 #endif
 
-/* The calling thread's slot; defined in patchbay_thread_state.c. */
-extern _Thread_local void *_Nullable pb_thread_state_slot;
+/* The calling thread's slot; defined in patchbay_thread_state.c. Hidden, so
+ * that two images that each link Patchbay never share one slot. */
+extern _Thread_local void *_Nullable pb_thread_state_slot
+    __attribute__((visibility("hidden")));
 
 /* The calling thread's resolution state, or NULL before its first resolve. */
 static inline void *_Nullable pb_thread_state(void) {

@@ -40,7 +40,9 @@ extension Container {
         keepingInGraphOf graphOwner: Container? = nil, completes: Bool = true
     ) throws(ResolutionError) {
         try state.pointee.push(registration, resolver: resolver)
-        defer { state.pointee.pop() }
+        defer { ResolutionState.pop(state) }
+        // Only forwarders have no factory, and `produceForwarded` takes those.
+        assert(registration.factory != nil, "a registration without a factory reached run()")
         do {
             // NB: called through the optional, not bound with `guard let`:
             // binding copies the closure, a retain and a release per call.
@@ -85,7 +87,7 @@ extension Container {
                 return
             }
             try state.pointee.push(registration, resolver: self)
-            state.pointee.pop()
+            ResolutionState.pop(state)
             throw .circularDependency(registration.step, path: state.pointee.steps + [registration.step])
         }
         if copyHeld(registration, into: out) {

@@ -45,6 +45,8 @@ struct ResolutionState {
     var graphCapacity = 16
     let arena: UnsafeMutableRawPointer
     var arenaUsed = 0
+    /// Whether a graph is being taken down, so that one ended inside a deinit leaves the arena alone.
+    var isEndingGraph = false
 
     init() {
         path = .allocate(capacity: Container.maximumDepth + 1)
@@ -118,11 +120,16 @@ struct ResolutionState {
     }
 
     /// Leaves the innermost factory; leaving the outermost ends the graph scope.
+    ///
+    /// NB: static, through the pointer, not `mutating`: ending the graph runs
+    /// deinits, which may resolve and so change this state. A mutating
+    /// method's exclusive access would let the optimizer keep `graphCount` in a
+    /// register across those deinits, and destroy an entry twice.
     @inline(__always)
-    mutating func pop() {
-        depth -= 1
-        if depth == 0 && graphCount != 0 {
-            endGraph()
+    static func pop(_ state: UnsafeMutablePointer<ResolutionState>) {
+        state.pointee.depth -= 1
+        if state.pointee.depth == 0 && state.pointee.graphCount != 0 {
+            endGraph(state)
         }
     }
 
@@ -172,12 +179,15 @@ struct ResolutionState {
     }
 
     @inline(never)
-    private mutating func endGraph() {
-        // NB: one at a time, and the count lowered before each destroy,
-        // because an instance's deinit may itself resolve and so use this state.
-        while graphCount > 0 {
-            graphCount -= 1
-            let entry = graph[graphCount]
+    private static func endGraph(_ state: UnsafeMutablePointer<ResolutionState>) {
+        // NB: one at a time, re-reading the state and lowering the count before
+        // each destroy, because an instance's deinit may itself resolve, and
+        // end a graph of its own, while this one is being taken down.
+        let isOutermost = !state.pointee.isEndingGraph
+        state.pointee.isEndingGraph = true
+        while state.pointee.graphCount > 0 {
+            state.pointee.graphCount -= 1
+            let entry = state.pointee.graph[state.pointee.graphCount]
             entry.registration._withUnsafeGuaranteedRef { $0.witness.destroy(entry.value) }
             if !entry.isInArena {
                 entry.value.deallocate()
@@ -186,7 +196,12 @@ struct ResolutionState {
                 entry.registration.release()
             }
         }
-        arenaUsed = 0
+        // Only the outermost may free the arena: a deinit that resolves runs
+        // while the bytes of the value being destroyed are still in it.
+        if isOutermost {
+            state.pointee.isEndingGraph = false
+            state.pointee.arenaUsed = 0
+        }
     }
 }
 

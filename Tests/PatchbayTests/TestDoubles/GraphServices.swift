@@ -60,3 +60,20 @@ struct FactoryFailure: Error, CustomStringConvertible {
     let reason: String
     var description: String { "FactoryFailure(\(reason))" }
 }
+
+/// Resolves a `Leaf` from its container when it is destroyed, as a deinit that
+/// reports through an injected service would.
+final class ResolvesWhenReleased {
+    let container: WeakReference<Container>
+    let releases: Counter
+
+    init(container: WeakReference<Container>, releases: Counter) {
+        self.container = container
+        self.releases = releases
+    }
+
+    deinit {
+        releases.increment()
+        _ = try? container.object?.resolve(Leaf.self)
+    }
+}
