@@ -5,8 +5,9 @@
  * Swift has no thread-local storage of its own. pthread_getspecific behind a
  * lazily created key costs a call and a `swift_once` check on every resolve,
  * while a C11 `_Thread_local` read is a single load from the thread pointer
- * once the program is linked. The engine keeps a pthread key only to free
- * the state when the thread exits.
+ * when Patchbay is linked into the executable (inside a shared library it is
+ * a call to __tls_get_addr, still cheaper). The engine keeps a pthread key
+ * only to free the state when the thread exits.
  */
 #ifndef PATCHBAY_THREAD_STATE_H
 #define PATCHBAY_THREAD_STATE_H
