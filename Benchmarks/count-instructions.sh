@@ -15,10 +15,10 @@ count() { # workload operations -> instructions for the whole run
     valgrind --tool=callgrind --callgrind-out-file=/dev/null "$loop" "$1" "$2" 1 2>&1 | awk '/Collected/ { print $4 }'
 }
 
-for workload in "${@:-singleton transient argument graph alloc}"; do
-    for name in $workload; do
-        short=$(count "$name" 20000)
-        long=$(count "$name" 120000)
-        echo "$name: $(( (long - short) / 100000 )) instructions per operation"
-    done
+workloads=("$@")
+[ ${#workloads[@]} -gt 0 ] || workloads=(singleton transient argument graph alloc)
+for workload in "${workloads[@]}"; do
+    short=$(count "$workload" 20000)
+    long=$(count "$workload" 120000)
+    echo "$workload: $(( (long - short) / 100000 )) instructions per operation"
 done
