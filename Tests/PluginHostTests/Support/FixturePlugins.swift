@@ -59,35 +59,66 @@ enum FixturePlugins {
         }
 
         var fileName: String { rawValue + ".so" }
+
+        var fixture: Fixture { Fixture(fileName: fileName, defines: defines) }
+    }
+
+    /// Any C fixture plugin: a source under `Tests/Fixtures/CPlugins`, the
+    /// `-D` switches it is compiled with, and the file name it gets.
+    ///
+    /// Suites that need fixtures of their own declare them as static
+    /// constants of this type next to their tests, rather than as cases of
+    /// ``Variant``.
+    struct Fixture: Hashable, Sendable {
+        var fileName: String
+        var source: String
+        var defines: [String]
+
+        init(fileName: String, source: String = "Tests/Fixtures/CPlugins/fixture_plugin.c", defines: [String] = []) {
+            self.fileName = fileName
+            self.source = source
+            self.defines = defines
+        }
     }
 
     static let repositoryRoot = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    private static let built = Mutex<[Variant: URL]>([:])
+    private static let built = Mutex<[Fixture: URL]>([:])
     private static let outputDirectory = Result { try TemporaryDirectory.make() }
 
     /// The compiled library for `variant`, built once per test run.
     static func library(_ variant: Variant) throws -> URL {
-        if let url = built.withLock({ $0[variant] }) { return url }
-        let output = try outputDirectory.get().appending(path: variant.fileName)
-        // Tests run in parallel and may build the same variant at once:
+        try library(variant.fixture)
+    }
+
+    /// The compiled library for `fixture`, built once per test run.
+    static func library(_ fixture: Fixture) throws -> URL {
+        if let url = built.withLock({ $0[fixture] }) { return url }
+        let output = try outputDirectory.get().appending(path: fixture.fileName)
+        // Tests run in parallel and may build the same fixture at once:
         // each compiles to a file of its own and renames it into place, so
         // nobody ever copies a half-written library.
-        let scratch = output.deletingLastPathComponent().appending(path: "\(UUID().uuidString)-\(variant.fileName)")
-        try compile(defines: variant.defines, to: scratch)
+        let scratch = output.deletingLastPathComponent().appending(path: "\(UUID().uuidString)-\(fixture.fileName)")
+        try compile(source: fixture.source, defines: fixture.defines, to: scratch)
         guard rename(scratch.path, output.path) == 0 else { throw CompileError(message: "cannot rename \(scratch.path): \(errno)") }
-        built.withLock { $0[variant] = output }
+        built.withLock { $0[fixture] = output }
         return output
     }
 
     /// Copies the given fixtures (and optionally the bundled plugins) into a
     /// fresh plugins directory.
     static func directory(with variants: [Variant], bundled: [String] = [], extraFiles: [String: Data] = [:]) throws -> URL {
+        try directory(containing: variants.map(\.fixture), bundled: bundled, extraFiles: extraFiles)
+    }
+
+    /// Copies the given fixtures (and optionally the bundled plugins) into a
+    /// fresh plugins directory.
+    static func directory(containing fixtures: [Fixture], bundled: [String] = [], extraFiles: [String: Data] = [:]) throws -> URL {
         let directory = try TemporaryDirectory.make().appending(path: "plugins")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for variant in variants {
-            try FileManager.default.copyItem(at: library(variant), to: directory.appending(path: variant.fileName))
+        for fixture in fixtures {
+            try FileManager.default.copyItem(at: library(fixture), to: directory.appending(path: fixture.fileName))
         }
         for name in bundled {
             try FileManager.default.copyItem(at: bundledPlugin(name), to: directory.appending(path: bundledPlugin(name).lastPathComponent))
@@ -103,7 +134,7 @@ enum FixturePlugins {
     /// for the same inode), with statics no other test shares.
     static func privateCopy(of variant: Variant) throws -> URL {
         let copy = try TemporaryDirectory.make().appending(path: variant.fileName)
-        try FileManager.default.copyItem(at: library(variant), to: copy)
+        try FileManager.default.copyItem(at: library(variant.fixture), to: copy)
         return copy
     }
 
@@ -120,7 +151,7 @@ enum FixturePlugins {
         return output
     }
 
-    private static func compile(source: String = "Tests/Fixtures/CPlugins/fixture_plugin.c", defines: [String], to output: URL) throws {
+    private static func compile(source: String, defines: [String], to output: URL) throws {
         let source = repositoryRoot.appending(path: source)
         let include = repositoryRoot.appending(path: "Sources/PluginABI/include")
         let httpInclude = repositoryRoot.appending(path: "Sources/HostHTTPABI/include")
