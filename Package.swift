@@ -43,6 +43,8 @@ let package = Package(
 
         .target(name: "HostShared", dependencies: ["PluginABI"]),
         .target(name: "HostHTTPABI", dependencies: ["PluginABI"]),
+        // NB: openat2(2), which glibc does not wrap, for file:// reads that stay beneath their directory.
+        .target(name: "CFileBeneath"),
         .target(
             name: "HostHTTP",
             dependencies: [
@@ -55,6 +57,7 @@ let package = Package(
         .target(
             name: "PluginHost",
             dependencies: [
+                "CFileBeneath",
                 "HostHTTPABI",
                 "HostShared",
                 "Patchbay",

@@ -29,6 +29,15 @@ struct PluginOptions: ParsableArguments {
     )
     var apiBaseURL: String?
 
+    @Option(
+        name: .customLong("allow-url"),
+        help: ArgumentHelp(
+            "Also let plugins fetch URLs under this prefix (scheme, host, port and path), beyond the API base; repeat for more. Overrides HOST_ALLOW_URLS (space-separated).",
+            valueName: "prefix"
+        )
+    )
+    var allowURLs: [String] = []
+
     @Flag(name: .shortAndLong, help: "Log what the host and its plugins do, to stderr.")
     var verbose = false
 
@@ -70,7 +79,26 @@ struct PluginOptions: ParsableArguments {
                 "\(source) '\(text)' is not an http, https or file URL; use e.g. https://api.coinbase.com or file://$PWD/Fixtures/coinbase"
             )
         }
+        do {
+            _ = try URLPrefix(text)
+        } catch {
+            throw ValidationError("\(source) \(error); plugins may fetch only under it, so give a plain base such as https://api.coinbase.com")
+        }
         return url
+    }
+
+    /// The prefixes granted beyond the API base: the flags, else `HOST_ALLOW_URLS`.
+    func resolvedAllowedURLs() throws -> [URLPrefix] {
+        let (texts, source) =
+            if !allowURLs.isEmpty { (allowURLs, "--allow-url") }
+            else { ((ProcessEnvironment.value(of: "HOST_ALLOW_URLS") ?? "").split(whereSeparator: \.isWhitespace).map(String.init), "HOST_ALLOW_URLS") }
+        return try texts.map { text in
+            do {
+                return try URLPrefix(text)
+            } catch {
+                throw ValidationError("\(source) \(error); give a prefix such as https://api.example.com/v2 or file:///srv/prices")
+            }
+        }
     }
 
     /// Whether plugins run in workers: the flag, else `HOST_ISOLATE`, else
@@ -107,6 +135,7 @@ struct PluginOptions: ParsableArguments {
     /// Wires the production host, without loading anything.
     func host(trustMustExist: Bool = true) throws -> PluginHost.Host {
         let apiBaseURL = try resolvedAPIBaseURL()
+        let allowedURLs = try resolvedAllowedURLs()
         let trust = try trust(mustExist: trustMustExist)
         let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { _ in StderrLog.handler(level: level) }
@@ -116,7 +145,9 @@ struct PluginOptions: ParsableArguments {
             executableDirectory: PluginDiscovery.runningExecutableDirectory,
             workingDirectory: ProcessEnvironment.workingDirectory
         )
-        return PluginHost.Host.live(discovery: discovery, apiBaseURL: apiBaseURL, logger: Logger(label: "host"), trust: trust)
+        return PluginHost.Host.live(
+            discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", logger: Logger(label: "host"),
+            trust: trust)
     }
 
     /// Wires the production host and loads its plugins, in-process or in

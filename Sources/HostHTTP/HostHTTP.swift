@@ -3,7 +3,6 @@ import HostHTTPABI
 import HostShared
 import NIOCore
 import NIOPosix
-import PluginABI
 
 // libHostHTTP.so: the host's HTTP client, behind the C contract in
 // host_http.h. The host loads it on its first http(s) request.
@@ -18,7 +17,8 @@ public func hostHTTPABIVersion() -> UInt32 {
     HOST_HTTP_ABI_VERSION
 }
 
-/// Starts a GET and answers through `completion`, exactly once.
+/// Starts a GET and answers through `completion`, exactly once. A redirect
+/// is answered, with its location, never followed.
 /// - Parameters:
 ///   - url: An absolute http or https URL, copied before this returns.
 ///   - timeoutMilliseconds: The deadline for the whole request, body included.
@@ -28,7 +28,7 @@ public func hostHTTPABIVersion() -> UInt32 {
 @c(host_http_get)
 public func hostHTTPGet(
     _ url: UnsafePointer<CChar>?, _ timeoutMilliseconds: UInt32, _ maximumBodyBytes: UInt64,
-    _ completion: pb_http_completion_fn?, _ requestContext: UnsafeMutableRawPointer?
+    _ completion: host_http_completion_fn?, _ requestContext: UnsafeMutableRawPointer?
 ) {
     guard let completion else { return }
     let reply = Reply(completion: completion, context: requestContext)
@@ -43,7 +43,8 @@ public func hostHTTPGet(
 
 /// What came of a GET.
 enum Outcome {
-    case response(status: Int, body: [UInt8])
+    /// `location` is a 3xx response's `Location` header, as sent.
+    case response(status: Int, body: [UInt8], location: String?)
     case failure(String)
 }
 
@@ -51,15 +52,35 @@ enum Outcome {
 private struct Reply: @unchecked Sendable {
     // @unchecked: the context belongs to the host, which promises in
     // host_http.h that it may be handed back from any thread.
-    let completion: pb_http_completion_fn
+    let completion: host_http_completion_fn
     let context: UnsafeMutableRawPointer?
+
+    private static let structSize = UInt32(MemoryLayout<host_http_response>.size)
 
     /// Calls the completion with a response that lives only for the call.
     func send(_ outcome: Outcome) {
         switch outcome {
-        case .response(let status, let body): HTTPCompletion.respond(completion, context, status: status, body: body)
-        case .failure(let reason): HTTPCompletion.fail(completion, context, reason: reason)
+        case .response(let status, let body, let location):
+            body.withUnsafeBufferPointer { bytes in
+                withOptionalCString(location) { location in
+                    var response = host_http_response(
+                        struct_size: Self.structSize, status: Int32(clamping: status), body: bytes.baseAddress, body_length: bytes.count,
+                        location: location, error: nil)
+                    completion(context, &response)
+                }
+            }
+        case .failure(let reason):
+            reason.withCString { reason in
+                var response = host_http_response(
+                    struct_size: Self.structSize, status: 0, body: nil, body_length: 0, location: nil, error: reason)
+                completion(context, &response)
+            }
         }
+    }
+
+    private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+        guard let string else { return body(nil) }
+        return string.withCString { body($0) }
     }
 }
 
@@ -69,14 +90,18 @@ enum HTTPGet {
     ///
     /// Connection attempts are not retried: a command-line run should say
     /// "connection refused" at once rather than retry until its deadline.
+    /// Redirects are not followed: the host checks each hop against its URL
+    /// policy before it asks for the next.
     private static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10)))
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .disallow
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
 
     /// Performs a GET with `Accept: application/json`.
-    /// - Returns: The status and body, whatever the status; or a one-line
+    /// - Returns: The status and body, whatever the status, with the
+    ///   location of a redirect; or a one-line
     ///   failure such as "timed out after 2 s", "connection refused" or
     ///   "response body larger than 1048576 bytes".
     static func perform(_ url: String, timeout: Duration, maximumBodySize: Int) async -> Outcome {
@@ -88,7 +113,8 @@ enum HTTPGet {
         do {
             let response = try await client.execute(request, deadline: deadline)
             let body = try await response.body.collect(upTo: maximumBodySize)
-            return .response(status: Int(response.status.code), body: Array(body.readableBytesView))
+            let location = (300..<400).contains(response.status.code) ? response.headers.first(name: "Location") : nil
+            return .response(status: Int(response.status.code), body: Array(body.readableBytesView), location: location)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             return .failure("timed out after \(timeout.humanReadable)")
         } catch is NIOTooManyBytesError {

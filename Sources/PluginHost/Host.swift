@@ -34,17 +34,31 @@ public struct Host: Sendable {
     }
 
     /// Wires the production host: real HTTP through AsyncHTTPClient, `file://`
-    /// from disk, and `api_base_url` for the plugins.
+    /// from disk, and `api_base_url` for the plugins, which may fetch only
+    /// under it and under the grants.
     /// - Parameters:
     ///   - discovery: The plugin search path.
     ///   - apiBaseURL: The Coinbase-compatible API the plugins talk to.
+    ///   - allowedURLs: More prefixes plugins may fetch under, granted by the user.
+    ///   - grantOption: How a user grants a prefix, for refusals to name, e.g. `--allow-url`.
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - trust: The checks plugin files pass before they are loaded.
-    public static func live(discovery: PluginDiscovery, apiBaseURL: URL, logger: Logger, trust: PluginTrust = PluginTrust()) -> Host {
-        let networking = SchemeRoutingNetworking(web: AsyncHTTPClientNetworking(), files: FileNetworking())
+    public static func live(
+        discovery: PluginDiscovery, apiBaseURL: URL, allowedURLs: [URLPrefix] = [], grantOption: String? = nil, logger: Logger,
+        trust: PluginTrust = PluginTrust()
+    ) -> Host {
+        let configuration = configuration(apiBaseURL: apiBaseURL)
+        let base = (try? URLPrefix(configuration["api_base_url"] ?? "")).map { [$0] } ?? []
+        let policy = URLPolicy(allowing: base + allowedURLs, grantOption: grantOption)
+        // One cap for every body a plugin receives, over HTTP or from a file.
+        let maximumBodySize = 1 << 20
+        let networking = SchemeRoutingNetworking(
+            web: AsyncHTTPClientNetworking(maximumBodySize: maximumBodySize),
+            files: FileNetworking(roots: policy.fileRoots, maximumBodySize: maximumBodySize)
+        )
         return Host(
             discovery: discovery,
-            services: HostServices(networking: networking, configuration: configuration(apiBaseURL: apiBaseURL), logger: logger),
+            services: HostServices(networking: networking, configuration: configuration, urlPolicy: policy, logger: logger),
             trust: trust
         )
     }
@@ -62,7 +76,7 @@ public struct Host: Sendable {
     public func loadPlugins() -> LoadedPlugins {
         let files = pluginFiles()
         let result = PluginLoader(services: services, trust: trust).load(files)
-        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [])
+        return LoadedPlugins(reports: result.reports.map(withAllowedURLs), registry: FetcherRegistry(result.fetchers), workers: [])
     }
 
     /// Finds the plugins and loads each in a worker process of its own, so a
@@ -80,7 +94,14 @@ public struct Host: Sendable {
     public func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
         let files = pluginFiles()
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
-        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: workers)
+        return LoadedPlugins(reports: result.reports.map(withAllowedURLs), registry: FetcherRegistry(result.fetchers), workers: workers)
+    }
+
+    /// `report`, recording the URLs its plugin may fetch.
+    private func withAllowedURLs(_ report: PluginReport) -> PluginReport {
+        var report = report
+        report.allowedURLs = services.allowedURLs
+        return report
     }
 }
 

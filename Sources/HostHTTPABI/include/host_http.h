@@ -16,28 +16,58 @@
 #define HOST_HTTP_H
 
 #include <stdint.h>
-#include "patchbay_plugin.h" /* pb_http_response, pb_http_completion_fn */
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /**
- * Bumped on any incompatible change to this header, including to
- * `pb_http_response`, which it borrows from the plugin ABI.
+ * Bumped on any incompatible change to this header.
+ *
+ * 2: the library answers with `host_http_response`, which carries a
+ *    redirect's location, and never follows a redirect itself.
  */
-#define HOST_HTTP_ABI_VERSION 1u
+#define HOST_HTTP_ABI_VERSION 2u
 
 /** Returns the `HOST_HTTP_ABI_VERSION` the library was built with. */
 typedef uint32_t (*host_http_abi_version_fn)(void);
 
 /**
+ * What came of one GET: a response, whatever its status, or the reason none
+ * arrived. It and everything it points to belong to the library and are
+ * valid only during the completion call.
+ */
+typedef struct host_http_response {
+    /** sizeof(host_http_response) as the library was built; fields past it are absent. */
+    uint32_t struct_size;
+    /** The HTTP status; 0 when `error` is set. */
+    int32_t status;
+    /** The body, `body_length` bytes, not NUL-terminated; NULL when empty. */
+    const uint8_t *body;
+    /** The body's length in bytes. */
+    size_t body_length;
+    /**
+     * For a 3xx status, the NUL-terminated `Location` header exactly as the
+     * server sent it (possibly relative); NULL otherwise or when absent.
+     */
+    const char *location;
+    /** NUL-terminated one-line reason no response arrived; NULL on a response. */
+    const char *error;
+} host_http_response;
+
+/** Receives the outcome of a GET, with the `request_context` given to it. */
+typedef void (*host_http_completion_fn)(void *request_context, const host_http_response *response);
+
+/**
  * Starts a GET of `url` and returns at once.
  *
+ * A redirect is never followed: it is answered like any other response,
+ * with its `location`. The host decides, hop by hop, whether its URL policy
+ * allows the next URL, and asks again.
+ *
  * `completion` is called exactly once, on an arbitrary thread, possibly
- * before this function returns, with `request_context` untouched. The
- * response and everything it points to belong to the library and are valid
- * only during that call, as for plugins.
+ * before this function returns, with `request_context` untouched.
  *
  * @param url NUL-terminated absolute http or https URL; copied before return.
  * @param timeout_ms Deadline for the whole request, body included.
@@ -46,7 +76,7 @@ typedef uint32_t (*host_http_abi_version_fn)(void);
  * @param request_context Passed back to `completion`.
  */
 typedef void (*host_http_get_fn)(const char *url, uint32_t timeout_ms, uint64_t max_body_bytes,
-                                 pb_http_completion_fn completion, void *request_context);
+                                 host_http_completion_fn completion, void *request_context);
 
 #ifdef __cplusplus
 }

@@ -129,7 +129,7 @@ final class HostLink: Sendable {
             }
         }
         let services = HostServices(
-            networking: ForwardingNetworking(link: self),
+            forwardingTo: ForwardingNetworking(link: self),
             configuration: request.configuration,
             defaultTimeout: .milliseconds(request.defaultTimeoutMilliseconds),
             logger: Logger(label: "host")

@@ -145,13 +145,10 @@ final class WorkerConnection: Sendable {
             logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(line.message)")
         case .httpGet(let request):
             let services = self.services
+            // Until the worker reports its plugin's name, the file names it.
+            let plugin = state.withLock { $0.plugin } ?? path
             Task {
-                let outcome: HTTPOutcome =
-                    if let url = URL(string: request.url), url.scheme != nil {
-                        await services.networking.get(url, timeout: .milliseconds(request.timeoutMilliseconds))
-                    } else {
-                        .failure("invalid URL \"\(request.url)\"")
-                    }
+                let outcome = await services.get(request.url, timeout: .milliseconds(request.timeoutMilliseconds), for: plugin)
                 send(.httpResponse(HTTPResponseFrame(id: request.id, outcome)))
             }
         }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HostShared
 import Logging
 import Synchronization
 
@@ -10,11 +11,20 @@ import Synchronization
 /// plugins of one host.
 ///
 /// This is the seam the host's composition root fills: the networking the
-/// host performs for plugins, the configuration they may read, and where
-/// their log lines go.
+/// host performs for plugins, the URLs it performs it for, the configuration
+/// they may read, and where their log lines go.
+///
+/// `http_get` is a capability with a policy, never a proxy: every URL a
+/// plugin asks for, and every redirect it leads to, is checked against
+/// ``urlPolicy`` in ``get(_:timeout:for:)``, the one path both in-process
+/// plugins and isolated workers' requests take.
 public final class HostServices: Sendable {
-    /// The networking behind the `http_get` service.
-    public let networking: any HostNetworking
+    /// The networking behind the `http_get` service; reached only through
+    /// ``get(_:timeout:for:)``, which checks the URL first.
+    let networking: any HostNetworking
+    /// The URLs plugins may fetch. Nil only in an isolated worker, whose
+    /// requests go to a host that checks them.
+    let urlPolicy: URLPolicy?
     /// Used when a plugin asks for an HTTP timeout of 0.
     public let defaultTimeout: Duration
     /// Receives the plugins' log lines, with `plugin` metadata.
@@ -26,24 +36,99 @@ public final class HostServices: Sendable {
     /// The same values as Swift strings, for isolated workers.
     let configurationValues: [String: String]
 
+    /// The most redirects one `http_get` follows, each checked.
+    static let maximumRedirects = 5
+
     /// Creates the services.
     /// - Parameters:
-    ///   - networking: Performs every plugin HTTP request.
+    ///   - networking: Performs every plugin HTTP request the policy allows.
     ///   - configuration: Values plugins read with `config_value`, e.g.
     ///     `["api_base_url": "https://api.coinbase.com"]`.
+    ///   - urlPolicy: The URLs plugins may fetch; by default those under
+    ///     the configuration's `api_base_url`, and none without one.
     ///   - defaultTimeout: The timeout for requests that do not name one.
-    ///   - logger: Where plugin log lines go.
+    ///   - logger: Where plugin log lines go, and refusals.
     public init(
         networking: any HostNetworking,
         configuration: [String: String],
+        urlPolicy: URLPolicy? = nil,
         defaultTimeout: Duration = .seconds(10),
         logger: Logger
     ) {
         self.networking = networking
+        self.urlPolicy = urlPolicy ?? .apiBase(configuration["api_base_url"] ?? "")
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
         self.logger = logger
+    }
+
+    /// An isolated worker's services, which check no URL: every request
+    /// goes over the pipe to the host, whose own services check it.
+    init(forwardingTo networking: any HostNetworking, configuration: [String: String], defaultTimeout: Duration, logger: Logger) {
+        self.networking = networking
+        self.urlPolicy = nil
+        self.configuration = configuration.mapValues(CString.init)
+        self.configurationValues = configuration
+        self.defaultTimeout = defaultTimeout
+        self.logger = logger
+    }
+
+    /// The URLs plugins may fetch, as text, the API base first.
+    public var allowedURLs: [String] { urlPolicy?.allowedURLs ?? [] }
+
+    /// Performs a plugin's `http_get`: checks the URL against the policy,
+    /// fetches it, and follows each redirect the policy also allows, up to
+    /// ``maximumRedirects``.
+    ///
+    /// A refusal is logged as a warning naming the plugin and the URL, and
+    /// answered as a failure whose text the plugin can show.
+    /// - Parameters:
+    ///   - text: The URL as the plugin wrote it.
+    ///   - timeout: The deadline for the whole request, redirects included.
+    ///   - plugin: The plugin's name, for the warning.
+    /// - Returns: What the plugin's completion gets.
+    func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
+        guard let urlPolicy else {
+            guard let url = URL(string: text), url.scheme != nil else { return .failure("invalid URL \"\(text)\"") }
+            return await networking.get(url, timeout: timeout)
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        var current: StrictURL
+        do {
+            current = try urlPolicy.check(text)
+        } catch {
+            return refuse(error, for: plugin)
+        }
+        for hop in 0...Self.maximumRedirects {
+            // The first hop gets the whole timeout, so a timeout reads as
+            // the one asked for; later hops get what is left of it.
+            let remaining = hop == 0 ? timeout : deadline - clock.now
+            guard remaining > .zero else { return .failure("timed out after \(timeout.humanReadable)") }
+            guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(current.text)\"") }
+            switch await networking.hop(url, timeout: remaining) {
+            case .outcome(let outcome):
+                return outcome
+            case .refused(let reason):
+                return refuse(URLRefusal(url: text, .networking(reason)), for: plugin)
+            case .redirect(let status, let location):
+                guard hop < Self.maximumRedirects else {
+                    return .failure("\(text) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(location)")
+                }
+                do {
+                    current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)
+                } catch {
+                    return refuse(error, for: plugin)
+                }
+            }
+        }
+        return .failure("\(text) redirected more than \(Self.maximumRedirects) times")
+    }
+
+    private func refuse(_ refusal: URLRefusal, for plugin: String) -> HTTPOutcome {
+        logger.warning("plugin \(plugin): \(refusal)")
+        return .failure(refusal.description)
     }
 
     /// The process-lifetime C string for `key`, or nil.

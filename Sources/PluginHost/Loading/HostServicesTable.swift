@@ -59,14 +59,12 @@ enum HostServicesTable {
             return reply.send(.failure("http_get called with a NULL host_context"))
         }
         let text = url.map { String(cString: $0) } ?? ""
-        guard let target = URL(string: text), target.scheme != nil else {
-            return reply.send(.failure("invalid URL \"\(text)\""))
-        }
         let services = session.services
         let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
+        let plugin = session.name
         session.logger.debug("GET \(text)")
         Task {
-            reply.send(await services.networking.get(target, timeout: timeout))
+            reply.send(await services.get(text, timeout: timeout, for: plugin))
         }
     }
 }

@@ -22,4 +22,7 @@ public struct PluginReport: Sendable, Equatable, Codable {
     public let error: String?
     /// Problems that did not stop it loading, e.g. a symbol another plugin owns.
     public let warnings: [String]
+    /// The URL prefixes its `http_get` may fetch under: the API base, then
+    /// the user's grants. Filled in by ``Host``; empty from a bare loader.
+    public internal(set) var allowedURLs: [String] = []
 }

@@ -48,6 +48,9 @@ final class PluginSession: Sendable {
         self.state = Mutex(State(name: name))
     }
 
+    /// The descriptor's name, for messages about this plugin.
+    var name: String { state.withLock { $0.name } }
+
     /// Opens or closes the window in which `register_fetcher` is valid.
     func setAcceptsRegistrations(_ accepts: Bool) {
         state.withLock { $0.acceptsRegistrations = accepts }

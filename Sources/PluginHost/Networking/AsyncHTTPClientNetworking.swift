@@ -5,7 +5,6 @@ import Foundation
 #endif
 import HostHTTPABI
 import HostShared
-import PluginABI
 import Synchronization
 
 #if canImport(Glibc)
@@ -43,7 +42,8 @@ public struct AsyncHTTPClientNetworking: HostNetworking {
         self.libraryPath = libraryPath
     }
 
-    /// Performs a GET with `Accept: application/json`.
+    /// Performs a GET with `Accept: application/json`. A redirect is not
+    /// followed: it is returned as its 3xx response.
     /// - Parameters:
     ///   - url: An `http` or `https` URL.
     ///   - timeout: The deadline for the whole request, body included.
@@ -52,13 +52,37 @@ public struct AsyncHTTPClientNetworking: HostNetworking {
     ///   "response body larger than 1048576 bytes", or why the library could
     ///   not be loaded.
     public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+        await perform(url, timeout: timeout).outcome
+    }
+
+    /// Performs one hop of a GET: a 3xx with a `Location` comes back as a
+    /// redirect, for the host to check before it asks for the next.
+    /// - Parameters:
+    ///   - url: An `http` or `https` URL.
+    ///   - timeout: The deadline for this hop, body included.
+    /// - Returns: The redirect, or what ``get(_:timeout:)`` would answer.
+    public func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+        let answer = await perform(url, timeout: timeout)
+        if case .response(let status, _) = answer.outcome, let location = answer.location {
+            return .redirect(status: status, location: location)
+        }
+        return .outcome(answer.outcome)
+    }
+
+    private func perform(_ url: URL, timeout: Duration) async -> LibraryAnswer {
         let library: HTTPLibrary
         switch HTTPLibrary.loaded(from: libraryPath ?? HTTPLibrary.besideExecutable) {
         case .success(let loaded): library = loaded
-        case .failure(let problem): return .failure(problem.message)
+        case .failure(let problem): return LibraryAnswer(outcome: .failure(problem.message))
         }
         return await HTTPRequests.shared.perform(url.absoluteString, timeout: timeout, maximumBodySize: maximumBodySize, with: library)
     }
+}
+
+/// What the library answered: the outcome, and a redirect's `Location`.
+private struct LibraryAnswer: Sendable {
+    var outcome: HTTPOutcome
+    var location: String? = nil
 }
 
 /// The entry points of a loaded `libHostHTTP.so`.
@@ -131,7 +155,7 @@ private final class HTTPRequests: Sendable {
 
     private struct State {
         var next: UInt = 1
-        var waiting: [UInt: CheckedContinuation<HTTPOutcome, Never>] = [:]
+        var waiting: [UInt: CheckedContinuation<LibraryAnswer, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -139,7 +163,7 @@ private final class HTTPRequests: Sendable {
     /// How much longer than the request's own deadline the host waits.
     private static let grace = Duration.seconds(2)
 
-    func perform(_ url: String, timeout: Duration, maximumBodySize: Int, with library: HTTPLibrary) async -> HTTPOutcome {
+    func perform(_ url: String, timeout: Duration, maximumBodySize: Int, with library: HTTPLibrary) async -> LibraryAnswer {
         let milliseconds = max(timeout.clampedMilliseconds, 1)
         let maximumBodyBytes = UInt64(max(maximumBodySize, 0))
         var deadline: Task<Void, Never>?
@@ -152,7 +176,7 @@ private final class HTTPRequests: Sendable {
             }
             deadline = Task {
                 try? await Task.sleep(for: timeout + Self.grace)
-                self.answer(token, with: .failure("the HTTP client did not answer within \((timeout + Self.grace).humanReadable)"))
+                self.answer(token, with: LibraryAnswer(outcome: .failure("the HTTP client did not answer within \((timeout + Self.grace).humanReadable)")))
             }
             url.withCString { url in
                 library.get(url, milliseconds, maximumBodyBytes, Self.completion, UnsafeMutableRawPointer(bitPattern: token))
@@ -163,31 +187,31 @@ private final class HTTPRequests: Sendable {
     }
 
     /// Resumes the request `token` once; later answers find nothing.
-    func answer(_ token: UInt, with outcome: HTTPOutcome) {
-        state.withLock { $0.waiting.removeValue(forKey: token) }?.resume(returning: outcome)
+    func answer(_ token: UInt, with answer: LibraryAnswer) {
+        state.withLock { $0.waiting.removeValue(forKey: token) }?.resume(returning: answer)
     }
 
     /// The completion handed to the library, with the token as its context.
-    private static let completion: pb_http_completion_fn = { context, response in
+    private static let completion: host_http_completion_fn = { context, response in
         let token = UInt(bitPattern: context)
-        shared.answer(token, with: response.map { HTTPOutcome($0) } ?? .failure("the HTTP client answered without a response"))
+        shared.answer(token, with: response.map { LibraryAnswer($0) } ?? LibraryAnswer(outcome: .failure("the HTTP client answered without a response")))
     }
 }
 
-extension HTTPOutcome {
+extension LibraryAnswer {
     /// Copies a response that is valid only during its completion call.
-    init(_ pointer: UnsafePointer<pb_http_response>) {
+    init(_ pointer: UnsafePointer<host_http_response>) {
         // Fields past the sender's `struct_size` are not there to read.
-        guard pointer.pointee.struct_size >= MemoryLayout<pb_http_response>.size else {
-            self = .failure("the HTTP client answered with a \(pointer.pointee.struct_size)-byte response; rebuild it with `swift build`")
+        guard pointer.pointee.struct_size >= MemoryLayout<host_http_response>.size else {
+            self.init(outcome: .failure("the HTTP client answered with a \(pointer.pointee.struct_size)-byte response; rebuild it with `swift build`"))
             return
         }
         let response = pointer.pointee
         if let error = response.error {
-            self = .failure(String(cString: error))
+            self.init(outcome: .failure(String(cString: error)))
         } else {
             let body = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
-            self = .response(status: Int(response.status), body: body)
+            self.init(outcome: .response(status: Int(response.status), body: body), location: response.location.map { String(cString: $0) })
         }
     }
 }

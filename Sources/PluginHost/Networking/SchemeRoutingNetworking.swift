@@ -29,7 +29,25 @@ public struct SchemeRoutingNetworking: HostNetworking {
         switch url.scheme?.lowercased() {
         case "http", "https": await web.get(url, timeout: timeout)
         case "file": await files.get(url, timeout: timeout)
-        default: .failure("unsupported URL scheme in \(url.absoluteString); use http, https or file")
+        default: .failure(Self.unsupported(url))
         }
+    }
+
+    /// Hands `url` to the networking for its scheme, for one hop.
+    /// - Parameters:
+    ///   - url: An `http`, `https` or `file` URL.
+    ///   - timeout: Passed on unchanged.
+    /// - Returns: What that networking answered, or a failure naming the
+    ///   unsupported scheme.
+    public func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+        switch url.scheme?.lowercased() {
+        case "http", "https": await web.hop(url, timeout: timeout)
+        case "file": await files.hop(url, timeout: timeout)
+        default: .outcome(.failure(Self.unsupported(url)))
+        }
+    }
+
+    private static func unsupported(_ url: URL) -> String {
+        "unsupported URL scheme in \(url.absoluteString); use http, https or file"
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The JSON shapes are a contract that scripts rely on:
 /// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","fetchers","error"?,"warnings"?}]`
+/// - `list-plugins`: `[{"name","version","path","status","fetchers","allowedURLs","error"?,"warnings"?}]`
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
 public enum Rendering {
     /// The fetcher listing.
@@ -34,8 +34,17 @@ public enum Rendering {
                 [$0.name, $0.version ?? "-", $0.status.rawValue, $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path]
             }
             let problems = reports.compactMap { report in report.error.map { "\(report.path): \($0)" } }
-            return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n")
+            return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n") + allowedURLsNote(reports)
         }
+    }
+
+    /// Under the plugin table: where plugins may fetch. Every plugin of a
+    /// host has the same grants, so one line says it for all. The URLs are
+    /// plain ASCII: ``URLPrefix`` refuses anything else.
+    private static func allowedURLsNote(_ reports: [PluginReport]) -> String {
+        var allowed: [String] = []
+        for url in reports.flatMap(\.allowedURLs) where !allowed.contains(url) { allowed.append(url) }
+        return allowed.isEmpty ? "" : "\nPlugins may fetch only under: \(allowed.joined(separator: ", "))\n"
     }
 
     /// The fetch results, one per symbol in the order asked.
@@ -74,6 +83,7 @@ private struct PluginRow: Encodable {
     let path: String
     let status: PluginReport.Status
     let fetchers: [String]
+    let allowedURLs: [String]
     let error: String?
     let warnings: [String]?
 
@@ -83,6 +93,7 @@ private struct PluginRow: Encodable {
         path = report.path
         status = report.status
         fetchers = report.fetchers
+        allowedURLs = report.allowedURLs
         error = report.error
         warnings = report.warnings.isEmpty ? nil : report.warnings
     }

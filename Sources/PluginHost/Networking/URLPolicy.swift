@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Which URLs the host fetches for its plugins: those under the API base,
+/// and under any prefix the user granted. Nothing else.
+///
+/// `http_get` is a capability, not a proxy: a plugin that asks for
+/// `file:///etc/passwd`, or for another port on 127.0.0.1, is refused
+/// before any I/O, and so is every redirect that leads outside. See
+/// ``URLPrefix`` for what "under" means.
+///
+/// A URL is refused outright, whatever the grants, when a second reader
+/// could take it another way: a user name, a backslash, a fragment, a `.`
+/// or `..` segment (`%2e%2e` too), an encoded `/`. An http or https URL may
+/// have a query, which is sent as written and plays no part in the check;
+/// a `file` URL may not.
+///
+/// ```swift
+/// let policy = URLPolicy(allowing: [try URLPrefix("https://api.coinbase.com")])
+/// ```
+public struct URLPolicy: Sendable, Equatable {
+    /// The prefixes allowed, the API base first.
+    public let prefixes: [URLPrefix]
+    /// How a user grants a prefix, named in refusals, e.g. `--allow-url`;
+    /// nil for a neutral "grant the host …".
+    public let grantOption: String?
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - prefixes: The URLs under which plugins may fetch; none allows nothing.
+    ///   - grantOption: The option that grants a prefix, for refusals to name.
+    public init(allowing prefixes: [URLPrefix], grantOption: String? = nil) {
+        var unique: [URLPrefix] = []
+        for prefix in prefixes where !unique.contains(prefix) { unique.append(prefix) }
+        self.prefixes = unique
+        self.grantOption = grantOption
+    }
+
+    /// The policy that admits only what is under `apiBaseURL`, if that can
+    /// be a prefix at all.
+    /// - Parameter apiBaseURL: The API plugins read as `api_base_url`.
+    public static func apiBase(_ apiBaseURL: String) -> URLPolicy {
+        URLPolicy(allowing: (try? URLPrefix(apiBaseURL)).map { [$0] } ?? [])
+    }
+
+    /// The prefixes as text, in order: what `list-plugins` shows.
+    public var allowedURLs: [String] { prefixes.map(\.description) }
+
+    /// The directories (or files) of the `file` prefixes: the only places
+    /// file reads may resolve beneath.
+    public var fileRoots: [String] { prefixes.compactMap(\.filePath) }
+
+    /// Checks a URL a plugin asked for.
+    /// - Parameter text: The URL as the plugin wrote it.
+    /// - Returns: The URL to fetch, rebuilt from what was checked.
+    /// - Throws: ``URLRefusal`` when it is malformed or under no prefix.
+    func check(_ text: String) throws(URLRefusal) -> StrictURL {
+        let url: StrictURL
+        do {
+            url = try StrictURL(text)
+        } catch {
+            throw URLRefusal(url: text, .malformed(error.description))
+        }
+        guard prefixes.contains(where: { $0.admits(url) }) else {
+            throw URLRefusal(url: text, .outside(url, allowed: allowedURLs, grantOption: grantOption))
+        }
+        return url
+    }
+
+    /// Checks where a redirect from `current` leads.
+    /// - Parameters:
+    ///   - location: The `Location` header, possibly relative.
+    ///   - current: The URL that answered with it.
+    ///   - asked: The URL the plugin asked for, which the refusal names.
+    /// - Returns: The next URL to fetch.
+    /// - Throws: ``URLRefusal`` naming the plugin's URL and where it led.
+    func checkRedirect(to location: String, from current: StrictURL, asked: String) throws(URLRefusal) -> StrictURL {
+        // NB: Foundation resolves a relative location (and removes its dot
+        // segments, as RFC 3986 says); the result is then read strictly like any URL.
+        let resolved = URL(string: location, relativeTo: URL(string: current.text))?.absoluteString ?? location
+        do {
+            return try check(resolved)
+        } catch {
+            throw URLRefusal(url: asked, .redirect(to: resolved, error))
+        }
+    }
+}

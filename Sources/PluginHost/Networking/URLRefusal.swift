@@ -1,0 +1,44 @@
+/// Why the host did not fetch a URL a plugin asked for.
+///
+/// Its ``description`` is the one line the plugin's `http_get` completion
+/// gets as its error, written for the plugin to show to its user.
+public struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL the plugin asked for, as it wrote it.
+    public let url: String
+    private let reason: Reason
+
+    indirect enum Reason: Sendable, Equatable {
+        /// Not a URL the host reads: no grant could allow it.
+        case malformed(String)
+        /// Well formed, but under no prefix.
+        case outside(StrictURL, allowed: [String], grantOption: String?)
+        /// A redirect led to a URL that is refused.
+        case redirect(to: String, URLRefusal)
+        /// The networking refused it, e.g. a symbolic link out of a `file` base.
+        case networking(String)
+    }
+
+    init(url: String, _ reason: Reason) {
+        self.url = url
+        self.reason = reason
+    }
+
+    /// One line: what was refused, why, and, when a grant would allow it,
+    /// how to grant it.
+    public var description: String { "refused http_get of \(url): \(explanation)" }
+
+    private var explanation: String {
+        switch reason {
+        case .malformed(let problem):
+            return "it \(problem)"
+        case .outside(let url, let allowed, let grantOption):
+            let grant = url.textWithoutQuery
+            let advice = grantOption.map { "pass \($0) \(grant)" } ?? "grant the host \(grant)"
+            return "it is outside the URLs plugins may fetch (\(allowed.joined(separator: ", "))); to allow it, \(advice)"
+        case .redirect(let location, let refusal):
+            return "it redirects to \(location), and \(refusal.explanation)"
+        case .networking(let reason):
+            return reason
+        }
+    }
+}
