@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 extension ContainerTests {
-    @Suite struct Concurrency {
+    @Suite(.timeLimit(.minutes(2))) struct Concurrency {
         @Test func aSingletonFactoryRunsExactlyOnceUnderContention() throws {
             for _ in 0..<5 {
                 let container = Container()

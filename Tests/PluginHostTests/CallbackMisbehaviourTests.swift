@@ -7,7 +7,7 @@ import Testing
 /// as `completion_context`, so a stray call finds no waiter and is ignored;
 /// under `--isolate` the worker does the same. Either way the host neither
 /// crashes nor waits past `--timeout`.
-@Suite("Completion callbacks that misbehave")
+@Suite("Completion callbacks that misbehave", .timeLimit(.minutes(5)))
 struct CallbackMisbehaviourTests {
     static let modes: [[String]] = [[], ["--isolate"]]
 
@@ -63,7 +63,9 @@ struct CallbackMisbehaviourTests {
         // late call, which must be ignored.
         var timeouts = 0
         for round in 1...4 {
-            let late = try await registry.fetcher(for: "LATE").price(in: "USD", timeout: .milliseconds(100))
+            let late = try await Deadline.within(.seconds(30), "LATE's price, round \(round)") {
+                try await registry.fetcher(for: "LATE").price(in: "USD", timeout: .milliseconds(100))
+            }
             switch late {
             case .failure(let error):
                 #expect(error.message == "timed out after 100 ms waiting for LatePlugin; raise --timeout to wait longer", "round \(round)")
@@ -74,8 +76,12 @@ struct CallbackMisbehaviourTests {
             // The late answer (1 s after the timeout) lands during this pause,
             // finds its token finished, and is ignored.
             try await Task.sleep(for: .milliseconds(1300))
-            let twice = try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(5)).get()
-            let doge = try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(5)).get()
+            let twice = try await Deadline.within(.seconds(30), "TWICE's price, round \(round)") {
+                try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(5))
+            }.get()
+            let doge = try await Deadline.within(.seconds(30), "DOGE's price, round \(round)") {
+                try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(5))
+            }.get()
             #expect(twice.amount == "1.00")
             #expect(doge.amount == "0.5")
             if timeouts >= 2 { break }

@@ -12,7 +12,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Frames between host and worker")
+@Suite("Frames between host and worker", .timeLimit(.minutes(2)))
 struct FrameStreamTests {
     @Test("A frame split into single bytes, and three frames in one read, come out whole and in order")
     func decoderReassembles() throws {

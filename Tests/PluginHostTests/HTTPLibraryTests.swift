@@ -5,7 +5,7 @@ import Testing
 
 /// `AsyncHTTPClientNetworking` loads the HTTP client from `libHostHTTP.so`
 /// on its first request; these talk to it directly, over loopback.
-@Suite("The HTTP client library")
+@Suite("The HTTP client library", .timeLimit(.minutes(5)))
 struct HTTPLibraryTests {
     private static let library = CommandRunner.buildDirectory.appending(path: AsyncHTTPClientNetworking.libraryName).path
 

@@ -5,7 +5,7 @@ import Testing
 /// `--isolate`: plugins that crash, abort, exit or hang, while loading or
 /// fetching, are reported with their name and the signal or status, and the
 /// bundled Ethereum plugin in the same run keeps working.
-@Suite("Crash isolation, end to end")
+@Suite("Crash isolation, end to end", .timeLimit(.minutes(5)))
 struct IsolationEndToEndTests {
     static let fix = "remove it from the plugins directory or ask its author for a fix"
 
@@ -147,9 +147,11 @@ struct IsolationEndToEndTests {
         let host = Host(discovery: discovery, services: .simulated(networking))
         let isolation = IsolationOptions(workerExecutable: CommandRunner.buildDirectory.appending(path: "host").path)
 
-        let loaded = await host.loadPlugins(isolation: isolation)
-        let results = await loaded.fetch(["doge", "ETH"], currency: "EUR", timeout: .seconds(10))
-        await loaded.shutdown()
+        let loaded = try await Deadline.within(.seconds(60), "loading the isolated plugins") { await host.loadPlugins(isolation: isolation) }
+        let results = try await Deadline.within(.seconds(60), "DOGE's and ETH's prices") {
+            await loaded.fetch(["doge", "ETH"], currency: "EUR", timeout: .seconds(10))
+        }
+        try await Deadline.within(.seconds(60), "stopping the workers") { await loaded.shutdown() }
 
         #expect(loaded.reports.map(\.status) == [.loaded, .loaded])
         #expect(try results.map { try $0.get().amount } == ["0.0777", "1234.5"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `host lock-plugins` and the lock check, through the `host` executable.
-@Suite("Lock files, end to end")
+@Suite("Lock files, end to end", .timeLimit(.minutes(5)))
 struct LockFileEndToEndTests {
     @Test("lock-plugins writes a sha256sum-compatible plugins.lock and says what it wrote")
     func lockWritesPluginsLock() async throws {

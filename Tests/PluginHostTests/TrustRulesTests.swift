@@ -69,6 +69,21 @@ struct TrustRulesTests {
         #expect(rules.violation(of: Self.directory(permissions), for: .directory(path: "/p")) == nil)
     }
 
+    @Test("A plugins directory its group or others can write is refused with the chmod that fixes it", arguments: [
+        (UInt32(0o775), "group-writable (mode 0775)", "g"),
+        (UInt32(0o770), "group-writable (mode 0770)", "g"),
+        (UInt32(0o757), "world-writable (mode 0757)", "o"),
+        (UInt32(0o777), "group- and world-writable (mode 0777)", "go"),
+        (UInt32(0o1777), "group- and world-writable (mode 1777)", "go"),
+    ])
+    func writableDirectory(permissions: UInt32, finding: String, who: String) throws {
+        let violation = try #require(rules.violation(of: Self.directory(permissions), for: .directory(path: "/p")))
+        #expect(violation.description
+            == "refused (not writable by others): its directory /p is \(finding), so other users could swap the plugin; run `chmod \(who)-w /p`")
+        let target = TrustViolation.Subject.targetDirectory(link: "/p/x.so", target: "/t/real.so", directory: "/t")
+        #expect(rules.violation(of: Self.directory(permissions), for: target) != nil, "a symlink target's directory gets the same rule")
+    }
+
     @Test("A sticky world-writable directory such as /tmp is still refused")
     func stickyDirectory() throws {
         let violation = try #require(rules.violation(of: Self.directory(0o1777, owner: 0), for: .directory(path: "/tmp")))

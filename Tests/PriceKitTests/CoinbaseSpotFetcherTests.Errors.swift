@@ -104,10 +104,23 @@ import Testing
         #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: \"data.amount\" is a JSON number, but an exact amount must be sent as a decimal string")
     }
 
-    @Test func aQuoteForAnotherPairIsRejected() async {
-        let error = await fetchError(StubNetworking.answering(#"{"data":{"base":"BTC","currency":"USD","amount":"1"}}"#))
+    /// An answer for another base, another currency, or both, is never
+    /// passed off as the price that was asked for.
+    @Test(arguments: [("BTC", "USD"), ("ETH", "EUR"), ("BTC", "EUR"), ("USD", "ETH")])
+    func aQuoteForAnotherPairIsRejected(base: String, currency: String) async {
+        let error = await fetchError(StubNetworking.answering(#"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"1"}}"#))
 
-        #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: it quotes BTC-USD instead")
+        #expect(error?.code == .undecodableResponse)
+        #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: it quotes \(base)-\(currency) instead")
+    }
+
+    @Test func aQuoteForTheRequestedPairInLowerCaseIsAccepted() async throws {
+        let networking = StubNetworking.answering(#"{"data":{"base":"eth","currency":"usd","amount":"1"}}"#)
+        let fetcher = CoinbaseSpotFetcher(base: "ETH", networking: networking, apiBaseURL: .coinbase)
+
+        let price = try await fetcher.price(in: "USD")
+
+        #expect(price.amount.text == "1")
     }
 
     @Test func anErrorBodyWithASuccessStatusIsUndecodableButShowsTheMessage() async {

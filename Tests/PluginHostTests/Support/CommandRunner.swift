@@ -1,7 +1,12 @@
 import Foundation
+import Synchronization
 
 /// Runs the built `host` executable the way a user would, and captures what
 /// it prints.
+///
+/// Every run has a deadline: a child still running when it passes is killed,
+/// with its process group, and the test fails with the command and what it
+/// printed, instead of hanging the whole test run.
 struct CommandRunner {
     /// What a run produced.
     struct Output {
@@ -9,6 +14,32 @@ struct CommandRunner {
         let stdout: String
         let stderr: String
     }
+
+    /// A child that outlived its deadline and was killed.
+    struct DeadlineExceeded: Error, CustomStringConvertible {
+        /// The executable and its arguments.
+        let command: [String]
+        let deadline: Duration
+        /// What it printed before it was killed.
+        let stdout: String
+        let stderr: String
+
+        var description: String {
+            """
+            `\(command.joined(separator: " "))` was still running after \(deadline), so the test killed it and its process group; \
+            raise the run's deadline if it is merely slow. It printed:
+            --- stdout ---
+            \(stdout)
+            --- stderr ---
+            \(stderr)
+            """
+        }
+    }
+
+    /// Long enough for any `host` run the tests make on a loaded two-core
+    /// machine (the slowest stops a hung worker after a few seconds), and
+    /// short enough that a hang fails in a minute, naming its test.
+    static let defaultDeadline: Duration = .seconds(60)
 
     /// Where `swift build` put the binaries and plugins: beside the test bundle.
     static let buildDirectory: URL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -20,11 +51,23 @@ struct CommandRunner {
     ///   - directory: The working directory; a fresh empty one by default so
     ///     `./plugins` is absent.
     ///   - executable: Another copy of `host` to run.
+    ///   - deadline: How long the run may take before it is killed.
+    /// - Throws: ``DeadlineExceeded`` when the run outlives `deadline`.
     static func host(
-        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, executable: URL? = nil
+        _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, executable: URL? = nil,
+        deadline: Duration = defaultDeadline
+    ) async throws -> Output {
+        try await run(
+            executable ?? buildDirectory.appending(path: "host"), arguments, environment: environment, in: directory, deadline: deadline)
+    }
+
+    /// Runs any `executable` the way ``host(_:environment:in:executable:deadline:)`` runs `host`.
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+        deadline: Duration = defaultDeadline
     ) async throws -> Output {
         let process = Process()
-        process.executableURL = executable ?? buildDirectory.appending(path: "host")
+        process.executableURL = executable
         process.arguments = arguments
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
@@ -39,19 +82,69 @@ struct CommandRunner {
         let finished = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in finished.continuation.finish() }
         try process.run()
+        let pid = process.processIdentifier
         // Drain both pipes while the process runs, so a large output cannot
         // fill a pipe and stall it. The blocking reads run on Dispatch's
         // global queue, never on the cooperative pool: with two cores, two
         // parked reads would starve every other test's tasks and timers.
-        async let stdout = out.fileHandleForReading.readAllOffPool()
-        async let stderr = err.fileHandleForReading.readAllOffPool()
-        let (stdoutData, stderrData) = await (stdout, stderr)
-        for await _ in finished.stream {}
-        return Output(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: stderrData, as: UTF8.self)
-        )
+        // They keep what they read where a killed run can still show it.
+        let stdout = CapturedOutput()
+        let stderr = CapturedOutput()
+        let done = Task {
+            async let stdoutClosed: Void = stdout.read(out.fileHandleForReading)
+            async let stderrClosed: Void = stderr.read(err.fileHandleForReading)
+            _ = await (stdoutClosed, stderrClosed)
+            for await _ in finished.stream {}
+        }
+        let completed: Void?
+        do {
+            completed = try await Deadline.race(deadline) { await done.value }
+        } catch {
+            // The test was cancelled (its time limit): leave nothing running.
+            killGroup(of: pid)
+            throw error
+        }
+        guard completed != nil else {
+            killGroup(of: pid)
+            // Its pipes close once the group is dead; a process that left the
+            // group and still holds one must not hang the run either.
+            _ = try? await Deadline.race(.seconds(2)) { await done.value }
+            throw DeadlineExceeded(
+                command: [executable.path] + arguments, deadline: deadline, stdout: stdout.text, stderr: stderr.text)
+        }
+        return Output(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    /// SIGKILLs the child and everything in its process group.
+    ///
+    /// Foundation's `Process` starts each child as a process-group leader,
+    /// and `host` starts its isolated workers (and they their children) in
+    /// that same group, so one signal reaches them all; a child that is not
+    /// a leader, or has already gone, is signalled alone.
+    private static func killGroup(of pid: Int32) {
+        if kill(-pid, SIGKILL) != 0 { _ = kill(pid, SIGKILL) }
+    }
+}
+
+/// The bytes a child has written to one pipe so far.
+///
+/// A Dispatch thread appends while the child runs, so a run that is killed
+/// can still show what it printed before end of file.
+final class CapturedOutput: Sendable {
+    private let bytes = Mutex(Data())
+
+    /// Everything read so far, as UTF-8.
+    var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
+
+    /// Reads `handle` to end of file on a Dispatch thread, resuming the
+    /// caller when done.
+    func read(_ handle: FileHandle) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                handle.readChunks { chunk in self.bytes.withLock { $0.append(contentsOf: chunk) } }
+                continuation.resume()
+            }
+        }
     }
 }
 
@@ -89,24 +182,23 @@ enum TemporaryDirectory {
 }
 
 extension FileHandle {
-    /// ``readAll()`` on a Dispatch thread, resuming the caller when done.
-    func readAllOffPool() async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: self.readAll()) }
-        }
-    }
-
     /// Reads to end of file, retrying on EINTR (Foundation's
     /// `readDataToEndOfFile` traps on an interrupted read).
     func readAll() -> Data {
         var data = Data()
+        readChunks { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// Reads to end of file, handing each chunk to `body` as it arrives.
+    func readChunks(_ body: (UnsafeRawBufferPointer) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
             if count > 0 {
-                data.append(contentsOf: buffer[0..<count])
+                buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             } else if count == 0 || errno != EINTR {
-                return data
+                return
             }
         }
     }

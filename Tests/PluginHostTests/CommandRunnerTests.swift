@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// The deadlines that turn a hang into a failure naming its test: the
+/// runner's on a child process, and ``Deadline`` on in-process work.
+///
+/// The children here hang on purpose, far longer than their deadline; the
+/// clock checks only that the run ends near its deadline instead of
+/// waiting the child out, with a wide margin for a loaded machine.
+@Suite("Deadlines on what a test waits for", .timeLimit(.minutes(2)))
+struct CommandRunnerTests {
+    @Test("A child that outlives its deadline is killed with its group, and the error shows the command and what it printed")
+    func hangingChildIsKilled() async throws {
+        // The shell prints, then waits on a background sleep: the sleep
+        // holds the output pipes too, so only killing the whole group ends
+        // the run.
+        let shell = URL(filePath: "/bin/sh")
+        let arguments = ["-c", "echo started; echo warming up >&2; /bin/sleep 30 & wait"]
+        let started = ContinuousClock.now
+
+        let error = await #expect(throws: CommandRunner.DeadlineExceeded.self) {
+            try await CommandRunner.run(shell, arguments, deadline: .seconds(1))
+        }
+
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(error?.command == ["/bin/sh"] + arguments)
+        #expect(error?.stdout == "started\n")
+        #expect(error?.stderr == "warming up\n")
+        #expect(error?.description.hasPrefix("`/bin/sh -c echo started; echo warming up >&2; /bin/sleep 30 & wait` was still running after 1.0 seconds") == true,
+                "\(error?.description ?? "nil")")
+    }
+
+    @Test("A child that exits within its deadline is reported as usual")
+    func quickChildIsUnaffected() async throws {
+        let output = try await CommandRunner.run(URL(filePath: "/bin/sh"), ["-c", "echo out; echo err >&2; exit 3"], deadline: .seconds(30))
+        #expect(output.status == 3)
+        #expect(output.stdout == "out\n")
+        #expect(output.stderr == "err\n")
+    }
+
+    @Test("In-process work that never finishes fails the test at its deadline, without waiting for the work")
+    func inProcessDeadline() async throws {
+        let started = ContinuousClock.now
+        // A continuation nobody resumes, which ignores cancellation: what a
+        // plugin that never calls back looks like to the host's caller.
+        try await withKnownIssue("the deadline records an issue and throws") {
+            _ = try await Deadline.within(.milliseconds(300), "an answer that never comes") {
+                await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("an answer that never comes did not finish within 0.3 seconds") }
+                || issue.error is Deadline.Expired
+        }
+        #expect(ContinuousClock.now - started < .seconds(20))
+    }
+
+    @Test("In-process work that finishes in time returns its value, or throws its error")
+    func inProcessDeadlineMet() async throws {
+        #expect(try await Deadline.within(.seconds(30), "a quick answer") { 42 } == 42)
+        await #expect(throws: CancellationError.self) {
+            try await Deadline.within(.seconds(30), "a failing answer") { () async throws -> Int in throw CancellationError() }
+        }
+    }
+}
