@@ -91,8 +91,8 @@ public struct FileNetworking: HostNetworking {
             guard descriptor >= 0 else {
                 switch errno {
                 case ENOENT, ENOTDIR: continue
-                case EXDEV: return .refused("it leads out of \(root) (through a symbolic link)")
-                case ELOOP: return .refused("it goes through a symbolic link the host does not follow out of \(root)")
+                case EXDEV: return .refused("it leads out of \(root), through '..' or a symbolic link")
+                case ELOOP: return .refused("it goes through a symbolic link the host does not follow, beneath \(root)")
                 case let code: return .outcome(.failure("cannot read \(directory)/\(candidate): \(String(cString: strerror(code)))"))
                 }
             }

@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import PluginHost
+
+/// ``HostServices/get(_:timeout:for:)``: the one place a plugin's
+/// `http_get` is checked, hop by hop, before any networking runs.
+@Suite("http_get checks every hop against the URL policy", .timeLimit(.minutes(1)))
+struct HostServicesPolicyTests {
+    /// Networking that answers each URL from a script of hops and records
+    /// every URL it was asked for.
+    final class ScriptedNetworking: HostNetworking {
+        private let script: [String: HTTPHop]
+        private let log = Mutex<[String]>([])
+
+        init(_ script: [String: HTTPHop]) { self.script = script }
+
+        var requested: [String] { log.withLock { $0 } }
+
+        func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+            guard case .outcome(let outcome) = await hop(url, timeout: timeout) else { return .failure("a redirect") }
+            return outcome
+        }
+
+        func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+            log.withLock { $0.append(url.absoluteString) }
+            return script[url.absoluteString] ?? .outcome(.response(status: 404, body: []))
+        }
+    }
+
+    /// The warning lines the services log.
+    final class Warnings: Sendable {
+        private let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+        var logger: Logger {
+            Logger(label: "test") { _ in
+                LineLogHandler(logLevel: .warning) { [self] level, message, _ in lines.withLock { $0.append("\(level): \(message)") } }
+            }
+        }
+    }
+
+    static let ok = HTTPHop.outcome(.response(status: 200, body: Array("ok".utf8)))
+    static let allowed = "(http://h.test/v2)"
+
+    func services(_ networking: ScriptedNetworking, _ warnings: Warnings) -> HostServices {
+        HostServices(
+            networking: networking, configuration: ["api_base_url": "http://h.test/v2"],
+            urlPolicy: URLPolicy(allowing: [try! URLPrefix("http://h.test/v2")], grantOption: "--allow-url"), logger: warnings.logger)
+    }
+
+    @Test("A redirect that stays under the base is followed")
+    func redirectWithin() async {
+        let networking = ScriptedNetworking(["http://h.test/v2/a": .redirect(status: 302, location: "/v2/b"), "http://h.test/v2/b": Self.ok])
+        let warnings = Warnings()
+        let outcome = await services(networking, warnings).get("http://h.test/v2/a", timeout: .seconds(1), for: "P")
+        #expect(outcome == .response(status: 200, body: Array("ok".utf8)))
+        #expect(networking.requested == ["http://h.test/v2/a", "http://h.test/v2/b"])
+        #expect(warnings.all.isEmpty)
+    }
+
+    @Test("A redirect out of the base is refused before it is followed, and logged naming the plugin", arguments: [
+        ("http://evil.test/x", "http://evil.test/x", "http://evil.test/x"),
+        ("http://h.test:8080/v2/b", "http://h.test:8080/v2/b", "http://h.test:8080/v2/b"),
+        ("../admin", "http://h.test/admin", "http://h.test/admin"),
+        ("/v2evil", "http://h.test/v2evil", "http://h.test/v2evil"),
+        ("file:///etc/passwd", "file:///etc/passwd", "file:///etc/passwd"),
+    ])
+    func redirectOut(location: String, resolved: String, grant: String) async {
+        let networking = ScriptedNetworking(["http://h.test/v2/a": .redirect(status: 302, location: location)])
+        let warnings = Warnings()
+        let outcome = await services(networking, warnings).get("http://h.test/v2/a", timeout: .seconds(1), for: "P")
+        let refusal =
+            "refused http_get of http://h.test/v2/a: it redirects to \(resolved), and it is outside the URLs plugins may fetch \(Self.allowed); to allow it, pass --allow-url \(grant)"
+        #expect(outcome == .failure(refusal))
+        #expect(networking.requested == ["http://h.test/v2/a"])
+        #expect(warnings.all == ["warning: plugin P: \(refusal)"])
+    }
+
+    @Test("A URL outside the base is refused before any networking runs")
+    func outsideBeforeIO() async {
+        let networking = ScriptedNetworking([:])
+        let warnings = Warnings()
+        let outcome = await services(networking, warnings).get("file:///etc/passwd", timeout: .seconds(1), for: "P")
+        let refusal =
+            "refused http_get of file:///etc/passwd: it is outside the URLs plugins may fetch \(Self.allowed); to allow it, pass --allow-url file:///etc/passwd"
+        #expect(outcome == .failure(refusal))
+        #expect(networking.requested.isEmpty)
+        #expect(warnings.all == ["warning: plugin P: \(refusal)"])
+    }
+
+    @Test("A refusal by the networking itself is logged and answered like a policy refusal")
+    func networkingRefusal() async {
+        let networking = ScriptedNetworking(["http://h.test/v2/link": .refused("it leads out of /srv, through '..' or a symbolic link")])
+        let warnings = Warnings()
+        let outcome = await services(networking, warnings).get("http://h.test/v2/link", timeout: .seconds(1), for: "P")
+        let refusal = "refused http_get of http://h.test/v2/link: it leads out of /srv, through '..' or a symbolic link"
+        #expect(outcome == .failure(refusal))
+        #expect(warnings.all == ["warning: plugin P: \(refusal)"])
+    }
+
+    @Test("Redirects are followed at most five times")
+    func redirectLoop() async {
+        let networking = ScriptedNetworking(["http://h.test/v2/a": .redirect(status: 307, location: "/v2/a")])
+        let outcome = await services(networking, Warnings()).get("http://h.test/v2/a", timeout: .seconds(1), for: "P")
+        #expect(outcome == .failure("http://h.test/v2/a redirected more than 5 times; the last was 307 to /v2/a"))
+        #expect(networking.requested.count == 6)
+    }
+
+    @Test("The default policy is the configured API base")
+    func defaultPolicy() async {
+        let networking = ScriptedNetworking(["http://h.test/v2/a": Self.ok])
+        let services = HostServices(networking: networking, configuration: ["api_base_url": "http://h.test/v2"], logger: Warnings().logger)
+        #expect(services.allowedURLs == ["http://h.test/v2"])
+        #expect(await services.get("http://h.test/v2/a", timeout: .seconds(1), for: "P") == .response(status: 200, body: Array("ok".utf8)))
+        guard case .failure = await services.get("http://h.test/v1", timeout: .seconds(1), for: "P") else {
+            Issue.record("a URL outside the default base was fetched")
+            return
+        }
+    }
+}
