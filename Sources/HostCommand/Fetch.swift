@@ -54,7 +54,7 @@ struct Fetch: AsyncParsableCommand {
         }
         if format == .table {
             for failure in failures {
-                StandardError.write("host: error: \(failure)\n")
+                StandardError.write("host: error: \(TerminalText.escaped(failure.description))\n")
             }
         }
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode(2) }

@@ -26,10 +26,10 @@ struct LockPlugins: ParsableCommand {
         for written in report.written {
             let count = written.lines.count
             print("wrote \(written.path) (\(count) plugin\(count == 1 ? "" : "s")):")
-            for line in written.lines { print(line) }
+            for line in written.lines { print(TerminalText.escaped(line)) }
         }
         for skipped in report.skipped {
-            StandardError.write("host: warning: not locking \(skipped.path): \(skipped.reason)\n")
+            StandardError.write("host: warning: \(TerminalText.escaped("not locking \(skipped.path): \(skipped.reason)"))\n")
         }
         for failure in report.failures {
             StandardError.write("host: error: \(failure.path): \(failure.reason); check that you may write there\n")

@@ -8,8 +8,9 @@ enum StderrLog {
     /// A handler that writes messages at `level` and above.
     static func handler(level: Logger.Level) -> LineLogHandler {
         LineLogHandler(logLevel: level) { level, message, plugin in
-            let source = plugin.map { "[\($0)] " } ?? ""
-            StandardError.write("host: \(source)\(level): \(message)\n")
+            // Plugins write much of what is logged, in their name or through the host's messages.
+            let source = plugin.map { "[\(TerminalText.escaped($0))] " } ?? ""
+            StandardError.write("host: \(source)\(level): \(TerminalText.escaped(message))\n")
         }
     }
 }

@@ -34,8 +34,10 @@ struct CallbackMisbehaviourTests {
         #expect(output.status == 0)
         #expect(output.stdout.contains("TWICE   USD       1.00                        TwicePlugin"), "\(output.stdout)")
         #expect(!output.stdout.contains("666"))
+        // A worker's log lines are attributed to its plugin, whoever wrote them.
+        let source = flags.isEmpty ? "" : "[TwicePlugin] "
         #expect(output.stderrLines == [
-            "host: warning: ignored a fetch callback from TwicePlugin that came after the fetch had already finished (a second call or a call after the timeout)"
+            "host: \(source)warning: ignored a fetch callback from TwicePlugin that came after the fetch had already finished (a second call or a call after the timeout)"
         ])
     }
 

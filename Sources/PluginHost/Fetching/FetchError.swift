@@ -7,6 +7,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case timedOut(after: Duration, plugin: String)
         case plugin(message: String)
         case emptyResult(plugin: String)
+        /// The plugin's answer broke one of ``PluginInput``'s rules.
+        case invalidAnswer(plugin: String, violation: PluginInput.Violation)
     }
 
     /// The symbol that failed, as the user typed it.
@@ -35,6 +37,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             message
         case .emptyResult(let plugin):
             "\(plugin) answered with neither an amount nor an error"
+        case .invalidAnswer(let plugin, let violation):
+            "\(plugin) gave an answer the host refused: \(violation)"
         }
     }
 

@@ -64,31 +64,37 @@ public struct PluginFetcher: Sendable {
         case .failure(let failure):
             return .failure(FetchError(symbol: symbol, .plugin(message: failure.description)))
         case .success(let reply):
-            guard let quote = reply.quote else {
-                return .failure(FetchError(symbol: symbol, .plugin(message: reply.error ?? "\(plugin.name) answered with neither an amount nor an error")))
-            }
-            return .success(Quote(symbol: symbol, base: quote.base, currency: quote.currency, amount: quote.amount, plugin: plugin))
+            // The worker's plugin can write this frame itself: it gets the same checks as an in-process answer.
+            let answer = PluginInput.Answer(base: reply.quote?.base, currency: reply.quote?.currency, amount: reply.quote?.amount, error: reply.error)
+            return PluginInput.quote(answer, for: PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin))
         }
     }
 
     private func price(in currency: String, timeout: Duration, context: OpaqueContext, fetch: FetchFunction) async -> Result<Quote, FetchError> {
         let pending = PendingFetches.shared
-        let symbol = self.symbol
-        let plugin = self.plugin
+        let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
         let timer = TimerBox()
         let answer = await withCheckedContinuation { continuation in
-            let token = pending.begin(symbol: symbol, plugin: plugin, continuation: continuation)
-            timer.task = Task {
+            let token = pending.begin(request, continuation: continuation)
+            timer.task = Task { [symbol, plugin] in
                 try? await Task.sleep(for: timeout)
                 pending.fail(token: token, with: FetchError(symbol: symbol, .timedOut(after: timeout, plugin: plugin.name)))
             }
-            currency.withCString { currency in
-                var request = pb_fetch_request(
-                    struct_size: UInt32(MemoryLayout<pb_fetch_request>.size),
-                    currency: currency,
-                    timeout_ms: timeout.clampedMilliseconds
-                )
-                fetch(context.pointer, &request, Self.completion, UnsafeMutableRawPointer(bitPattern: token))
+            let milliseconds = timeout.clampedMilliseconds
+            do throws(PluginCallThread.StartError) {
+                // The plugin may block the calling thread: never let it be one the host needs.
+                try PluginCallThread.start {
+                    currency.withCString { currency in
+                        var request = pb_fetch_request(
+                            struct_size: UInt32(MemoryLayout<pb_fetch_request>.size),
+                            currency: currency,
+                            timeout_ms: milliseconds
+                        )
+                        fetch(context.pointer, &request, Self.completion, UnsafeMutableRawPointer(bitPattern: UInt(token)))
+                    }
+                }
+            } catch {
+                pending.fail(token: token, with: FetchError(symbol: request.symbol, .plugin(message: "\(error)")))
             }
         }
         timer.task?.cancel()
@@ -97,7 +103,7 @@ public struct PluginFetcher: Sendable {
 
     /// The `pb_fetch_completion_fn` every fetch gets: the token finds the waiter.
     private static let completion: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_fetch_result>?) -> Void = { token, result in
-        PendingFetches.shared.complete(token: UInt(bitPattern: token), with: result)
+        PendingFetches.shared.complete(token: UInt64(UInt(bitPattern: token)), with: result)
     }
 }
 

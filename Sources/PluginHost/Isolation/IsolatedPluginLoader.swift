@@ -79,15 +79,75 @@ struct IsolatedPluginLoader: Sendable {
         case .failure(let failure):
             return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure))))
         case .success(let reply):
-            guard reply.report.status == .loaded, let version = reply.report.version else {
-                return .failure(PluginLoader.Failure(error: PluginLoadError(.reportedByWorker(reply.report.error ?? "failed")), name: reply.report.name, version: reply.report.version))
+            // The plugin runs in the worker and can write this reply itself:
+            // it passes the rules an in-process registration passes.
+            let checked: CheckedLoadReply
+            do throws(PluginInput.Violation) {
+                checked = try CheckedLoadReply(reply, claims: claims)
+            } catch {
+                let detail = "its load report was refused: \(error)"
+                worker.protocolViolation(detail)
+                return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(WorkerFailure(.loading, .protocolViolation(detail))))))
             }
-            claims.claim(reply.fetchers.map(\.symbol), for: path)
-            let identity = PluginIdentity(name: reply.report.name, version: version, path: path)
-            let fetchers = reply.fetchers.map {
+            worker.identify(as: checked.name)
+            guard let version = checked.version, checked.error == nil else {
+                return .failure(PluginLoader.Failure(error: PluginLoadError(.reportedByWorker(checked.error ?? "failed")), name: checked.name, version: checked.version))
+            }
+            claims.claim(checked.fetchers.map(\.symbol), for: path)
+            let identity = PluginIdentity(name: checked.name, version: version, path: path)
+            let fetchers = checked.fetchers.map {
                 PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, worker: worker)
             }
-            return .success((reply.report, fetchers))
+            let report = PluginReport(
+                name: checked.name, version: version, path: path, status: .loaded,
+                fetchers: fetchers.map(\.symbol), error: nil, warnings: checked.warnings
+            )
+            return .success((report, fetchers))
+        }
+    }
+}
+
+/// A worker's load report, after the checks an in-process registration gets:
+/// the same text rules, the same symbol rule, and "the first plugin keeps a
+/// symbol" against what earlier plugins, in-process or isolated, claimed.
+/// The path is always the host's own, never the worker's.
+struct CheckedLoadReply {
+    let name: String
+    /// Nil when the plugin failed before its descriptor was read.
+    let version: String?
+    /// Set when the worker reports that loading failed.
+    let error: String?
+    let fetchers: [LoadReply.Fetcher]
+    let warnings: [String]
+
+    init(_ reply: LoadReply, claims: SymbolClaims) throws(PluginInput.Violation) {
+        let report = reply.report
+        name = try PluginInput.text(report.name, .name, limit: max(PluginInput.Limit.name, 255))
+        warnings = try report.warnings.map { warning throws(PluginInput.Violation) in try PluginInput.text(warning, .error, limit: PluginInput.Limit.error) }
+        guard report.status == .loaded else {
+            version = try report.version.map { version throws(PluginInput.Violation) in try PluginInput.text(version, .version, limit: PluginInput.Limit.version) }
+            error = try PluginInput.text(report.error ?? "failed", .error, limit: PluginInput.Limit.error)
+            fetchers = []
+            guard reply.fetchers.isEmpty else { throw PluginInput.Violation(field: .symbol, rule: "list is not empty for a plugin that failed to load") }
+            return
+        }
+        guard let version = report.version, !version.isEmpty, !name.isEmpty else {
+            throw PluginInput.Violation(field: .name, rule: "or version is missing")
+        }
+        self.version = try PluginInput.text(version, .version, limit: PluginInput.Limit.version)
+        _ = try PluginInput.text(name, .name, limit: PluginInput.Limit.name)
+        error = nil
+        guard !reply.fetchers.isEmpty else { throw PluginInput.Violation(field: .symbol, rule: "list is empty for a plugin that loaded") }
+        var seen: Set<String> = []
+        fetchers = try reply.fetchers.map { fetcher throws(PluginInput.Violation) in
+            let symbol = try PluginInput.symbol(fetcher.symbol)
+            guard seen.insert(symbol).inserted else {
+                throw PluginInput.Violation(field: .symbol, rule: "\(symbol) is listed twice")
+            }
+            if let owner = claims.owner(of: symbol) {
+                throw PluginInput.Violation(field: .symbol, rule: "\(symbol) is already provided by \(owner)")
+            }
+            return LoadReply.Fetcher(symbol: symbol, displayName: try PluginInput.displayName(fetcher.displayName, symbol: symbol))
         }
     }
 }

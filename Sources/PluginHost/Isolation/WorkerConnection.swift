@@ -131,18 +131,31 @@ final class WorkerConnection: Sendable {
         switch message {
         case .loaded(let reply):
             let waiter = state.withLock { state in
-                state.phase = .fetching
-                state.plugin = reply.report.name
                 defer { state.loadWaiter = nil }
                 return state.loadWaiter
             }
-            waiter?.resume(returning: .success(reply))
+            // Only one report is ever asked for; a second is the plugin writing frames.
+            guard let waiter else { return protocolViolation("it sent a load report nobody asked for") }
+            // The name is checked before the host uses it (IsolatedPluginLoader);
+            // until then messages name the file.
+            state.withLock { $0.phase = .fetching }
+            waiter.resume(returning: .success(reply))
         case .fetched(let reply):
-            state.withLock { $0.fetchWaiters.removeValue(forKey: reply.id) }?.resume(returning: .success(reply))
+            let (waiter, failed) = state.withLock { state in
+                (state.fetchWaiters.removeValue(forKey: reply.id), state.failure != nil)
+            }
+            if let waiter {
+                waiter.resume(returning: .success(reply))
+            } else if !failed {
+                protocolViolation("it answered fetch \(reply.id), which the host never asked for")
+            }
         case .log(let line):
+            // Attributed to the worker's plugin whatever the frame says: the
+            // plugin can write log frames itself, and must not speak as the host
+            // or as another plugin.
             var logger = services.logger
-            if let plugin = line.plugin { logger[metadataKey: "plugin"] = "\(plugin)" }
-            logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(line.message)")
+            logger[metadataKey: "plugin"] = "\(state.withLock { $0.plugin } ?? URL(filePath: path).lastPathComponent)"
+            logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(PluginInput.logLine(line.message))")
         case .httpGet(let request):
             let services = self.services
             // Until the worker reports its plugin's name, the file names it.
@@ -165,6 +178,12 @@ final class WorkerConnection: Sendable {
                 }
             fail(cause)
         }
+    }
+
+    /// Names the worker's plugin in later messages, once the host has checked
+    /// the name the worker reported.
+    func identify(as plugin: String) {
+        state.withLock { $0.plugin = plugin }
     }
 
     /// The worker sent something that is not a frame of the protocol.

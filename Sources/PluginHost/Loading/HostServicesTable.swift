@@ -40,7 +40,7 @@ enum HostServicesTable {
 
     private static let log: @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void = { context, level, message in
         guard let session = session(context), let message else { return }
-        session.log(level, String(cString: message))
+        session.log(level, PluginInput.logLine(message))
     }
 
     private static let configValue: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { context, key in
@@ -74,11 +74,20 @@ private struct HTTPReply: Sendable {
     let completion: pb_http_completion_fn
     let context: OpaqueContext
 
-    /// Calls the plugin's completion with a response that lives only for the call.
+    /// Calls the plugin's completion with a response that lives only for the
+    /// call, on a thread of its own: the completion is plugin code, and may block.
     func send(_ outcome: HTTPOutcome) {
-        switch outcome {
-        case .response(let status, let body): HTTPCompletion.respond(completion, context.pointer, status: status, body: body)
-        case .failure(let reason): HTTPCompletion.fail(completion, context.pointer, reason: reason)
+        let deliver = { @Sendable [self] in
+            switch outcome {
+            case .response(let status, let body): HTTPCompletion.respond(completion, context.pointer, status: status, body: body)
+            case .failure(let reason): HTTPCompletion.fail(completion, context.pointer, reason: reason)
+            }
+        }
+        do {
+            try PluginCallThread.start(deliver)
+        } catch {
+            // The header promises exactly one call; late on a host thread beats never.
+            deliver()
         }
     }
 }

@@ -14,7 +14,9 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case descriptorTooSmall(plugin: UInt32)
         case incompleteDescriptor(field: String)
         case registrationFailed(status: Int32, lastError: String?)
-        case nothingRegistered(duplicates: [String])
+        case nothingRegistered(duplicates: [String], refused: [String])
+        /// The descriptor's name or version broke a rule of ``PluginInput``.
+        case invalidDescriptor(PluginInput.Violation)
         case untrusted(TrustViolation)
         case lockFile(LockFileError)
         case notLocked(lock: String)
@@ -56,10 +58,14 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
             "descriptor field \(field) is NULL; set it in the plugin's pb_plugin_descriptor"
         case .registrationFailed(let status, let lastError):
             "registration failed with status \(status)" + (lastError.map { ": \($0)" } ?? "; the plugin logged no reason")
-        case .nothingRegistered(let duplicates) where !duplicates.isEmpty:
+        case .nothingRegistered(_, let refused) where !refused.isEmpty:
+            "the host refused every fetcher it registered: \(refused.joined(separator: "; ")); fix the pb_fetcher it passes to register_fetcher"
+        case .nothingRegistered(let duplicates, _) where !duplicates.isEmpty:
             "every symbol it registers is already taken (\(duplicates.joined(separator: ", ")))"
         case .nothingRegistered:
             "it registered no fetchers; call services->register_fetcher from register_plugin"
+        case .invalidDescriptor(let violation):
+            "refused: the descriptor's \(violation.field.rawValue) \(violation.rule); fix the plugin's pb_plugin_descriptor"
         case .untrusted(let violation):
             violation.description
         case .lockFile(let error):

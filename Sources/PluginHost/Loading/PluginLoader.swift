@@ -119,7 +119,7 @@ public struct PluginLoader: Sendable {
             "symbol \($0.symbol) is already provided by \($0.owner); keeping that one and ignoring this plugin's"
         }
         guard !outcome.staged.isEmpty else {
-            throw fail(PluginLoadError(.nothingRegistered(duplicates: outcome.duplicates.map { "\($0.symbol) by \($0.owner)" })))
+            throw fail(PluginLoadError(.nothingRegistered(duplicates: outcome.duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: outcome.refused)))
         }
         claims.claim(outcome.staged.map(\.symbol), for: path)
         let fetchers = outcome.staged.map {
@@ -160,10 +160,16 @@ public struct PluginLoader: Sendable {
         guard size >= minimumDescriptorSize else { throw PluginLoadError(.descriptorTooSmall(plugin: size)) }
 
         let descriptor = pointer.pointee
-        guard let name = descriptor.name else { throw PluginLoadError(.incompleteDescriptor(field: "name")) }
-        guard let version = descriptor.version else { throw PluginLoadError(.incompleteDescriptor(field: "version")) }
+        guard descriptor.name != nil else { throw PluginLoadError(.incompleteDescriptor(field: "name")) }
+        guard descriptor.version != nil else { throw PluginLoadError(.incompleteDescriptor(field: "version")) }
         guard let register = descriptor.register_plugin else { throw PluginLoadError(.incompleteDescriptor(field: "register_plugin")) }
-        return Descriptor(name: String(cString: name), version: String(cString: version), register: register)
+        do throws(PluginInput.Violation) {
+            let name = try PluginInput.requiredText(descriptor.name, .name, limit: PluginInput.Limit.name)
+            let version = try PluginInput.requiredText(descriptor.version, .version, limit: PluginInput.Limit.version)
+            return Descriptor(name: name, version: version, register: register)
+        } catch {
+            throw PluginLoadError(.invalidDescriptor(error))
+        }
     }
 }
 

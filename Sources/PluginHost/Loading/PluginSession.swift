@@ -21,6 +21,8 @@ final class PluginSession: Sendable {
         var acceptsRegistrations = false
         var staged: [StagedFetcher] = []
         var duplicates: [Duplicate] = []
+        /// Why each refused `register_fetcher` call was refused.
+        var refused: [String] = []
         var lastError: String?
     }
 
@@ -57,38 +59,46 @@ final class PluginSession: Sendable {
     }
 
     /// What the plugin registered and tried to register.
-    var outcome: (staged: [StagedFetcher], duplicates: [Duplicate], lastError: String?) {
-        state.withLock { ($0.staged, $0.duplicates, $0.lastError) }
+    var outcome: (staged: [StagedFetcher], duplicates: [Duplicate], refused: [String], lastError: String?) {
+        state.withLock { ($0.staged, $0.duplicates, $0.refused, $0.lastError) }
     }
 
-    /// Handles `register_fetcher`.
+    /// Handles `register_fetcher`, through the same rules a worker's report gets.
     func register(_ fetcher: pb_fetcher) -> pb_status {
         guard fetcher.struct_size >= UInt32(MemoryLayout<pb_fetcher>.size) else {
-            return reject("register_fetcher: pb_fetcher.struct_size is \(fetcher.struct_size), expected at least \(MemoryLayout<pb_fetcher>.size)")
+            return refuse("its pb_fetcher.struct_size is \(fetcher.struct_size), expected at least \(MemoryLayout<pb_fetcher>.size)")
         }
         guard let fetch = fetcher.fetch else {
-            return reject("register_fetcher: pb_fetcher.fetch is NULL")
+            return refuse("its pb_fetcher.fetch is NULL")
         }
-        guard let rawSymbol = fetcher.symbol.map({ String(cString: $0) }), FetcherSymbol.isValid(rawSymbol) else {
-            let shown = fetcher.symbol.map { "\"\(String(cString: $0))\"" } ?? "NULL"
-            return reject("register_fetcher: symbol \(shown) is not 1 to 16 upper-case letters or digits")
+        let symbol: String
+        let displayName: String
+        do throws(PluginInput.Violation) {
+            let raw = try PluginInput.text(fetcher.symbol, .symbol, limit: PluginInput.Limit.displayName) ?? ""
+            symbol = try PluginInput.symbol(raw)
+            displayName = try PluginInput.displayName(PluginInput.text(fetcher.display_name, .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
+        } catch {
+            return refuse("\(error)")
         }
-        let displayName = fetcher.display_name.map { String(cString: $0) } ?? rawSymbol
-        let staged = StagedFetcher(symbol: rawSymbol, displayName: displayName, context: OpaqueContext(fetcher.context), fetch: fetch)
+        let staged = StagedFetcher(symbol: symbol, displayName: displayName, context: OpaqueContext(fetcher.context), fetch: fetch)
 
-        return state.withLock { state -> pb_status in
+        let status = state.withLock { state -> pb_status in
             guard state.acceptsRegistrations else { return PB_ERR_TOO_LATE }
-            if let owner = claims.owner(of: rawSymbol) {
-                state.duplicates.append(Duplicate(symbol: rawSymbol, owner: owner))
+            if let owner = claims.owner(of: symbol) {
+                state.duplicates.append(Duplicate(symbol: symbol, owner: owner))
                 return PB_ERR_DUPLICATE
             }
-            if state.staged.contains(where: { $0.symbol == rawSymbol }) {
-                state.duplicates.append(Duplicate(symbol: rawSymbol, owner: path))
+            if state.staged.contains(where: { $0.symbol == symbol }) {
+                state.duplicates.append(Duplicate(symbol: symbol, owner: path))
                 return PB_ERR_DUPLICATE
             }
             state.staged.append(staged)
             return PB_OK
         }
+        if status == PB_ERR_TOO_LATE {
+            warn("called register_fetcher for \(symbol) after register_plugin had returned; refused with PB_ERR_TOO_LATE: register every fetcher inside register_plugin")
+        }
+        return status
     }
 
     /// Handles `log`, remembering the last error so a failed registration can
@@ -104,9 +114,17 @@ final class PluginSession: Sendable {
         }
     }
 
-    private func reject(_ message: String) -> pb_status {
-        log(PB_LOG_ERROR, message)
+    /// Refuses one `register_fetcher` call, with a warning line naming the plugin.
+    private func refuse(_ reason: String) -> pb_status {
+        state.withLock { $0.refused.append(reason) }
+        warn("called register_fetcher with a fetcher the host refused: \(reason)")
         return PB_ERR_INVALID_ARGUMENT
+    }
+
+    /// A host warning about this plugin: `PATH: NAME …`.
+    private func warn(_ message: String) {
+        let name = state.withLock { $0.name }
+        services.logger.warning("\(path): \(name) \(message)")
     }
 }
 

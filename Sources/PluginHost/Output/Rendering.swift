@@ -33,7 +33,7 @@ public enum Rendering {
             table.rows = reports.map {
                 [$0.name, $0.version ?? "-", $0.status.rawValue, $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path]
             }
-            let problems = reports.compactMap { report in report.error.map { "\(report.path): \($0)" } }
+            let problems = reports.compactMap { report in report.error.map { TerminalText.escaped("\(report.path): \($0)") } }
             return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n") + allowedURLsNote(reports)
         }
     }

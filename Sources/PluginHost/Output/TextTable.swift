@@ -1,4 +1,7 @@
 /// Left-aligned columns separated by two spaces, with a header row.
+///
+/// Every cell is shown through ``TerminalText``, since most of them are what
+/// a plugin said.
 struct TextTable {
     let header: [String]
     var rows: [[String]] = []
@@ -8,7 +11,7 @@ struct TextTable {
     }
 
     var rendered: String {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map(TerminalText.escaped) }
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
             row.indices.map { column in

@@ -1,0 +1,213 @@
+import PluginABI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place where the host checks what a plugin says.
+///
+/// A plugin is hostile until someone vouches for it, so nothing it hands the
+/// host is stored, printed or acted on before it passes these rules: not
+/// what an in-process plugin passes through the C ABI, and not what an
+/// isolated worker writes into its frames, which the plugin in it can forge.
+/// Both paths call the same functions, so the two modes cannot drift apart.
+///
+/// Text that passes is valid UTF-8 within a stated length, but may still hold
+/// control characters: those are escaped where text reaches a terminal (see
+/// ``TerminalText``), because JSON output must keep it exact.
+enum PluginInput {
+    /// The longest text the host accepts, in UTF-8 bytes, per kind of field.
+    enum Limit {
+        /// A plugin's name, from its descriptor.
+        static let name = 64
+        /// A plugin's version, from its descriptor.
+        static let version = 32
+        /// A fetcher's display name.
+        static let displayName = 64
+        /// A fetch's error message.
+        static let error = 512
+        /// One log line; a longer one is cut, not refused.
+        static let logLine = 2048
+        /// Digits in an amount, on both sides of the point together.
+        static let amountDigits = 40
+        /// A quote's base asset or currency code.
+        static let code = 16
+    }
+
+    /// What a plugin supplied, for messages.
+    enum Field: String, Sendable {
+        case name
+        case version
+        case displayName = "display name"
+        case symbol
+        case error = "error message"
+        case base = "base asset"
+        case currency
+        case amount
+    }
+
+    /// Why a plugin's value was refused.
+    struct Violation: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The field that broke a rule.
+        let field: Field
+        /// The rule, as a phrase: "is not valid UTF-8".
+        let rule: String
+
+        var description: String { "its \(field.rawValue) \(rule)" }
+    }
+
+    // MARK: Text
+
+    /// Reads a NUL-terminated string that a plugin owns, scanning at most
+    /// `limit + 1` bytes, so a string without its NUL is refused rather than
+    /// read until the process faults.
+    /// - Returns: The string, or nil for a NULL pointer.
+    static func text(_ pointer: UnsafePointer<CChar>?, _ field: Field, limit: Int) throws(Violation) -> String? {
+        guard let pointer else { return nil }
+        let length = strnlen(pointer, limit + 1)
+        guard length <= limit else { throw Violation(field: field, rule: "is longer than \(limit) bytes") }
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: length)
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw Violation(field: field, rule: "is not valid UTF-8")
+        }
+        return string
+    }
+
+    /// Checks text that arrived in a worker's frame (already valid Unicode).
+    static func text(_ string: String, _ field: Field, limit: Int) throws(Violation) -> String {
+        guard string.utf8.count <= limit else { throw Violation(field: field, rule: "is longer than \(limit) bytes") }
+        return string
+    }
+
+    /// A required, non-empty text field.
+    static func requiredText(_ pointer: UnsafePointer<CChar>?, _ field: Field, limit: Int) throws(Violation) -> String {
+        guard let text = try text(pointer, field, limit: limit), !text.isEmpty else {
+            throw Violation(field: field, rule: "is missing or empty")
+        }
+        return text
+    }
+
+    /// A log line, cut at ``Limit/logLine`` and with invalid UTF-8 replaced:
+    /// a log line is only shown, so a bad one is repaired rather than lost.
+    static func logLine(_ pointer: UnsafePointer<CChar>) -> String {
+        let length = strnlen(pointer, Limit.logLine + 1)
+        let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: min(length, Limit.logLine)), as: UTF8.self)
+        return length > Limit.logLine ? text + "… (cut at \(Limit.logLine) bytes)" : text
+    }
+
+    /// ``logLine(_:)`` for a line that arrived in a worker's frame.
+    static func logLine(_ line: String) -> String {
+        guard line.utf8.count > Limit.logLine else { return line }
+        let prefix = String(decoding: line.utf8.prefix(Limit.logLine), as: UTF8.self)
+        return prefix + "… (cut at \(Limit.logLine) bytes)"
+    }
+
+    // MARK: Registration
+
+    /// A plugin's name and version, from its descriptor or a worker's report.
+    static func identity(name: String, version: String) throws(Violation) -> (name: String, version: String) {
+        (try text(name, .name, limit: Limit.name), try text(version, .version, limit: Limit.version))
+    }
+
+    /// Checks a fetcher's symbol against the ticker rule.
+    static func symbol(_ symbol: String) throws(Violation) -> String {
+        guard FetcherSymbol.isValid(symbol) else {
+            throw Violation(field: .symbol, rule: "\(quoted(symbol)) is not 1 to 16 upper-case letters or digits")
+        }
+        return symbol
+    }
+
+    /// Checks a fetcher's display name; an empty one shows the symbol instead.
+    static func displayName(_ name: String, symbol: String) throws(Violation) -> String {
+        let name = try text(name, .displayName, limit: Limit.displayName)
+        return name.isEmpty ? symbol : name
+    }
+
+    // MARK: Answers
+
+    /// Turns what a plugin answered for one fetch into a quote or an error.
+    ///
+    /// The answer must be either an error message or a quote for exactly the
+    /// symbol and currency asked for, with an amount that is a plain decimal.
+    /// Anything else becomes that symbol's error, naming the plugin.
+    /// - Parameters:
+    ///   - answer: The plugin's fields, already read into Swift strings.
+    ///   - request: What was asked, and of whom.
+    static func quote(_ answer: Answer, for request: Request) -> Result<Quote, FetchError> {
+        let plugin = request.plugin.name
+        func refused(_ violation: Violation) -> Result<Quote, FetchError> {
+            .failure(FetchError(symbol: request.symbol, .invalidAnswer(plugin: plugin, violation: violation)))
+        }
+        if let error = answer.error {
+            do throws(Violation) {
+                let message = try text(error, .error, limit: Limit.error)
+                return .failure(FetchError(symbol: request.symbol, .plugin(message: message.isEmpty ? "\(plugin) failed without a message" : message)))
+            } catch {
+                return refused(error)
+            }
+        }
+        guard let amount = answer.amount, !amount.isEmpty else {
+            return .failure(FetchError(symbol: request.symbol, .emptyResult(plugin: plugin)))
+        }
+        guard isPlainDecimal(amount) else {
+            return refused(Violation(field: .amount, rule: "\(quoted(amount)) is not a plain decimal such as 1234.56 with at most \(Limit.amountDigits) digits"))
+        }
+        let base = answer.base ?? request.symbol
+        guard base == request.symbol else {
+            return refused(Violation(field: .base, rule: "\(quoted(base)) is not the symbol asked for, \(request.symbol)"))
+        }
+        let currency = answer.currency ?? request.currency
+        guard currency == request.currency else {
+            return refused(Violation(field: .currency, rule: "\(quoted(currency)) is not the currency asked for, \(request.currency)"))
+        }
+        return .success(Quote(symbol: request.symbol, base: base, currency: currency, amount: amount, plugin: request.plugin))
+    }
+
+    /// What a plugin answered, as Swift strings (nil where it passed NULL).
+    struct Answer: Sendable {
+        var base: String?
+        var currency: String?
+        var amount: String?
+        var error: String?
+    }
+
+    /// What the host asked for, and of which plugin.
+    struct Request: Sendable {
+        let symbol: String
+        let currency: String
+        let plugin: PluginIdentity
+    }
+
+    /// Reads a `pb_fetch_result` that a plugin owns into an ``Answer``;
+    /// a field that is not bounded UTF-8 is refused here.
+    static func answer(from result: pb_fetch_result) throws(Violation) -> Answer {
+        Answer(
+            base: try text(result.base, .base, limit: Limit.code),
+            currency: try text(result.currency, .currency, limit: Limit.code),
+            amount: try text(result.amount, .amount, limit: Limit.amountDigits + 2),
+            error: try text(result.error, .error, limit: Limit.error)
+        )
+    }
+
+    /// `-?[0-9]+(\.[0-9]+)?` with at most ``Limit/amountDigits`` digits.
+    static func isPlainDecimal(_ amount: String) -> Bool {
+        var bytes = Substring(amount).utf8[...]
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(isDigit) else { return false }
+        var digits = whole.count
+        if parts.count == 2 {
+            guard !parts[1].isEmpty, parts[1].allSatisfy(isDigit) else { return false }
+            digits += parts[1].count
+        }
+        return digits <= Limit.amountDigits
+    }
+
+    /// A value for a message: quoted, and cut when long, so a message about a
+    /// huge value stays one readable line.
+    static func quoted(_ value: String) -> String {
+        let shown = value.count > 40 ? value.prefix(40) + "…" : Substring(value)
+        return "\"\(shown)\""
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+@testable import PluginHost
+import Testing
+
+/// Hostile plugins, each attacking the host or the other plugins through the
+/// ABI, run through the `host` executable in both modes: the attack fails in
+/// the way the containment rules promise.
+@Suite("Hostile plugins, end to end", .timeLimit(.minutes(2)))
+struct ContainmentEndToEndTests {
+    /// In-process and isolated.
+    static let modes: [[String]] = [[], ["--isolate"]]
+
+    static func hostile(_ fileName: String, _ defines: String...) -> FixturePlugins.Fixture {
+        FixturePlugins.Fixture(fileName: fileName, source: "Tests/Fixtures/CPlugins/hostile_plugin.c", defines: ["-pthread"] + defines)
+    }
+
+    static let forger = hostile("token-forger.so", "-DHOSTILE_FORGE_TOKENS", #"-DHOSTILE_NAME="TokenForger""#, #"-DHOSTILE_SYMBOL="FORGE""#)
+    static let blockerA = hostile("blocker-a.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerA""#, #"-DHOSTILE_SYMBOL="BLOCKA""#)
+    static let blockerB = hostile("blocker-b.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerB""#, #"-DHOSTILE_SYMBOL="BLOCKB""#)
+    static let escapes = hostile(
+        "escapes.so", #"-DHOSTILE_NAME="Evil\x1b[2J\nPlugin""#, #"-DHOSTILE_VERSION="1.0\r\nhost: error: forged""#,
+        #"-DHOSTILE_SYMBOL="ESC""#, #"-DHOSTILE_DISPLAY="Esc\x1b]0;pwned\x07Name""#, #"-DHOSTILE_LOG="line\nhost: error: forged log""#)
+    static let escapingError = hostile(
+        "escaping-error.so", #"-DHOSTILE_NAME="ErrorEscaper""#, #"-DHOSTILE_SYMBOL="ESCERR""#,
+        #"-DHOSTILE_ERROR="bad\r\nhost: error: ETH: forged\x1b[31m""#)
+    static let amounts = [("AMTA", "abc"), ("AMTB", "1e5"), ("AMTC", "NaN")].map { symbol, amount in
+        hostile("amount-\(symbol).so", "-DHOSTILE_NAME=\"AmountPlugin\(symbol)\"", "-DHOSTILE_SYMBOL=\"\(symbol)\"", "-DHOSTILE_AMOUNT=\"\(amount)\"")
+    }
+    static let lateRegistrar = hostile("late-registrar.so", "-DHOSTILE_LATE_REGISTER", #"-DHOSTILE_NAME="LateRegistrar""#, #"-DHOSTILE_SYMBOL="LATEREG""#)
+    static let badSymbol = hostile("bad-symbol.so", #"-DHOSTILE_NAME="BadSymbol""#, #"-DHOSTILE_SYMBOL="eth""#)
+    static let frameForger = hostile("zz-frame-forger.so", "-DHOSTILE_FORGE_FRAME", #"-DHOSTILE_NAME="FrameForger""#, #"-DHOSTILE_SYMBOL="FRAME""#)
+
+    /// Rows of a `fetch` table, split into cells.
+    static func cells(_ table: String) -> [[String]] {
+        table.split(separator: "\n").dropFirst().map { $0.split(separator: " ").map(String.init) }
+    }
+
+    static func body(_ base: String, _ amount: String) -> String {
+        #"{"data":{"base":"\#(base)","currency":"USD","amount":"\#(amount)"}}"#
+    }
+
+    @Test("A plugin answering with completion contexts it was never given cannot replace ETH's or BTC's price", arguments: modes)
+    func forgedTokensAreIgnored(flags: [String]) async throws {
+        // ETH and BTC stay pending for a second while the forger tries small
+        // integers and its own token's neighbours, which is what sequential
+        // tokens would have handed out to them.
+        let server = try await LoopbackPriceServer(routes: [
+            "/v2/prices/ETH-USD/spot": .respondWhenConcurrent(count: 99, limit: .seconds(1), status: 200, body: Self.body("ETH", "3000.5")),
+            "/v2/prices/BTC-USD/spot": .respondWhenConcurrent(count: 99, limit: .seconds(1), status: 200, body: Self.body("BTC", "60000.25")),
+        ])
+        defer { Task { await server.stop() } }
+        let directory = try FixturePlugins.directory(containing: [Self.forger], bundled: ["Ethereum", "Bitcoin"])
+
+        let output = try await CommandRunner.host(
+            ["fetch", "ETH", "BTC", "FORGE", "--plugins-dir", directory.path, "--api-base-url", server.baseURL] + flags)
+
+        #expect(output.status == 0)
+        #expect(Self.cells(output.stdout) == [
+            ["ETH", "USD", "3000.5", "EthereumPlugin"], ["BTC", "USD", "60000.25", "BitcoinPlugin"], ["FORGE", "USD", "1.00", "TokenForger"],
+        ])
+        let source = flags.isEmpty ? "" : "[TokenForger] "
+        #expect(output.stderrLines == [
+            "host: \(source)warning: ignored a fetch callback whose completion context the host never issued: a plugin forged or corrupted it; later ones are logged with -v"
+        ])
+    }
+
+    @Test("Two plugins that block their fetch thread for 20 s time out at --timeout 2, and the run ends in about 2 s", arguments: modes)
+    func blockingFetchesTimeOut(flags: [String]) async throws {
+        let directory = try FixturePlugins.directory(containing: [Self.blockerA, Self.blockerB])
+        let started = ContinuousClock.now
+
+        let output = try await CommandRunner.host(
+            ["fetch", "BLOCKA", "BLOCKB", "--timeout", "2", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+
+        let elapsed = ContinuousClock.now - started
+        #expect(output.status == 1)
+        #expect(output.stdout == "")
+        #expect(output.stderrLines == [
+            "host: error: BLOCKA: timed out after 2 s waiting for BlockerA; raise --timeout to wait longer",
+            "host: error: BLOCKB: timed out after 2 s waiting for BlockerB; raise --timeout to wait longer",
+        ])
+        // 2 s plus start-up, with room for a busy machine; the plugins block for 20 s.
+        #expect(elapsed < .seconds(8), "took \(elapsed)")
+    }
+
+    @Test("Escape sequences and newlines in every plugin string are shown escaped in tables, logs and graphs, and exact in JSON", arguments: modes)
+    func escapeSequencesAreNeutralised(flags: [String]) async throws {
+        let directory = try FixturePlugins.directory(containing: [Self.escapes, Self.escapingError])
+        func host(_ arguments: [String]) async throws -> CommandRunner.Output {
+            try await CommandRunner.host(arguments + ["--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+        }
+        let name = #"Evil\u{1B}[2J\nPlugin"#
+        let version = #"1.0\r\nhost: error: forged"#
+
+        let fetchers = try await host(["list-fetchers"])
+        let plugins = try await host(["list-plugins"])
+        let fetched = try await host(["fetch", "ESC", "ESCERR"])
+        let dot = try await host(["graph", "--format", "dot"])
+        let mermaid = try await host(["graph", "--format", "mermaid"])
+        let json = try await host(["list-plugins", "--format", "json"])
+
+        for output in [fetchers, plugins, fetched, dot, mermaid] {
+            let text = output.stdout + output.stderr
+            #expect(!text.contains("\u{1B}") && !text.contains("\r") && !text.contains("\u{07}"), "raw control characters in: \(text.debugDescription)")
+            #expect(!text.split(separator: "\n").contains { $0.hasPrefix("host: error: forged") || $0.hasPrefix("host: error: ETH") })
+        }
+        #expect(fetchers.stdout.contains(#"ESC     Esc\u{1B}]0;pwned\u{7}Name  \#(name)"#))
+        #expect(plugins.stdout.contains("\(name)  \(version)  loaded"))
+        #expect(fetched.stdout.contains("ESC     USD       1.00    \(name)"))
+        #expect(fetched.stderrLines.contains(#"host: error: ESCERR: bad\r\nhost: error: ETH: forged\u{1B}[31m"#))
+        // A worker's log lines before its report is checked name the file.
+        let source = flags.isEmpty ? name : "escapes.so"
+        #expect(fetched.stderrLines.contains(#"host: [\#(source)] warning: line\nhost: error: forged log"#))
+        #expect(dot.stdout.contains(#"Evil\\u{1B}[2J\\nPlugin"#))
+        #expect(mermaid.stdout.contains(#"Evil\u{1B}[2J\nPlugin"#))
+
+        let rows = try HostFixtures.pluginRows(json.stdout)
+        #expect(rows["escapes.so"]?["name"] as? String == "Evil\u{1B}[2J\nPlugin")
+        #expect(rows["escapes.so"]?["version"] as? String == "1.0\r\nhost: error: forged")
+    }
+
+    @Test("Amounts that are not plain decimals become that symbol's error, naming the plugin", arguments: modes)
+    func nonDecimalAmountsAreRefused(flags: [String]) async throws {
+        let directory = try FixturePlugins.directory(containing: Self.amounts)
+
+        let output = try await CommandRunner.host(
+            ["fetch", "AMTA", "AMTB", "AMTC", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+
+        #expect(output.status == 1)
+        #expect(output.stdout == "")
+        let rule = "is not a plain decimal such as 1234.56 with at most 40 digits"
+        #expect(output.stderrLines == [
+            #"host: error: AMTA: AmountPluginAMTA gave an answer the host refused: its amount "abc" \#(rule)"#,
+            #"host: error: AMTB: AmountPluginAMTB gave an answer the host refused: its amount "1e5" \#(rule)"#,
+            #"host: error: AMTC: AmountPluginAMTC gave an answer the host refused: its amount "NaN" \#(rule)"#,
+        ])
+    }
+
+    @Test("A registration after register_plugin returned is refused with a warning naming the plugin", arguments: modes)
+    func lateRegistrationIsReported(flags: [String]) async throws {
+        let directory = try FixturePlugins.directory(containing: [Self.lateRegistrar])
+        let plugin = directory.appending(path: "late-registrar.so").path
+
+        let output = try await CommandRunner.host(
+            ["fetch", "LATEREG", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+
+        #expect(output.status == 0)
+        #expect(Self.cells(output.stdout) == [["LATEREG", "USD", "1.00", "LateRegistrar"]])
+        let source = flags.isEmpty ? "" : "[LateRegistrar] "
+        #expect(output.stderrLines == [
+            "host: \(source)warning: \(plugin): LateRegistrar called register_fetcher for LATE after register_plugin had returned; refused with PB_ERR_TOO_LATE: register every fetcher inside register_plugin"
+        ])
+    }
+
+    @Test("A plugin whose every registration was refused is told why", arguments: modes)
+    func refusedRegistrationsAreExplained(flags: [String]) async throws {
+        let directory = try FixturePlugins.directory(containing: [Self.badSymbol])
+        let plugin = directory.appending(path: "bad-symbol.so").path
+        let reason = #"its symbol "eth" is not 1 to 16 upper-case letters or digits"#
+
+        let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path] + flags)
+
+        let source = flags.isEmpty ? "" : "[bad-symbol.so] "
+        #expect(output.stderrLines == [
+            "host: \(source)warning: \(plugin): BadSymbol called register_fetcher with a fetcher the host refused: \(reason)",
+            "host: warning: skipping \(plugin): the host refused every fetcher it registered: \(reason); fix the pb_fetcher it passes to register_fetcher",
+        ])
+        let rows = try HostFixtures.pluginRows(output.stdout)
+        #expect(rows["bad-symbol.so"]?["status"] as? String == "failed")
+    }
+
+    @Test("A worker whose plugin writes its own load report is refused; ETH stays with the Ethereum plugin, listed once")
+    func forgedWorkerFrameIsRefused() async throws {
+        let directory = try FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
+        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
+        let forger = directory.appending(path: "zz-frame-forger.so").path
+        let forged = WorkerToHost.loaded(LoadReply(
+            report: PluginReport(name: "FrameForger", version: "1.0.0", path: "/forged", status: .loaded, fetchers: ["ETH", "E\u{1B}[31mVIL"], error: nil, warnings: []),
+            fetchers: [.init(symbol: "ETH", displayName: "Ethereum"), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil")]
+        ))
+        let frameFile = try TemporaryDirectory.make().appending(path: "frame.bin")
+        try Data(Frame.encode(forged)).write(to: frameFile)
+
+        let output = try await CommandRunner.host(
+            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_FILE": frameFile.path])
+
+        #expect(output.status == 0)
+        #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
+        #expect(output.stderrLines == [
+            "host: warning: skipping \(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol ETH is already provided by \(ethereum)); remove it from the plugins directory or ask its author for a fix"
+        ])
+    }
+}
