@@ -96,8 +96,9 @@ final class HostLink: Sendable {
         }
     }
 
-    /// Performs an HTTP GET through the host.
-    func httpGet(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+    /// Performs an HTTP GET through the host, which checks the URL as the
+    /// plugin wrote it.
+    func httpGet(_ url: String, timeout: Duration) async -> HTTPOutcome {
         await withCheckedContinuation { continuation in
             let id = state.withLock { state in
                 let id = state.nextID
@@ -105,7 +106,7 @@ final class HostLink: Sendable {
                 state.httpWaiters[id] = continuation
                 return id
             }
-            send(.httpGet(HTTPRequestFrame(id: id, url: url.absoluteString, timeoutMilliseconds: Int64(timeout.clampedMilliseconds))))
+            send(.httpGet(HTTPRequestFrame(id: id, url: url, timeoutMilliseconds: Int64(timeout.clampedMilliseconds))))
         }
     }
 
@@ -129,7 +130,7 @@ final class HostLink: Sendable {
             }
         }
         let services = HostServices(
-            forwardingTo: ForwardingNetworking(link: self),
+            forwardingTo: { [self] url, timeout in await httpGet(url, timeout: timeout) },
             configuration: request.configuration,
             defaultTimeout: .milliseconds(request.defaultTimeoutMilliseconds),
             logger: Logger(label: "host")
@@ -169,14 +170,5 @@ final class HostLink: Sendable {
         case .failure(let error):
             send(.fetched(FetchReply(id: request.id, quote: nil, error: error.message)))
         }
-    }
-}
-
-/// The worker's networking: every request is performed by the host.
-struct ForwardingNetworking: HostNetworking {
-    let link: HostLink
-
-    func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
-        await link.httpGet(url, timeout: timeout)
     }
 }

@@ -19,12 +19,16 @@ import Synchronization
 /// ``urlPolicy`` in ``get(_:timeout:for:)``, the one path both in-process
 /// plugins and isolated workers' requests take.
 public final class HostServices: Sendable {
-    /// The networking behind the `http_get` service; reached only through
-    /// ``get(_:timeout:for:)``, which checks the URL first.
-    let networking: any HostNetworking
-    /// The URLs plugins may fetch. Nil only in an isolated worker, whose
-    /// requests go to a host that checks them.
-    let urlPolicy: URLPolicy?
+    /// Where `http_get` requests go, reached only through ``get(_:timeout:for:)``.
+    private let route: Route
+
+    private enum Route: Sendable {
+        /// Checked against the policy here, then performed by the networking.
+        case checked(URLPolicy, any HostNetworking)
+        /// An isolated worker's: sent as written to the host that started
+        /// it, which checks it like any other.
+        case forwarded(@Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome)
+    }
     /// Used when a plugin asks for an HTTP timeout of 0.
     public let defaultTimeout: Duration
     /// Receives the plugins' log lines, with `plugin` metadata.
@@ -55,8 +59,7 @@ public final class HostServices: Sendable {
         defaultTimeout: Duration = .seconds(10),
         logger: Logger
     ) {
-        self.networking = networking
-        self.urlPolicy = urlPolicy ?? .apiBase(configuration["api_base_url"] ?? "")
+        self.route = .checked(urlPolicy ?? .apiBase(configuration["api_base_url"] ?? ""), networking)
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
@@ -64,10 +67,14 @@ public final class HostServices: Sendable {
     }
 
     /// An isolated worker's services, which check no URL: every request
-    /// goes over the pipe to the host, whose own services check it.
-    init(forwardingTo networking: any HostNetworking, configuration: [String: String], defaultTimeout: Duration, logger: Logger) {
-        self.networking = networking
-        self.urlPolicy = nil
+    /// goes, as the plugin wrote it, over the pipe to the host, whose own
+    /// services check it. Checking here too would need the host's grants,
+    /// and would guard nothing: the worker runs the plugin's code.
+    init(
+        forwardingTo forward: @escaping @Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome, configuration: [String: String],
+        defaultTimeout: Duration, logger: Logger
+    ) {
+        self.route = .forwarded(forward)
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
@@ -75,7 +82,12 @@ public final class HostServices: Sendable {
     }
 
     /// The URLs plugins may fetch, as text, the API base first.
-    public var allowedURLs: [String] { urlPolicy?.allowedURLs ?? [] }
+    public var allowedURLs: [String] {
+        switch route {
+        case .checked(let policy, _): policy.allowedURLs
+        case .forwarded: []
+        }
+    }
 
     /// Performs a plugin's `http_get`: checks the URL against the policy,
     /// fetches it, and follows each redirect the policy also allows, up to
@@ -89,9 +101,10 @@ public final class HostServices: Sendable {
     ///   - plugin: The plugin's name, for the warning.
     /// - Returns: What the plugin's completion gets.
     func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
-        guard let urlPolicy else {
-            guard let url = URL(string: text), url.scheme != nil else { return .failure("invalid URL \"\(text)\"") }
-            return await networking.get(url, timeout: timeout)
+        let (urlPolicy, networking): (URLPolicy, any HostNetworking)
+        switch route {
+        case .forwarded(let forward): return await forward(text, timeout)
+        case .checked(let policy, let checkedBy): (urlPolicy, networking) = (policy, checkedBy)
         }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

@@ -17,6 +17,8 @@ final class LoopbackPriceServer: Sendable {
         case respondWhenConcurrent(count: Int, limit: Duration, status: Int, body: String)
         /// Never answer; the connection stays open until the server stops.
         case hang
+        /// Answer 302 with this `Location`.
+        case redirect(to: String)
     }
 
     private let group: MultiThreadedEventLoopGroup
@@ -96,10 +98,11 @@ final class LoopbackPriceServer: Sendable {
 
             let loop = context.eventLoop
             let channel = context.channel
-            let respond: @Sendable (Int, String) -> Void = { [state] status, body in
+            let respond: @Sendable (Int, String, String?) -> Void = { [state] status, body, location in
                 loop.execute {
                     state.withLock { $0.inFlight -= 1 }
                     var headers = HTTPHeaders()
+                    if let location { headers.add(name: "Location", value: location) }
                     headers.add(name: "Content-Type", value: "application/json")
                     headers.add(name: "Content-Length", value: "\(body.utf8.count)")
                     let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)
@@ -110,11 +113,13 @@ final class LoopbackPriceServer: Sendable {
             }
             switch reply {
             case .respond(let status, let body):
-                respond(status, body)
+                respond(status, body, nil)
+            case .redirect(let location):
+                respond(302, "", location)
             case .hang:
                 break
             case .respondWhenConcurrent(let count, let limit, let status, let body):
-                let once = Once { respond(status, body) }
+                let once = Once { respond(status, body, nil) }
                 let arrived = state.withLock { state in
                     if state.requests.count >= count { return true }
                     state.waiters.append((count, { once.run() }))
