@@ -11,11 +11,10 @@ import Testing
 struct CommandRunnerTests {
     @Test("A child that outlives its deadline is killed with its group, and the error shows the command and what it printed")
     func hangingChildIsKilled() async throws {
-        // The shell prints, then waits on a background sleep: the sleep
-        // holds the output pipes too, so only killing the whole group ends
-        // the run.
+        // The shell prints, then waits on a background sleep that holds the
+        // output pipes too: only killing the whole group ends the run.
         let shell = URL(filePath: "/bin/sh")
-        let arguments = ["-c", "echo started; echo warming up >&2; /bin/sleep 30 & wait"]
+        let arguments = ["-c", "echo started; echo warming up >&2; /bin/sleep 30 & echo $!; wait"]
         let started = ContinuousClock.now
 
         let error = await #expect(throws: CommandRunner.DeadlineExceeded.self) {
@@ -23,11 +22,37 @@ struct CommandRunnerTests {
         }
 
         #expect(ContinuousClock.now - started < .seconds(20))
-        #expect(error?.command == ["/bin/sh"] + arguments)
-        #expect(error?.stdout == "started\n")
+        let printed = try #require(error?.stdout.split(separator: "\n"))
+        #expect(printed.first == "started")
         #expect(error?.stderr == "warming up\n")
-        #expect(error?.description.hasPrefix("`/bin/sh -c echo started; echo warming up >&2; /bin/sleep 30 & wait` was still running after 1.0 seconds") == true,
-                "\(error?.description ?? "nil")")
+        #expect(error?.command == ["/bin/sh"] + arguments)
+        #expect(error?.description.hasPrefix("`/bin/sh \(arguments.joined(separator: " "))` was still running after 1.0 seconds") == true)
+        // The run ended when the sleep's end of the pipes closed, so a
+        // sleep that was killed is gone (or a zombie) by now.
+        let sleeper = try #require(printed.last.flatMap { Int32($0) })
+        #expect(Self.isDead(sleeper), "the background sleep \(sleeper) survived its group's kill")
+    }
+
+    @Test("A host that hangs is killed at its deadline and named in the failure")
+    func hangingHostIsKilled() async throws {
+        // In-process, a plugin that never returns from register_plugin hangs the host itself.
+        let directory = try FixturePlugins.directory(with: [.hangInLoad])
+        let started = ContinuousClock.now
+
+        let error = await #expect(throws: CommandRunner.DeadlineExceeded.self) {
+            try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path], deadline: .seconds(2))
+        }
+
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(error?.command == [CommandRunner.buildDirectory.appending(path: "host").path, "list-fetchers", "--plugins-dir", directory.path])
+    }
+
+    /// Whether `pid` has exited: gone, or a zombie waiting to be reaped.
+    static func isDead(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        // The state follows the command name, which is in parentheses.
+        let state = stat.split(separator: ")").last?.split(separator: " ").first
+        return state == "Z" || state == "X"
     }
 
     @Test("A child that exits within its deadline is reported as usual")
