@@ -15,8 +15,8 @@ import Synchronization
 /// they may read, and where their log lines go.
 ///
 /// `http_get` is a capability with a policy, never a proxy: every URL a
-/// plugin asks for, and every redirect it leads to, is checked against
-/// ``urlPolicy`` in ``get(_:timeout:for:)``, the one path both in-process
+/// plugin asks for, and every redirect it leads to, is checked against a
+/// ``URLPolicy`` in ``get(_:timeout:for:)``, the one path both in-process
 /// plugins and isolated workers' requests take.
 public final class HostServices: Sendable {
     /// Where `http_get` requests go, reached only through ``get(_:timeout:for:)``.
@@ -29,6 +29,7 @@ public final class HostServices: Sendable {
         /// it, which checks it like any other.
         case forwarded(@Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome)
     }
+
     /// Used when a plugin asks for an HTTP timeout of 0.
     public let defaultTimeout: Duration
     /// Receives the plugins' log lines, with `plugin` metadata.

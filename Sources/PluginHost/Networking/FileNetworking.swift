@@ -65,6 +65,7 @@ public struct FileNetworking: HostNetworking {
         // The longest root the path is beneath, on a `/` boundary.
         let beneath = roots.filter { root in root == "/" || path == root || path.hasPrefix(root + "/") }
         guard let root = beneath.max(by: { $0.count < $1.count }) else {
+            if roots.isEmpty { return .refused("the host reads no files for plugins") }
             return .refused("it is not beneath \(roots.joined(separator: " or ")), where the host reads files")
         }
         var relative = String(path.dropFirst(root.count).drop { $0 == "/" })

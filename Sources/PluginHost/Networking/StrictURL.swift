@@ -35,8 +35,7 @@ struct StrictURL: Sendable, Hashable {
 
     /// The URL rebuilt from its checked parts: what the host fetches.
     var text: String {
-        let authority = host + (port.map { ":\($0)" } ?? "")
-        return "\(scheme)://\(authority)\(path)" + (query.map { "?\($0)" } ?? "")
+        textWithoutQuery + (query.map { "?\($0)" } ?? "")
     }
 
     /// ``text`` without its query: what a grant of this very URL looks like.
@@ -47,11 +46,6 @@ struct StrictURL: Sendable, Hashable {
     /// ``segments`` without the empty one a trailing `/` leaves.
     var directorySegments: ArraySlice<String> {
         segments.last == "" ? segments.dropLast() : segments[...]
-    }
-
-    /// The percent-decoded path, for a `file` URL.
-    var decodedPath: String {
-        "/" + segments.joined(separator: "/")
     }
 
     /// Why a text is not a URL the host fetches, as a phrase that follows it:
