@@ -132,6 +132,23 @@ struct PluginOptions: ParsableArguments {
         return PluginTrust(allowlist: .file(allowlist))
     }
 
+    /// The plugin search path from `--plugins-dir`, `HOST_PLUGINS_DIR` or the usual directories.
+    func discovery() throws -> PluginDiscovery {
+        do {
+            return try PluginDiscovery(
+                flags: pluginsDirectories,
+                environment: ProcessEnvironment.value(of: "HOST_PLUGINS_DIR"),
+                executableDirectory: PluginDiscovery.runningExecutableDirectory,
+                dataHome: PluginDiscovery.dataHome(xdgDataHome: ProcessEnvironment.value(of: "XDG_DATA_HOME"), home: ProcessEnvironment.value(of: "HOME")),
+                workingDirectory: ProcessEnvironment.workingDirectory
+            )
+        } catch {
+            throw ValidationError(
+                "HOST_PLUGINS_DIR '\(error.environmentValue)' has an empty entry; name directories separated by ':', e.g. HOST_PLUGINS_DIR=plugins:/opt/plugins, or unset it to search the usual directories"
+            )
+        }
+    }
+
     /// Wires the production host, without loading anything.
     func host(trustMustExist: Bool = true) throws -> PluginHost.Host {
         let apiBaseURL = try resolvedAPIBaseURL()
@@ -139,12 +156,7 @@ struct PluginOptions: ParsableArguments {
         let trust = try trust(mustExist: trustMustExist)
         let level: Logger.Level = verbose ? .debug : .warning
         LoggingSystem.bootstrap { _ in StderrLog.handler(level: level) }
-        let discovery = PluginDiscovery(
-            flags: pluginsDirectories,
-            environment: ProcessEnvironment.value(of: "HOST_PLUGINS_DIR"),
-            executableDirectory: PluginDiscovery.runningExecutableDirectory,
-            workingDirectory: ProcessEnvironment.workingDirectory
-        )
+        let discovery = try discovery()
         return PluginHost.Host.live(
             discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", logger: Logger(label: "host"),
             trust: trust)

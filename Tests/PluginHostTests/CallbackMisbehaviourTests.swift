@@ -24,7 +24,7 @@ struct CallbackMisbehaviourTests {
         let (output, elapsed) = try await fetch("NEVER", .neverCallsBack, ["--timeout", "0.5"] + flags)
         #expect(output.status == 1)
         #expect(output.stdout.contains(HostFixtures.ethRow))
-        #expect(output.stderrLines == ["host: error: NEVER: timed out after 500 ms waiting for SilentPlugin; raise --timeout to wait longer"])
+        #expect(output.stderrLines == ["host: error: NEVER: SilentPlugin never answered within 500 ms, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"])
         #expect(elapsed < .seconds(10))
     }
 
@@ -46,7 +46,7 @@ struct CallbackMisbehaviourTests {
         let (output, elapsed) = try await fetch("LATE", .callsBackLate, ["--timeout", "0.3"] + flags)
         #expect(output.status == 1)
         #expect(output.stdout.contains(HostFixtures.ethRow))
-        #expect(output.stderrLines == ["host: error: LATE: timed out after 300 ms waiting for LatePlugin; raise --timeout to wait longer"])
+        #expect(output.stderrLines == ["host: error: LATE: LatePlugin never answered within 300 ms, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"])
         #expect(elapsed < .seconds(10))
     }
 
@@ -70,7 +70,7 @@ struct CallbackMisbehaviourTests {
             }
             switch late {
             case .failure(let error):
-                #expect(error.message == "timed out after 100 ms waiting for LatePlugin; raise --timeout to wait longer", "round \(round)")
+                #expect(error.message == "LatePlugin never answered within 100 ms, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow", "round \(round)")
                 timeouts += 1
             case .success(let quote):
                 #expect(quote.amount == "2.00", "round \(round)")

@@ -76,8 +76,8 @@ struct ContainmentEndToEndTests {
         #expect(output.status == 1)
         #expect(output.stdout == "")
         #expect(output.stderrLines == [
-            "host: error: BLOCKA: timed out after 2 s waiting for BlockerA; raise --timeout to wait longer",
-            "host: error: BLOCKB: timed out after 2 s waiting for BlockerB; raise --timeout to wait longer",
+            "host: error: BLOCKA: BlockerA never answered within 2 s, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow",
+            "host: error: BLOCKB: BlockerB never answered within 2 s, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow",
         ])
         // 2 s plus start-up, with room for a busy machine; the plugins block for 20 s.
         #expect(elapsed < .seconds(8), "took \(elapsed)")

@@ -103,7 +103,7 @@ struct IsolationEndToEndTests {
         // The plugin blocks only the thread its fetch was called on, so the
         // worker's own timeout still fires.
         #expect(output.stderrLines == [
-            "host: error: STUCK: timed out after 1 s waiting for StuckPlugin; raise --timeout to wait longer"
+            "host: error: STUCK: StuckPlugin never answered within 1 s, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"
         ])
         // With room for a busy machine.
         #expect(ContinuousClock.now - started < .seconds(20))

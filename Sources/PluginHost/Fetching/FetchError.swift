@@ -4,7 +4,10 @@ import HostShared
 public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case unknownSymbol(available: [String])
+        /// Timed out while the plugin had an `http_get` outstanding.
         case timedOut(after: Duration, plugin: String)
+        /// Timed out with no `http_get` outstanding: the plugin itself never answered.
+        case neverAnswered(after: Duration, plugin: String)
         case plugin(message: String)
         case emptyResult(plugin: String)
         /// The plugin's answer broke one of ``PluginInput``'s rules.
@@ -32,7 +35,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownSymbol:
             "unknown symbol \(symbol)\(availability)"
         case .timedOut(let after, let plugin):
-            "timed out after \(after.humanReadable) waiting for \(plugin); raise --timeout to wait longer"
+            "timed out after \(after.humanReadable) waiting for the network on behalf of \(plugin); raise --timeout to wait longer, or check the API's address and your connection"
+        case .neverAnswered(let after, let plugin):
+            "\(plugin) never answered within \(after.humanReadable), and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"
         case .plugin(let message):
             message
         case .emptyResult(let plugin):

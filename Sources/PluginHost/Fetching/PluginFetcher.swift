@@ -19,16 +19,16 @@ public struct PluginFetcher: Sendable {
 
     private enum Backend: Sendable {
         /// The plugin is loaded in this process.
-        case inProcess(context: OpaqueContext, fetch: FetchFunction)
+        case inProcess(context: OpaqueContext, fetch: FetchFunction, session: PluginSession)
         /// The plugin runs in an isolated worker (`--isolate`).
         case isolated(WorkerConnection)
     }
 
-    init(symbol: String, displayName: String, plugin: PluginIdentity, context: OpaqueContext, fetch: FetchFunction) {
+    init(symbol: String, displayName: String, plugin: PluginIdentity, context: OpaqueContext, fetch: FetchFunction, session: PluginSession) {
         self.symbol = symbol
         self.displayName = displayName
         self.plugin = plugin
-        self.backend = .inProcess(context: context, fetch: fetch)
+        self.backend = .inProcess(context: context, fetch: fetch, session: session)
     }
 
     init(symbol: String, displayName: String, plugin: PluginIdentity, worker: WorkerConnection) {
@@ -50,8 +50,8 @@ public struct PluginFetcher: Sendable {
     /// - Returns: The plugin's quote, or why there is none.
     public func price(in currency: String, timeout: Duration) async -> Result<Quote, FetchError> {
         switch backend {
-        case .inProcess(let context, let fetch):
-            await price(in: currency, timeout: timeout, context: context, fetch: fetch)
+        case .inProcess(let context, let fetch, let session):
+            await price(in: currency, timeout: timeout, context: context, fetch: fetch, session: session)
         case .isolated(let worker):
             await price(in: currency, timeout: timeout, worker: worker)
         }
@@ -70,7 +70,9 @@ public struct PluginFetcher: Sendable {
         }
     }
 
-    private func price(in currency: String, timeout: Duration, context: OpaqueContext, fetch: FetchFunction) async -> Result<Quote, FetchError> {
+    private func price(
+        in currency: String, timeout: Duration, context: OpaqueContext, fetch: FetchFunction, session: PluginSession
+    ) async -> Result<Quote, FetchError> {
         let pending = PendingFetches.shared
         let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
         let timer = TimerBox()
@@ -78,7 +80,10 @@ public struct PluginFetcher: Sendable {
             let token = pending.begin(request, continuation: continuation)
             timer.task = Task { [symbol, plugin] in
                 try? await Task.sleep(for: timeout)
-                pending.fail(token: token, with: FetchError(symbol: symbol, .timedOut(after: timeout, plugin: plugin.name)))
+                let cause: FetchError.Kind =
+                    session.isWaitingOnNetwork
+                    ? .timedOut(after: timeout, plugin: plugin.name) : .neverAnswered(after: timeout, plugin: plugin.name)
+                pending.fail(token: token, with: FetchError(symbol: symbol, cause))
             }
             let milliseconds = timeout.clampedMilliseconds
             do throws(PluginCallThread.StartError) {

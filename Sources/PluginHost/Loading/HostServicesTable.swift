@@ -63,8 +63,11 @@ enum HostServicesTable {
         let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
         let plugin = session.name
         session.logger.debug("GET \(text)")
+        session.requestStarted()
         Task {
-            reply.send(await services.get(text, timeout: timeout, for: plugin))
+            let outcome = await services.get(text, timeout: timeout, for: plugin)
+            session.requestFinished()
+            reply.send(outcome)
         }
     }
 }

@@ -14,12 +14,18 @@ import Darwin
 /// Search order, first match wins for a symbol:
 /// 1. the `--plugins-dir` directories, in the order given; otherwise
 /// 2. the `HOST_PLUGINS_DIR` directories (colon-separated); otherwise
-/// 3. the defaults: the bundled plugins beside the `host` executable (files
-///    named `lib*Plugin.so`, which is how `swift build` names them), then
-///    `./plugins` when it exists.
+/// 3. the usual directories, in this order:
+///    1. the bundled plugins beside the `host` executable (files named
+///       `lib*Plugin.so`, which is how `swift build` names them);
+///    2. the user's, `$XDG_DATA_HOME/patchbay/plugins`
+///       (`~/.local/share/patchbay/plugins` when `XDG_DATA_HOME` is unset);
+///    3. the system's, `/usr/local/lib/patchbay/plugins`, then
+///       `/usr/lib/patchbay/plugins`;
+///    4. `./plugins`.
 ///
 /// Within a directory, files load in file-name order. The same file reached
-/// twice (say through a symlinked directory) loads once.
+/// twice (say through a symlinked directory) loads once. A usual directory
+/// that does not exist is skipped in silence; one the user named is warned about.
 public struct PluginDiscovery: Sendable {
     /// One place to search.
     public struct Location: Sendable, Equatable {
@@ -29,14 +35,40 @@ public struct PluginDiscovery: Sendable {
         public let pattern: Pattern
         /// Whether a missing directory deserves a warning (the user named it).
         public let isExplicit: Bool
+        /// Which of the search path's places this is.
+        public let origin: Origin
 
         /// Creates a location.
-        public init(directory: String, pattern: Pattern, isExplicit: Bool) {
+        public init(directory: String, pattern: Pattern, isExplicit: Bool, origin: Origin? = nil) {
             self.directory = directory
             self.pattern = pattern
             self.isExplicit = isExplicit
+            self.origin = origin ?? (isExplicit ? .named : .workingDirectory)
         }
     }
+
+    /// Where a location comes from, which says who put plugins there.
+    public enum Origin: String, Sendable, Equatable {
+        /// Beside the `host` executable: built with it.
+        case bundled
+        /// The user's data directory.
+        case user
+        /// A system-wide directory.
+        case system
+        /// `./plugins`.
+        case workingDirectory = "working directory"
+        /// Named by `--plugins-dir` or `HOST_PLUGINS_DIR`.
+        case named
+    }
+
+    /// Why a search path cannot be used.
+    public struct ConfigurationError: Error, Sendable, Equatable {
+        /// The value of `HOST_PLUGINS_DIR` that names no usable directory.
+        public let environmentValue: String
+    }
+
+    /// The system-wide plugin directories, searched after the user's.
+    public static let systemDirectories = ["/usr/local/lib/patchbay/plugins", "/usr/lib/patchbay/plugins"]
 
     /// Which files of a directory count as plugins.
     public enum Pattern: Sendable, Equatable {
@@ -66,17 +98,40 @@ public struct PluginDiscovery: Sendable {
     ///   - flags: The `--plugins-dir` values.
     ///   - environment: The value of `HOST_PLUGINS_DIR`, if set.
     ///   - executableDirectory: Where the running `host` binary is.
+    ///   - dataHome: `$XDG_DATA_HOME`, or `$HOME/.local/share` when that is
+    ///     unset; nil when neither is set, which skips the user's directory.
+    ///   - systemDirectories: The system-wide directories, in order.
     ///   - workingDirectory: The current directory, for `./plugins`.
-    public init(flags: [String], environment: String?, executableDirectory: String, workingDirectory: String) {
-        let explicit = flags.isEmpty ? (environment ?? "").split(separator: ":").map(String.init) : flags
-        if !explicit.isEmpty {
-            locations = explicit.map { Location(directory: $0, pattern: .anySharedLibrary, isExplicit: true) }
+    /// - Throws: ``ConfigurationError`` when `HOST_PLUGINS_DIR` is set but
+    ///   empty or has an empty entry (`''`, `':::'`, `'a::b'`): silently
+    ///   falling back to the usual directories would load plugins the user
+    ///   did not mean to name.
+    public init(
+        flags: [String], environment: String?, executableDirectory: String, dataHome: String?,
+        systemDirectories: [String] = Self.systemDirectories, workingDirectory: String
+    ) throws(ConfigurationError) {
+        if !flags.isEmpty {
+            locations = flags.map { Location(directory: $0, pattern: .anySharedLibrary, isExplicit: true, origin: .named) }
+        } else if let environment {
+            let entries = environment.split(separator: ":", omittingEmptySubsequences: false)
+            guard !entries.contains(where: \.isEmpty) else { throw ConfigurationError(environmentValue: environment) }
+            locations = entries.map { Location(directory: String($0), pattern: .anySharedLibrary, isExplicit: true, origin: .named) }
         } else {
-            locations = [
-                Location(directory: executableDirectory, pattern: .bundledPlugins, isExplicit: false),
-                Location(directory: workingDirectory + "/plugins", pattern: .anySharedLibrary, isExplicit: false),
-            ]
+            let user = dataHome.map { [Location(directory: FilePaths.join($0, "patchbay/plugins"), pattern: .anySharedLibrary, isExplicit: false, origin: .user)] } ?? []
+            locations =
+                [Location(directory: executableDirectory, pattern: .bundledPlugins, isExplicit: false, origin: .bundled)] + user
+                + systemDirectories.map { Location(directory: $0, pattern: .anySharedLibrary, isExplicit: false, origin: .system) }
+                + [Location(directory: workingDirectory + "/plugins", pattern: .anySharedLibrary, isExplicit: false, origin: .workingDirectory)]
         }
+    }
+
+    /// `$XDG_DATA_HOME`, or `$HOME/.local/share`, as the XDG base directory
+    /// specification defines the user's data directory; a relative
+    /// `XDG_DATA_HOME` is ignored, as the specification says.
+    public static func dataHome(xdgDataHome: String?, home: String?) -> String? {
+        if let xdgDataHome, xdgDataHome.hasPrefix("/") { return xdgDataHome }
+        guard let home, !home.isEmpty else { return nil }
+        return FilePaths.join(home, ".local/share")
     }
 
     /// The directory of the running executable, where `swift build` puts the

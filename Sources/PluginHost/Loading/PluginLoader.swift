@@ -123,7 +123,7 @@ public struct PluginLoader: Sendable {
         }
         claims.claim(outcome.staged.map(\.symbol), for: path)
         let fetchers = outcome.staged.map {
-            PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, context: $0.context, fetch: $0.fetch)
+            PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, context: $0.context, fetch: $0.fetch, session: session)
         }
         let report = PluginReport(
             name: name, version: version, path: path, status: .loaded,

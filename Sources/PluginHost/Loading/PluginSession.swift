@@ -15,6 +15,9 @@ final class PluginSession: Sendable {
     let logger: Logger
 
     private let state: Mutex<State>
+    /// `http_get` requests started and not yet answered, so a timeout can
+    /// blame the network or the plugin.
+    private let requestsInFlight = Atomic<Int>(0)
 
     struct State {
         var name: String
@@ -100,6 +103,15 @@ final class PluginSession: Sendable {
         }
         return status
     }
+
+    /// Counts an `http_get` from its start to the call of its completion.
+    func requestStarted() { requestsInFlight.add(1, ordering: .relaxed) }
+
+    /// See ``requestStarted()``.
+    func requestFinished() { requestsInFlight.subtract(1, ordering: .relaxed) }
+
+    /// Whether the plugin is waiting on the network right now.
+    var isWaitingOnNetwork: Bool { requestsInFlight.load(ordering: .relaxed) > 0 }
 
     /// Handles `log`, remembering the last error so a failed registration can
     /// say why.

@@ -46,7 +46,7 @@ struct CommandRunner {
 
     /// Runs `host` with `arguments`.
     /// - Parameters:
-    ///   - environment: Added to a clean environment (PATH and HOME only), so
+    ///   - environment: Added to a clean environment (PATH, HOME and an empty XDG_DATA_HOME), so
     ///     the developer's HOST_* variables never leak into a test.
     ///   - directory: The working directory; a fresh empty one by default so
     ///     `./plugins` is absent.
@@ -71,6 +71,9 @@ struct CommandRunner {
         process.arguments = arguments
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        // The user's plugin directory is searched by default: keep the
+        // developer's own plugins out of the tests.
+        base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
         process.environment = base.merging(environment) { $1 }
         process.currentDirectoryURL = try directory ?? TemporaryDirectory.make()
         let out = Pipe()
