@@ -8,8 +8,9 @@
 # differently from this one, so the line is shown to work whatever the
 # checkout is called. Each must resolve no other package (no pin in
 # Package.resolved, nothing checked out), build from an empty cache, and run.
-# The plugin is also loaded into a built `host` (HOST=path, or .build/debug/host
-# when it exists) and fetches a price from a file:// fixture.
+# The plugin is also loaded into a built `host` and fetches a price from a
+# file:// fixture: the host at $HOST, which must then exist, or else
+# .build/debug/host when there is one.
 #
 # Usage: scripts/check-consumers.sh            one PASS/FAIL line per consumer
 #        HOST=path/to/host scripts/check-consumers.sh
@@ -28,6 +29,7 @@ ln -s "$repo" "$work/checkout-under-another-name"
 dependency='.package(name: "patchbay", path: "../checkout-under-another-name", traits: [])'
 
 host=${HOST:-$repo/.build/debug/host}
+case $host in /*) ;; *) host=$PWD/$host ;; esac
 failures=0
 
 now() { date +%s.%N; }
@@ -197,7 +199,10 @@ EOF
         fail "$name" "$library does not export patchbay_plugin_entry" /dev/null
         return 0
     fi
-    if [ ! -x "$host" ]; then
+    if [ ! -x "$host" ] && [ -n "${HOST:-}" ]; then
+        fail "$name" "no executable host at HOST=$HOST; build it with \`swift build\`" /dev/null
+        return 0
+    elif [ ! -x "$host" ]; then
         echo "PASS $name: resolved no other package (resolve $resolve_time); first build $build_time; built libDogecoinPlugin.so (not loaded: no host at $host; build the root first)"
         return 0
     fi
