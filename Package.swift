@@ -1,9 +1,27 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// One package, three consumers (docs/PACKAGE_LAYOUT.md):
+//
+// - the container (`Patchbay`, `PatchbayTesting`) and the plugin SDK
+//   (`PluginABI`, `PriceKit`, `PluginSDK`) use no other package;
+// - the host uses every package below, and only under the `Host` trait.
+//
+// `Host` is on by default, so `swift build` and `swift test` here build and
+// test everything. A consumer that depends on this package with `traits: []`
+// turns it off, and SwiftPM (6.2 and later) then resolves none of the host's
+// dependencies. Keep it that way: every `.product` from another package goes
+// behind `.when(traits: ["Host"])`, or `scripts/check-consumers.sh` fails.
+
+/// Target dependencies that only the host uses.
+let hostOnly: TargetDependencyCondition? = .when(traits: ["Host"])
+
 let package = Package(
     name: "Patchbay",
-    platforms: [.macOS(.v15)],
+    // The minimums the container and the SDK need (Synchronization's `Mutex`
+    // and `Atomic`); they build there, untested. The host is Linux-only: it
+    // loads ELF `.so` plugins through /proc, which no `platforms` entry can say.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // The dependency-injection container, usable by any Swift program.
         .library(name: "Patchbay", targets: ["Patchbay"]),
@@ -21,6 +39,13 @@ let package = Package(
         // The host's HTTP client, loaded by `host` on its first http(s) request.
         .library(name: "HostHTTP", type: .dynamic, targets: ["HostHTTP"]),
         .executable(name: "host", targets: ["HostCommand"]),
+    ],
+    traits: [
+        .trait(
+            name: "Host",
+            description: "The plugin host and its HTTP client, with SwiftNIO, AsyncHTTPClient, swift-crypto, swift-log and swift-argument-parser."
+        ),
+        .default(enabledTraits: ["Host"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,7 +76,7 @@ let package = Package(
                 "HostHTTPABI",
                 "HostShared",
                 "PluginABI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: hostOnly),
             ]
         ),
         .target(
@@ -62,16 +87,16 @@ let package = Package(
                 "HostShared",
                 "Patchbay",
                 "PluginABI",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log", condition: hostOnly),
+                .product(name: "Crypto", package: "swift-crypto", condition: hostOnly),
             ]
         ),
         .executableTarget(
             name: "HostCommand",
             dependencies: [
                 "PluginHost",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: hostOnly),
+                .product(name: "Logging", package: "swift-log", condition: hostOnly),
             ]
         ),
 
@@ -83,9 +108,9 @@ let package = Package(
                 "HostShared",
                 "PluginHost",
                 "HostCommand",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: hostOnly),
+                .product(name: "NIOPosix", package: "swift-nio", condition: hostOnly),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: hostOnly),
             ]
         ),
     ]

@@ -9,7 +9,7 @@ let package = Package(
     name: "PatchbayBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Patchbay", path: ".."),
+        .package(name: "Patchbay", path: "..", traits: []),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
     ],
