@@ -14,8 +14,10 @@ struct CallbackMisbehaviourTests {
     func fetch(_ symbol: String, _ variant: FixturePlugins.Variant, _ flags: [String]) async throws -> (CommandRunner.Output, Duration) {
         let directory = try FixturePlugins.directory(with: [variant], bundled: ["Ethereum"])
         let started = ContinuousClock.now
+        // Every run here ends within a second or two; a host whose fetch
+        // timeout never fires fails at this deadline rather than the default minute.
         let output = try await CommandRunner.host(
-            ["fetch", symbol, "ETH", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+            ["fetch", symbol, "ETH", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags, deadline: .seconds(20))
         return (output, ContinuousClock.now - started)
     }
 
