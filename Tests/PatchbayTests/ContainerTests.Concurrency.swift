@@ -94,7 +94,7 @@ extension ContainerTests {
             #expect(unexpected.count == 0)
         }
 
-        @Test func noLockIsHeldWhileAFactoryRuns() throws {
+        @Test func noContainerWideLockIsHeldWhileAFactoryRuns() throws {
             let container = Container()
             let otherResolved = DispatchSemaphore(value: 0)
             let slowStarted = DispatchSemaphore(value: 0)

@@ -2,9 +2,8 @@
 ///
 /// Register a factory for each service, then resolve services by type, name
 /// and argument types. A `Container` is `Sendable`: register and resolve from
-/// any thread or task at once. No lock is held while a factory runs, so
-/// factories may resolve other services and may be slow without blocking
-/// other resolutions.
+/// any thread or task at once. Resolving takes no container-wide lock, and
+/// factories may resolve other services.
 ///
 /// ```swift
 /// let container = Container()
@@ -30,12 +29,42 @@
 /// ``Injected``, resolve from. It is ``main`` unless a task binds another with
 /// `Container.$current.withValue(_:operation:)`, which is how each test gets
 /// its own container (see the `PatchbayTesting` module).
+///
+/// ## What is locked while a factory runs
+///
+/// Nothing container-wide: other threads register and resolve other services
+/// while a factory runs, however slow it is. But a registration in a storing
+/// scope (``Scope/singleton``, ``Scope/cached``, ``Scope/shared``) holds its
+/// own creation lock from the moment its
+/// factory starts until its last `initCompleted` returns; that is how it is
+/// made exactly once when threads race. Another thread that asks for the same
+/// registration meanwhile waits for that lock. ``Scope/unique`` and
+/// ``Scope/graph`` hold no lock at all.
+///
+/// So a storing factory must not wait for another thread that resolves the
+/// same registration: that thread waits for the factory, and the factory for
+/// the thread. A wait the container can see, where each of two threads is
+/// creating what the other asks for, fails at once with a
+/// ``ResolutionError/Code/circularDependency`` "found across threads". A wait
+/// it cannot see, such as a semaphore or a queue inside the factory, hangs;
+/// give the container a ``creationWaitLimit`` to turn it into a
+/// ``ResolutionError/Code/waitLimitExceeded`` that names the service and its path.
 public final class Container: Resolver, Sendable {
     /// The container whose registrations this one falls back to, if any.
     public let parent: Container?
 
     /// The scope of registrations made without an explicit scope.
     public let defaultScope: Scope
+
+    /// How long a resolve waits for another thread that is creating the same
+    /// storing-scope instance, before it throws ``ResolutionError/Code/waitLimitExceeded``; nil waits for good.
+    ///
+    /// Off by default: a factory that is merely slow should not fail. Set it
+    /// where a hang would be worse than an error, or while looking for one; the
+    /// error names the service, the resolution path and the other thread's
+    /// creation in progress. It applies to resolves made through this container,
+    /// including those its factories make.
+    public let creationWaitLimit: Duration?
 
     /// How deep resolution may nest before it fails with ``ResolutionError/Code/depthLimitExceeded``.
     ///
@@ -65,10 +94,13 @@ public final class Container: Resolver, Sendable {
     ///   - parent: A container to fall back to for services this one does not register.
     ///   - defaultScope: The scope of registrations made without one; by default the
     ///     parent's, or ``Scope/graph`` for a container without a parent.
-    public init(parent: Container? = nil, defaultScope: Scope? = nil) {
+    ///   - creationWaitLimit: How long a resolve waits for another thread's
+    ///     creation of the same instance; by default the parent's, or no limit.
+    public init(parent: Container? = nil, defaultScope: Scope? = nil, creationWaitLimit: Duration? = nil) {
         self.parent = parent
         self.parentReference = parent.map { Unmanaged.passUnretained($0) }
         self.defaultScope = defaultScope ?? parent?.defaultScope ?? .graph
+        self.creationWaitLimit = creationWaitLimit ?? parent?.creationWaitLimit
         self.recorder = nil
     }
 
@@ -93,6 +125,7 @@ public final class Container: Resolver, Sendable {
         self.parent = parent
         self.parentReference = parent.map { Unmanaged.passUnretained($0) }
         self.defaultScope = original.defaultScope
+        self.creationWaitLimit = original.creationWaitLimit
         self.recorder = recorder
         for registration in original.registry.current {
             registry.publish(registration.with())

@@ -17,7 +17,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         // NB: a struct over a private enum, so new codes are not a source break.
         private enum Base: Hashable, Sendable {
-            case notRegistered, circularDependency, factoryFailed, typeMismatch, depthLimitExceeded
+            case notRegistered, circularDependency, factoryFailed, typeMismatch, depthLimitExceeded, waitLimitExceeded
         }
 
         private let base: Base
@@ -32,6 +32,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
         public static let typeMismatch = Code(base: .typeMismatch)
         /// Resolution nested deeper than ``Container/maximumDepth`` without repeating a registration.
         public static let depthLimitExceeded = Code(base: .depthLimitExceeded)
+        /// Another thread was still creating the service when ``Container/creationWaitLimit`` ran out.
+        public static let waitLimitExceeded = Code(base: .waitLimitExceeded)
 
         /// The code's name, such as `notRegistered`.
         public var description: String {
@@ -41,6 +43,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
             case .factoryFailed: "factoryFailed"
             case .typeMismatch: "typeMismatch"
             case .depthLimitExceeded: "depthLimitExceeded"
+            case .waitLimitExceeded: "waitLimitExceeded"
             }
         }
     }
@@ -51,6 +54,9 @@ public struct ResolutionError: Error, CustomStringConvertible {
         case factoryFailed(any Error)
         case typeMismatch(forwardedType: Any.Type, value: Any.Type)
         case depthLimitExceeded(limit: Int)
+        // NB: indirect, so that this rare case's payload does not make every
+        // ResolutionError larger: typed throws pass it through every resolve.
+        indirect case waitLimitExceeded(scope: Scope, limit: Duration)
     }
 
     private let reason: Reason
@@ -102,6 +108,12 @@ public struct ResolutionError: Error, CustomStringConvertible {
         ResolutionError(.depthLimitExceeded(limit: limit), requested: requested, path: path + [requested])
     }
 
+    static func waitLimitExceeded(_ requested: ResolutionStep, scope: Scope, path: [ResolutionStep], limit: Duration)
+        -> ResolutionError
+    {
+        ResolutionError(.waitLimitExceeded(scope: scope, limit: limit), requested: requested, path: path)
+    }
+
     /// The kind of failure.
     public var code: Code {
         switch reason {
@@ -110,6 +122,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
         case .factoryFailed: .factoryFailed
         case .typeMismatch: .typeMismatch
         case .depthLimitExceeded: .depthLimitExceeded
+        case .waitLimitExceeded: .waitLimitExceeded
         }
     }
 
@@ -142,7 +155,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
 
                 To fix you can do one of three things:
                   • Break the cycle: give one side a property and set it in `initCompleted` \
-                (graph or singleton scope), where the other side is already built.
+                (any scope but unique), where the other side is already built.
                   • Inject something lazy instead of the instance: a closure, or a `@LazyInjected` property.
                   • Move what both sides need into a third service that depends on neither.
                 """
@@ -170,6 +183,18 @@ public struct ResolutionError: Error, CustomStringConvertible {
 
                 To fix, look for a factory that creates a new container or registers anew each time it runs, \
                 and build that container once instead.
+                """
+        case .waitLimitExceeded(let scope, let limit):
+            return """
+                Gave up on \(requested) [\(scope)] after waiting \(limit): another thread is still creating it.
+                  Resolution path: \(pathDescription)
+                  A \(scope) factory runs under its registration's creation lock, so that it runs once; \
+                every other thread that asks for \(requested.serviceTypeName) meanwhile waits for it to return.
+
+                To fix you can do one of two things:
+                  • If the factory waits for another thread (a semaphore, a queue, a task), make sure that thread \
+                does not resolve \(requested.serviceTypeName): it would wait for the factory, and the factory for it.
+                  • Or, if the factory is only slow, raise the container's `creationWaitLimit`.
                 """
         }
     }

@@ -63,26 +63,58 @@ public struct RegistrationOptions<Service>: Sendable {
         return self
     }
 
-    /// Runs `body` on each new instance once it is stored in its scope, before it is returned.
+    /// Runs `body` on each new instance once it is kept in its scope, before it is returned.
     ///
-    /// Use it to break a circular dependency by property injection: in graph
-    /// or singleton scope, the other side can resolve this instance from
-    /// `body`, because it is already built.
+    /// Every `initCompleted` added to a registration runs, in the order added.
+    /// They run right after the factory returns, on the same thread, while the
+    /// service is still on the resolution path: an error or a cycle inside one
+    /// names the service, and ``Container/verify()`` records what it resolves as
+    /// the service's dependencies.
+    ///
+    /// Use it to break a circular dependency by property injection. Before the
+    /// completions run, the new instance is kept where the rest of the resolution
+    /// can find it: in the graph for ``Scope/graph``, in its registration for the
+    /// storing scopes. Either side of a pair may be the one with the property:
     ///
     /// ```swift
+    /// // The parent completes: its child is built by initializer and finds the parent kept.
     /// container.register(Parent.self) { _ in Parent() }
     ///     .initCompleted { r, parent in parent.child = try r.resolve(Child.self) }
     /// container.register(Child.self) { r in Child(parent: try r.resolve(Parent.self)) }
+    ///
+    /// // The child completes: the parent, built by initializer, is still in its factory.
+    /// container.register(Parent.self) { r in Parent(child: try r.resolve(Child.self)) }
+    /// container.register(Child.self) { _ in Child() }
+    ///     .initCompleted { r, child in child.parent = try r.resolve(Parent.self) }
     /// ```
+    ///
+    /// In the second case, resolving `Parent` runs its factory, which resolves
+    /// `Child`; the child's completion asks for `Parent`, whose factory has not
+    /// returned. So, as in Swinject, `Parent`'s factory runs a second time,
+    /// inside the completion, and finds the child kept in the graph; that second
+    /// parent is kept, and when the first factory returns, its result is dropped in
+    /// favour of the kept one. The graph ends with one `Parent` and one `Child`,
+    /// pointing at each other. A factory is re-entered this way at most once per
+    /// resolution, only from inside a completion, and only in a scope that keeps
+    /// its instance (every scope but ``Scope/unique``); any other repeat is a
+    /// ``ResolutionError/Code/circularDependency`` with the whole chain.
     ///
     /// - Parameter body: Completes the instance; an error it throws fails the
     ///   resolve with ``ResolutionError/Code/factoryFailed``.
     /// - Returns: The same options, to chain.
     @discardableResult
     public func initCompleted(_ body: @escaping @Sendable (any Resolver, Service) throws -> Void) -> Self {
+        let completion: Registration.Completion = { resolver, value in
+            try body(resolver, value.assumingMemoryBound(to: Service.self).pointee)
+        }
         container.registry.update(key) { registration in
-            registration.with(completion: { resolver, value in
-                try body(resolver, value.assumingMemoryBound(to: Service.self).pointee)
+            // NB: chained, not replaced: Swinject runs every completion, in order.
+            guard let earlier = registration.completion else {
+                return registration.with(completion: completion)
+            }
+            return registration.with(completion: { resolver, value in
+                try earlier(resolver, value)
+                try completion(resolver, value)
             })
         }
         return self

@@ -37,10 +37,40 @@ extension Container {
     private func run(
         _ registration: Registration, resolver: Container, arguments: UnsafeRawPointer,
         into out: UnsafeMutableRawPointer, state: UnsafeMutablePointer<ResolutionState>,
-        keepingInGraphOf graphOwner: Container? = nil, completes: Bool = true
+        keepingInGraphOf graphOwner: Container? = nil
     ) throws(ResolutionError) {
         try state.pointee.push(registration, resolver: resolver)
         defer { ResolutionState.pop(state) }
+        let reentries = state.pointee.reentries
+        try callFactory(registration, resolver: resolver, arguments: arguments, into: out, state: state)
+        if let graphOwner {
+            // A completion below re-entered this factory and kept that instance: the graph has one of each.
+            if state.pointee.reentries != reentries, let kept = state.pointee.graphInstance(of: registration) {
+                preferKept(kept, over: out, witness: registration.witness)
+                return
+            }
+            // A top-level graph instance is needed again only by `initCompleted`:
+            // the graph ends as soon as it returns.
+            if state.pointee.depth > 1 || registration.completion != nil {
+                state.pointee.keepGraphInstance(of: registration, owner: graphOwner, copying: out)
+            }
+        }
+        if registration.completion != nil {
+            do {
+                try complete(registration, resolver: resolver, value: out, state: state)
+            } catch {
+                registration.witness.destroy(out)
+                throw error
+            }
+        }
+    }
+
+    /// Calls the factory, turning an error of its own into ``ResolutionError/Code/factoryFailed``.
+    @inline(__always)
+    private func callFactory(
+        _ registration: Registration, resolver: Container, arguments: UnsafeRawPointer,
+        into out: UnsafeMutableRawPointer, state: UnsafeMutablePointer<ResolutionState>
+    ) throws(ResolutionError) {
         // Only forwarders have no factory, and `produceForwarded` takes those.
         assert(registration.factory != nil, "a registration without a factory reached run()")
         do {
@@ -52,19 +82,34 @@ extension Container {
         } catch {
             throw .factoryFailed(error, registration.step, path: state.pointee.steps)
         }
-        // A top-level graph instance is needed again only by `initCompleted`:
-        // the graph ends as soon as it returns.
-        if let graphOwner, state.pointee.depth > 1 || registration.completion != nil {
-            state.pointee.keepGraphInstance(of: registration, owner: graphOwner, copying: out)
-        }
-        if completes, let completion = registration.completion {
-            do {
-                try completion(resolver, out)
-            } catch {
-                registration.witness.destroy(out)
-                if let error = error as? ResolutionError { throw error }
-                throw .factoryFailed(error, registration.step, path: state.pointee.steps)
-            }
+    }
+
+    /// Replaces the value at `out` with a copy of `kept`.
+    @inline(never)
+    private func preferKept(_ kept: UnsafeRawPointer, over out: UnsafeMutableRawPointer, witness: ValueWitness) {
+        witness.destroy(out)
+        witness.copy(kept, out)
+    }
+
+    /// Runs the registration's completions on `value`, with the registration innermost on the path.
+    ///
+    /// Marks the path as completing, which lets a factory further up be
+    /// re-entered (see ``ResolutionState/reenter(_:at:)``).
+    @inline(never)
+    private func complete(
+        _ registration: Registration, resolver: Container, value: UnsafeRawPointer,
+        state: UnsafeMutablePointer<ResolutionState>
+    ) throws(ResolutionError) {
+        guard let completion = registration.completion else { return }
+        let outer = state.pointee.completing
+        state.pointee.completing = state.pointee.depth
+        defer { state.pointee.completing = outer }
+        do {
+            try completion(resolver, value)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw .factoryFailed(error, registration.step, path: state.pointee.steps)
         }
     }
 
@@ -81,14 +126,14 @@ extension Container {
         guard let storage = registration.storage else { return }
         if registration.creator.load(ordering: .acquiring) == thread {
             // This thread is building it. During `initCompleted` the instance
-            // exists and is served; during the factory, asking again is a cycle.
+            // exists and is served; during the factory, asking again is a cycle,
+            // unless a completion below may re-enter the factory.
             if registration.state.load(ordering: .acquiring) == Registration.pending {
                 witness.copy(storage, out)
                 return
             }
-            try state.pointee.push(registration, resolver: self)
-            ResolutionState.pop(state)
-            throw .circularDependency(registration.step, path: state.pointee.steps + [registration.step])
+            try build(registration, owner: owner, arguments: arguments, into: out, state: state)
+            return
         }
         if copyHeld(registration, into: out) {
             return
@@ -97,51 +142,97 @@ extension Container {
             throw .circularDependency(
                 registration.step, path: state.pointee.steps + [registration.step], acrossThreads: true)
         }
-        try registration.creationLock.withLock { _ throws(ResolutionError) in
+        let body = { () throws(ResolutionError) -> Void in
             CreationWaits.didWait(thread)
             // Someone else may have built it while this thread waited.
             if let ready = registration.readyStorage {
                 witness.copy(ready, out)
                 return
             }
-            if copyHeld(registration, into: out) {
+            if self.copyHeld(registration, into: out) {
                 return
             }
             registration.creator.store(thread, ordering: .releasing)
             defer { registration.creator.store(0, ordering: .releasing) }
             // Storing scopes build from the container that registered them.
-            try run(registration, resolver: owner, arguments: arguments, into: storage, state: state, completes: false)
-            registration.state.store(Registration.pending, ordering: .releasing)
-            if let completion = registration.completion {
-                do {
-                    try completion(owner, storage)
-                } catch {
-                    witness.destroy(storage)
-                    registration.state.store(Registration.empty, ordering: .releasing)
-                    if let error = error as? ResolutionError { throw error }
-                    throw .factoryFailed(error, registration.step, path: state.pointee.steps + [registration.step])
-                }
-            }
+            try self.build(registration, owner: owner, arguments: arguments, into: out, state: state)
             switch registration.scope.kind {
             case .singleton:
                 registration.state.store(Registration.ready, ordering: .releasing)
-                witness.copy(storage, out)
             case .cached:
                 let box = witness.allocate()
                 witness.copy(storage, box)
                 registration.holdCached(box)
-                witness.copy(storage, out)
                 witness.destroy(storage)
                 registration.state.store(Registration.empty, ordering: .releasing)
             default:
                 if let object = witness.object(storage) {
                     registration.holdWeakly(object)
                 }
-                witness.copy(storage, out)
                 witness.destroy(storage)
                 registration.state.store(Registration.empty, ordering: .releasing)
             }
         }
+        if let limit = creationWaitLimit {
+            try CreationWaits.withCreationLock(
+                of: registration, waitingAtMost: limit, thread: thread,
+                timedOut: {
+                    .waitLimitExceeded(
+                        registration.step, scope: registration.scope,
+                        path: state.pointee.steps + [registration.step], limit: limit)
+                }, body)
+        } else {
+            try registration.creationLock.withLock { _ throws(ResolutionError) in try body() }
+        }
+    }
+
+    /// Runs the factory of a storing registration whose creation this thread
+    /// holds, keeps the instance pending in its storage, and runs its completions,
+    /// with the registration on the path throughout.
+    ///
+    /// On return, `out` holds the instance and the storage a copy of it, `pending`;
+    /// on a throw, both are uninitialized and the state is `empty`.
+    private func build(
+        _ registration: Registration, owner: Container, arguments: UnsafeRawPointer,
+        into out: UnsafeMutableRawPointer, state: UnsafeMutablePointer<ResolutionState>
+    ) throws(ResolutionError) {
+        guard let storage = registration.storage else { return }
+        let witness = registration.witness
+        try state.pointee.push(registration, resolver: owner)
+        defer { ResolutionState.pop(state) }
+        let reentries = state.pointee.reentries
+        do {
+            try callFactory(registration, resolver: owner, arguments: arguments, into: out, state: state)
+        } catch {
+            // A re-entered run below may have kept its instance before this one failed.
+            discardPending(registration)
+            throw error
+        }
+        if state.pointee.reentries != reentries,
+            registration.state.load(ordering: .acquiring) == Registration.pending
+        {
+            // A completion below re-entered this factory and kept that instance, completed: use it.
+            preferKept(storage, over: out, witness: witness)
+            return
+        }
+        witness.copy(out, storage)
+        registration.state.store(Registration.pending, ordering: .releasing)
+        do {
+            try complete(registration, resolver: owner, value: storage, state: state)
+        } catch {
+            witness.destroy(out)
+            discardPending(registration)
+            throw error
+        }
+    }
+
+    /// Destroys a pending instance, if the storage holds one.
+    private func discardPending(_ registration: Registration) {
+        guard let storage = registration.storage,
+            registration.state.load(ordering: .acquiring) == Registration.pending
+        else { return }
+        registration.witness.destroy(storage)
+        registration.state.store(Registration.empty, ordering: .releasing)
     }
 
     /// Copies a cached value or a live weakly held instance into `out`.

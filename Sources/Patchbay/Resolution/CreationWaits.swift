@@ -1,5 +1,13 @@
 import Synchronization
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Which thread waits for which registration's factory, to turn a cross-thread cycle into an error.
 ///
 /// Two threads each building a singleton that needs the other's would wait on
@@ -32,5 +40,37 @@ enum CreationWaits {
     /// Records that `thread` no longer waits.
     static func didWait(_ thread: UInt) {
         _ = waiting.withLock { $0.removeValue(forKey: thread) }
+    }
+
+    /// Runs `body` holding `registration`'s creation lock, waiting at most `limit` for it.
+    ///
+    /// `Mutex` has no timed lock, so this polls, with pauses that grow from
+    /// 20 µs to 1 ms: a wait with a limit is the rare case of a creation in
+    /// progress on another thread, and the pauses bound its cost to a few
+    /// thousand wake-ups a second at worst.
+    ///
+    /// - Parameters:
+    ///   - thread: The waiting thread, recorded by ``willWait(_:for:)``; its record is dropped on a timeout.
+    ///   - timedOut: The error to throw once `limit` has passed without the lock.
+    static func withCreationLock(
+        of registration: Registration, waitingAtMost limit: Duration, thread: UInt,
+        timedOut: () -> ResolutionError, _ body: () throws(ResolutionError) -> Void
+    ) throws(ResolutionError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        var pause: UInt32 = 20
+        while true {
+            let ran = try registration.creationLock.withLockIfAvailable { _ throws(ResolutionError) -> Bool in
+                try body()
+                return true
+            }
+            if ran != nil { return }
+            if clock.now >= deadline {
+                didWait(thread)
+                throw timedOut()
+            }
+            usleep(pause)
+            pause = Swift.min(pause * 2, 1_000)
+        }
     }
 }

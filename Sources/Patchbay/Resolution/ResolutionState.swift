@@ -47,6 +47,11 @@ struct ResolutionState {
     var arenaUsed = 0
     /// Whether a graph is being taken down, so that one ended inside a deinit leaves the arena alone.
     var isEndingGraph = false
+    /// One past the index in `path` of the innermost registration whose `initCompleted` is running, or 0.
+    var completing = 0
+    /// How many factories have been re-entered from a completion on this thread, ever: a factory
+    /// compares it before and after it runs, to learn whether to prefer an instance kept meanwhile.
+    var reentries = 0
 
     init() {
         path = .allocate(capacity: Container.maximumDepth + 1)
@@ -110,13 +115,32 @@ struct ResolutionState {
         }
         let entry = Unmanaged.passUnretained(registration)
         for index in 0..<depth where path[index].toOpaque() == entry.toOpaque() {
-            throw .circularDependency(registration.step, path: steps + [registration.step])
+            try reenter(registration, at: index)
+            break
         }
         if depth >= Container.maximumDepth {
             throw .depthLimitExceeded(registration.step, path: steps, limit: Container.maximumDepth)
         }
         path[depth] = entry
         depth += 1
+    }
+
+    /// Allows `registration`, already on the path at `index`, to be built again from a completion, or throws.
+    ///
+    /// A completion that asks for a service whose factory has not returned can
+    /// only be served by a second run of that factory, which then finds the
+    /// completing instance kept (see ``RegistrationOptions/initCompleted(_:)``).
+    /// That helps only if the second run's instance is kept for the first to
+    /// find, so not in ``Scope/unique``; and only once, so that a chain no
+    /// completion can break ends in a cycle error, not at the depth limit.
+    @inline(never)
+    mutating func reenter(_ registration: Registration, at index: Int) throws(ResolutionError) {
+        let entry = Unmanaged.passUnretained(registration).toOpaque()
+        let isRepeated = (index + 1..<depth).contains { path[$0].toOpaque() == entry }
+        guard completing > index + 1, registration.scope.kind != .unique, !isRepeated else {
+            throw .circularDependency(registration.step, path: steps + [registration.step])
+        }
+        reentries &+= 1
     }
 
     /// Leaves the innermost factory; leaving the outermost ends the graph scope.
