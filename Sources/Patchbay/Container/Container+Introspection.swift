@@ -27,6 +27,29 @@ extension Container {
         return result.sorted { $0.step.description < $1.step.description }
     }
 
+    /// Whether anything is registered for a type, under any name and argument types, here or in a parent.
+    ///
+    /// ```swift
+    /// container.register(PriceFetcher.self, name: "ETH") { (_, id: Int) in … }
+    /// container.hasAnyRegistration(PriceFetcher.self)  // true
+    /// container.isRegistered(PriceFetcher.self)        // false: no unnamed one without arguments
+    /// ```
+    ///
+    /// A type forwarded with ``RegistrationOptions/implements(_:)`` counts.
+    ///
+    /// - Parameter serviceType: The service type.
+    /// - Returns: Whether some registration resolves as `serviceType`.
+    /// - Complexity: O(*n*) in the number of registrations of this container and its parents.
+    public func hasAnyRegistration<Service>(_ serviceType: Service.Type) -> Bool {
+        let service = ObjectIdentifier(serviceType)
+        var container: Container? = self
+        while let current = container {
+            if current.registry.containsService(service) { return true }
+            container = current.parent
+        }
+        return false
+    }
+
     /// Whether something is registered for a type, name and argument types, here or in a parent.
     ///
     /// - Parameters:

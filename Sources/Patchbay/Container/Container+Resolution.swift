@@ -58,6 +58,53 @@ extension Container {
         }
     }
 
+    /// Resolves the service when the result is optional, and returns nil only if nothing is registered.
+    ///
+    /// Without this overload, `let fetcher: PriceFetcher? = try container.resolve()`
+    /// would infer `Optional<PriceFetcher>` as the key and fail with "No
+    /// registration for Optional<PriceFetcher>". With it, an optional result
+    /// resolves the wrapped type, like ``resolveIfRegistered(_:name:)``:
+    ///
+    /// ```swift
+    /// let fetcher: PriceFetcher? = try container.resolve()  // nil if PriceFetcher is not registered
+    /// ```
+    ///
+    /// A registration made for the optional type itself, as in
+    /// `register(Int?.self)`, is still found first.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The optional service type; usually inferred.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    /// - Returns: The service, or nil if nothing is registered for the wrapped type's key.
+    /// - Throws: ``ResolutionError`` for every failure other than "not registered".
+    public func resolve<Wrapped>(
+        _ serviceType: Wrapped?.Type = Wrapped?.self, name: String? = nil
+    ) throws(ResolutionError) -> Wrapped? {
+        if let found = lookUpIfRegistered(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self)) {
+            return try value(of: found, arguments: noArgumentTuple) as Wrapped?
+        }
+        return try resolveIfRegistered(Wrapped.self, name: name)
+    }
+
+    /// Resolves the service with arguments when the result is optional, and returns nil only if nothing is registered.
+    ///
+    /// The optional counterpart of ``resolve(_:name:arguments:)``; see ``resolve(_:name:)-(Wrapped?.Type,_)``.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The optional service type; usually inferred.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    ///   - arguments: The values for the factory's parameters after the resolver.
+    /// - Returns: The service, or nil if nothing is registered for the wrapped type's key.
+    /// - Throws: ``ResolutionError`` for every failure other than "not registered".
+    public func resolve<Wrapped, each Argument>(
+        _ serviceType: Wrapped?.Type = Wrapped?.self, name: String? = nil, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Wrapped? {
+        if isRegistered(serviceType, name: name, argumentTypes: repeat (each Argument).self) {
+            return try resolveIfRegistered(serviceType, name: name, arguments: repeat each arguments) ?? nil
+        }
+        return try resolveIfRegistered(Wrapped.self, name: name, arguments: repeat each arguments)
+    }
+
     /// Resolves a service if it is registered, and returns nil only if it is not.
     ///
     /// - Parameters:

@@ -23,6 +23,22 @@
 /// parent's singleton resolved through a child is the parent's instance. See
 /// ``Scope`` for how each scope behaves across containers.
 ///
+/// ## Several containers searched at once
+///
+/// Resolver's `add(child:)` makes one container search others in turn.
+/// Patchbay searches one chain instead: a container, then its parent, then
+/// the parent's parent. That suffices, and keeps ownership plain:
+///
+/// - To combine registrations from several sources, such as plugins, apply
+///   each source's ``Assembly`` to one container, or give each source a child
+///   of the container it builds on.
+/// - To let a layer override another, make it the child: a lookup stops at the
+///   nearest registration, so overrides are visible and ordered.
+/// - A storing scope's instance belongs to the container that registered it.
+///   With one chain, every resolve of a key reaches the same registration, and
+///   so the same singleton; with several searched siblings, which one answers
+///   would depend on where the resolve began.
+///
 /// ## The current container
 ///
 /// ``current`` is a task-local container that the property wrappers, such as

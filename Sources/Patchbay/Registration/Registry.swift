@@ -109,6 +109,11 @@ struct Registry: ~Copyable, Sendable {
         writer.withLock { Array($0.current.values) }
     }
 
+    /// Whether some current registration is for the service type `service`, under any name and arguments.
+    func containsService(_ service: ObjectIdentifier) -> Bool {
+        writer.withLock { writer in writer.current.keys.contains { $0.service == service } }
+    }
+
     /// The current registration for `key`, read under the lock.
     func current(for key: RegistrationKey) -> Registration? {
         writer.withLock { $0.current[key] }

@@ -98,6 +98,46 @@ extension Resolver {
         return try resolve(serviceType, name: nil, arguments: repeat each arguments)
     }
 
+    /// Resolves the unnamed service when the result is optional, and nil only if nothing is registered.
+    ///
+    /// So `let networking: Networking? = try r.resolve()` resolves `Networking`,
+    /// not `Optional<Networking>`; see ``Container/resolve(_:name:)-(Wrapped?.Type,_)``.
+    ///
+    /// - Parameter serviceType: The optional service type; usually inferred.
+    /// - Returns: The service, or nil if it is not registered.
+    /// - Throws: ``ResolutionError`` for every failure other than "not registered".
+    @inlinable
+    public func resolve<Wrapped>(_ serviceType: Wrapped?.Type = Wrapped?.self) throws(ResolutionError) -> Wrapped? {
+        if Self.self == Container.self {
+            return try unsafeDowncast(self, to: Container.self).resolve(serviceType, name: nil)
+        }
+        if let explicit = try resolveIfRegistered(serviceType, name: nil) {
+            return explicit
+        }
+        return try resolveIfRegistered(Wrapped.self, name: nil)
+    }
+
+    /// Resolves the unnamed service with arguments when the result is optional, and nil only if nothing is registered.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The optional service type; usually inferred.
+    ///   - arguments: The values for the factory's parameters after the resolver.
+    /// - Returns: The service, or nil if it is not registered.
+    /// - Throws: ``ResolutionError`` for every failure other than "not registered".
+    @inlinable
+    public func resolve<Wrapped, each Argument>(
+        _ serviceType: Wrapped?.Type = Wrapped?.self, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Wrapped? {
+        if Self.self == Container.self {
+            return try unsafeDowncast(self, to: Container.self).resolve(
+                serviceType, name: nil, arguments: repeat each arguments)
+        }
+        if let explicit = try resolveIfRegistered(serviceType, name: nil, arguments: repeat each arguments) {
+            return explicit
+        }
+        return try resolveIfRegistered(Wrapped.self, name: nil, arguments: repeat each arguments)
+    }
+
     /// Resolves the unnamed service for a type if it is registered, and nil only if it is not.
     ///
     /// - Parameter serviceType: The registered service type.
