@@ -126,6 +126,7 @@ struct TerminalTextTests {
 }
 
 extension Result {
+    /// The failure, or nil on success.
     var failure: Failure? {
         if case .failure(let failure) = self { failure } else { nil }
     }

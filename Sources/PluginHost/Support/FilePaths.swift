@@ -28,6 +28,12 @@ enum FilePaths {
         return parent.isEmpty ? "/" : String(parent)
     }
 
+    /// The last part of `path`: "b.so" for "a/b.so".
+    static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
     /// The names in a directory, without "." and "..", in no order.
     /// - Throws: The `errno` of a failed `opendir`.
     static func names(in directory: String) throws(SystemError) -> [String] {

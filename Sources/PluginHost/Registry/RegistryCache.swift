@@ -1,0 +1,287 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a scan learned about each plugin file, kept between runs so that a
+/// listing need not load any plugin.
+///
+/// The cache decides only which file provides which symbol and what to list.
+/// It never decides that a file is safe to load: a plugin is still checked
+/// right before it is loaded, and a file whose identity changed since its
+/// scan is scanned again, never loaded on the strength of the cache.
+struct RegistryCache: Codable, Sendable, Equatable {
+    /// Bumped whenever the layout below changes; any other value is refused.
+    static let format = 1
+
+    /// ``format`` as written.
+    var format = Self.format
+    /// The host that wrote it (see ``HostIdentity``): another host, or the
+    /// same one rebuilt, may read plugins differently.
+    var host: String
+    /// The plugin ABI the scans were made under.
+    var abiVersion: UInt32
+    /// The search path the entries come from, in order.
+    var searchPath: [String]
+    /// One entry per plugin file, in load order.
+    var entries: [Entry]
+
+    /// One plugin file, as scanned.
+    struct Entry: Codable, Sendable, Equatable {
+        /// The file as found in its directory.
+        var path: String
+        /// What identifies its content without reading it.
+        var identity: FileIdentity
+        /// Its SHA-256, when a lock file applied at scan time.
+        var sha256: String?
+        /// The descriptor's name, or the file name when it could not be read.
+        var name: String
+        /// The descriptor's version, when it could be read.
+        var version: String?
+        /// The descriptor's ABI version, when it could be read.
+        var abiVersion: UInt32?
+        /// The fetchers it registered, in order.
+        var fetchers: [Fetcher]
+        /// Whether it loaded when scanned.
+        var status: PluginReport.Status
+        /// Why it failed, for a failed plugin: remembered until the file changes.
+        var error: String?
+        /// Problems that did not stop it loading.
+        var warnings: [String] = []
+    }
+
+    /// A fetcher as a scan saw it.
+    struct Fetcher: Codable, Sendable, Equatable {
+        var symbol: String
+        var displayName: String
+    }
+}
+
+/// What identifies a file's content without reading it: a changed or
+/// replaced file changes at least one of these (the ctime even when someone
+/// resets the mtime).
+struct FileIdentity: Codable, Sendable, Hashable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedNanoseconds: Int64
+    var changedNanoseconds: Int64
+
+    init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, changedNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedNanoseconds = changedNanoseconds
+    }
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        changedNanoseconds = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
+    }
+
+    /// The identity of what `path` names, following symlinks.
+    static func of(path: String) throws(SystemError) -> FileIdentity {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw SystemError(operation: "stat", errno: errno) }
+        return FileIdentity(status)
+    }
+}
+
+/// Where the registry cache lives, and how it is read and written so that
+/// neither another user nor a crash nor a second host can spoil it.
+///
+/// - One file per search path and host: `registry-<digest>.json` under
+///   `$XDG_CACHE_HOME/patchbay/` (`~/.cache/patchbay/`).
+/// - Written to a temporary file of mode 0600 in the same directory, then
+///   renamed over the old one: a reader sees the old cache or the new one,
+///   never half of either, and two hosts racing leave one complete file.
+/// - The directory must be the user's and of mode 0700; the file the user's
+///   and writable by nobody else. Anything else is refused, not repaired.
+struct RegistryCacheStore: Sendable {
+    /// The cache file.
+    let path: String
+
+    /// The file for `searchPath`, in `cacheHome`/patchbay.
+    /// - Parameters:
+    ///   - cacheHome: `$XDG_CACHE_HOME`, or `$HOME/.cache`.
+    ///   - searchPath: The plugin directories, in order; each order has its own file.
+    init(cacheHome: String, searchPath: [String]) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // FNV-1a: a name, not a secret; the file's contents are checked on read.
+        for byte in searchPath.joined(separator: "\u{0}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let name = "registry-" + String(hash, radix: 16) + ".json"
+        path = FilePaths.join(FilePaths.join(cacheHome, "patchbay"), name)
+    }
+
+    /// `$XDG_CACHE_HOME`, or `$HOME/.cache`, as the XDG base directory
+    /// specification defines the user's cache directory.
+    static func cacheHome(xdgCacheHome: String?, home: String?) -> String? {
+        if let xdgCacheHome, xdgCacheHome.hasPrefix("/") { return xdgCacheHome }
+        guard let home, !home.isEmpty else { return nil }
+        return FilePaths.join(home, ".cache")
+    }
+
+    /// Why a cache file was not used.
+    enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// There is none yet: not worth a warning.
+        case missing
+        case notOwned(owner: UInt32)
+        case writableByOthers(mode: String)
+        case notARegularFile
+        case unreadable(String)
+        case corrupt(String)
+        case otherFormat(Int)
+        case otherHost
+        case otherABI(UInt32)
+
+        var description: String {
+            switch self {
+            case .missing: "there is none yet"
+            case .notOwned(let owner): "it belongs to uid \(owner), not to you"
+            case .writableByOthers(let mode): "others may write it (mode \(mode))"
+            case .notARegularFile: "it is not a regular file"
+            case .unreadable(let reason): "it cannot be read (\(reason))"
+            case .corrupt(let reason): "it is truncated or corrupt (\(reason))"
+            case .otherFormat(let format): "it has format \(format), this host reads format \(RegistryCache.format)"
+            case .otherHost: "another host build wrote it"
+            case .otherABI(let abi): "it was made under plugin ABI \(abi)"
+            }
+        }
+    }
+
+    /// Reads the cache, refusing one that is not the user's, that others may
+    /// write, that is cut short or corrupt, or that another host or ABI made.
+    func read(host: String, abiVersion: UInt32) -> Result<RegistryCache, Refusal> {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            return .failure(errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno))))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
+        guard status.st_uid == geteuid() else { return .failure(.notOwned(owner: status.st_uid)) }
+        guard status.st_mode & 0o022 == 0 else { return .failure(.writableByOthers(mode: String(status.st_mode & 0o7777, radix: 8))) }
+        let data: Data
+        do {
+            data = try Self.readAll(descriptor, size: Int(status.st_size))
+        } catch {
+            return .failure(.unreadable(error.reason))
+        }
+        let cache: RegistryCache
+        do {
+            cache = try JSONDecoder().decode(RegistryCache.self, from: data)
+        } catch {
+            return .failure(.corrupt(Self.sentence(error)))
+        }
+        guard cache.format == RegistryCache.format else { return .failure(.otherFormat(cache.format)) }
+        guard cache.host == host else { return .failure(.otherHost) }
+        guard cache.abiVersion == abiVersion else { return .failure(.otherABI(cache.abiVersion)) }
+        return .success(cache)
+    }
+
+    /// Writes the cache atomically, creating its directory (mode 0700) if needed.
+    /// - Throws: ``WriteError`` when the directory is not the user's or the
+    ///   file cannot be written; the old cache, if any, is then untouched.
+    func write(_ cache: RegistryCache) throws(WriteError) {
+        let directory = FilePaths.directory(of: path)
+        try Self.prepare(directory: directory)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(cache) else { throw WriteError(path: path, reason: "cannot encode the cache") }
+        let temporary = FilePaths.join(directory, ".\(FilePaths.name(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw WriteError(path: temporary, reason: String(cString: strerror(errno))) }
+        let failure: Int32? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32? in
+            var offset = 0
+            while offset < bytes.count, let base = bytes.baseAddress {
+                let count = Glibc.write(descriptor, base + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += count
+            }
+            // Durable before the rename makes it the cache.
+            return fsync(descriptor) == 0 ? nil : errno
+        }
+        close(descriptor)
+        if let failure {
+            unlink(temporary)
+            throw WriteError(path: temporary, reason: String(cString: strerror(failure)))
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw WriteError(path: path, reason: reason)
+        }
+    }
+
+    /// Why the cache could not be written.
+    struct WriteError: Error, Sendable, Equatable, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "cannot write the plugin cache \(path): \(reason)" }
+    }
+
+    /// Creates `directory` and its parents with mode 0700, and checks that
+    /// the directory is the user's and open to nobody else.
+    private static func prepare(directory: String) throws(WriteError) {
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            if errno == ENOENT {
+                try prepare(directory: FilePaths.directory(of: directory))
+                if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                    throw WriteError(path: directory, reason: String(cString: strerror(errno)))
+                }
+            } else {
+                throw WriteError(path: directory, reason: String(cString: strerror(errno)))
+            }
+        }
+        var status = stat()
+        guard lstat(directory, &status) == 0 else { throw WriteError(path: directory, reason: String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw WriteError(path: directory, reason: "it is not a directory") }
+        guard status.st_uid == geteuid() else { throw WriteError(path: directory, reason: "it belongs to uid \(status.st_uid), not to you") }
+        guard status.st_mode & 0o077 == 0 || FilePaths.name(of: directory) != "patchbay" else {
+            throw WriteError(path: directory, reason: "its mode is \(String(status.st_mode & 0o7777, radix: 8)), not 700; run `chmod 700 \(directory)`")
+        }
+    }
+
+    private static func readAll(_ descriptor: Int32, size: Int) throws(SystemError) -> Data {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress.map { $0 + offset }, size - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(operation: "read", errno: errno)
+            }
+            // A file cut short since the fstat: the decoder will refuse what is left.
+            if count == 0 { break }
+            offset += count
+        }
+        return Data(bytes.prefix(offset))
+    }
+
+    private static func sentence(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+@testable import PluginHost
+import Testing
+
+/// The registry cache file: written atomically and privately, and refused
+/// whenever it cannot be trusted to say what it says.
+@Suite("Registry cache file", .timeLimit(.minutes(1)))
+struct RegistryCacheTests {
+    static let cache = RegistryCache(
+        host: "host-1", abiVersion: 1, searchPath: ["/plugins"],
+        entries: [
+            .init(
+                path: "/plugins/libEthereumPlugin.so",
+                identity: FileIdentity(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4, changedNanoseconds: 5),
+                name: "EthereumPlugin", version: "1.0.0", abiVersion: 1, fetchers: [.init(symbol: "ETH", displayName: "Ethereum")],
+                status: .loaded),
+            .init(
+                path: "/plugins/broken.so",
+                identity: FileIdentity(device: 1, inode: 9, size: 3, modifiedNanoseconds: 4, changedNanoseconds: 5),
+                name: "broken.so", fetchers: [], status: .failed, error: "not a loadable plugin library"),
+        ])
+
+    static func store() throws -> RegistryCacheStore {
+        RegistryCacheStore(cacheHome: try TemporaryDirectory.make().appending(path: "cache").path, searchPath: ["/plugins"])
+    }
+
+    static func mode(_ path: String) throws -> Int {
+        try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    @Test("What is written reads back the same, from a 0600 file in a 0700 directory")
+    func roundTrip() throws {
+        let store = try Self.store()
+        try store.write(Self.cache)
+        #expect(try store.read(host: "host-1", abiVersion: 1).get() == Self.cache)
+        #expect(try Self.mode(store.path) == 0o600)
+        #expect(try Self.mode(FilePaths.directory(of: store.path)) == 0o700)
+        #expect(FilePaths.name(of: store.path).hasPrefix("registry-"))
+    }
+
+    @Test("Each search path has a file of its own")
+    func oneFilePerSearchPath() {
+        let first = RegistryCacheStore(cacheHome: "/c", searchPath: ["/a", "/b"])
+        let second = RegistryCacheStore(cacheHome: "/c", searchPath: ["/b", "/a"])
+        #expect(first.path != second.path)
+        #expect(first.path.hasPrefix("/c/patchbay/registry-"))
+    }
+
+    @Test("No cache yet is not a warning")
+    func missing() throws {
+        #expect(try Self.store().read(host: "host-1", abiVersion: 1).failure == .missing)
+    }
+
+    @Test("A cache from another host, ABI or format is refused")
+    func otherWriters() throws {
+        let store = try Self.store()
+        try store.write(Self.cache)
+        #expect(store.read(host: "host-2", abiVersion: 1).failure == .otherHost)
+        #expect(store.read(host: "host-1", abiVersion: 2).failure == .otherABI(1))
+        var future = Self.cache
+        future.format = 99
+        try store.write(future)
+        #expect(store.read(host: "host-1", abiVersion: 1).failure == .otherFormat(99))
+    }
+
+    @Test("A truncated or corrupt cache is refused", arguments: ["half", "garbage", "empty"])
+    func damaged(kind: String) throws {
+        let store = try Self.store()
+        try store.write(Self.cache)
+        let whole = try Data(contentsOf: URL(filePath: store.path))
+        let damaged: Data =
+            switch kind {
+            case "half": whole.prefix(whole.count / 2)
+            case "garbage": Data("\u{0}\u{1}not json".utf8)
+            default: Data()
+            }
+        try damaged.write(to: URL(filePath: store.path))
+        try HostFixtures.chmod(store.path, 0o600)
+        guard case .corrupt = store.read(host: "host-1", abiVersion: 1).failure else {
+            Issue.record("a \(kind) cache was not refused as corrupt")
+            return
+        }
+    }
+
+    @Test("A cache others may write is refused", arguments: [0o620, 0o602, 0o666])
+    func writableByOthers(mode: Int) throws {
+        let store = try Self.store()
+        try store.write(Self.cache)
+        try HostFixtures.chmod(store.path, mode_t(mode))
+        #expect(store.read(host: "host-1", abiVersion: 1).failure == .writableByOthers(mode: String(mode, radix: 8)))
+    }
+
+    @Test("A cache that belongs to someone else is refused", .enabled(if: geteuid() == 0, "needs root to hand the file to another user"))
+    func foreignOwner() throws {
+        let store = try Self.store()
+        try store.write(Self.cache)
+        #expect(chown(store.path, 4242, 4242) == 0)
+        #expect(store.read(host: "host-1", abiVersion: 1).failure == .notOwned(owner: 4242))
+    }
+
+    @Test("A symlink in the cache file's place is not followed")
+    func symlinkRefused() throws {
+        let store = try Self.store()
+        try store.write(Self.cache)
+        let elsewhere = try TemporaryDirectory.make().appending(path: "elsewhere.json")
+        try FileManager.default.moveItem(atPath: store.path, toPath: elsewhere.path)
+        try FileManager.default.createSymbolicLink(atPath: store.path, withDestinationPath: elsewhere.path)
+        guard case .unreadable = store.read(host: "host-1", abiVersion: 1).failure else {
+            Issue.record("a symlinked cache was read")
+            return
+        }
+    }
+
+    @Test("A cache directory open to others is not written into")
+    func openDirectoryRefused() throws {
+        let store = try Self.store()
+        let directory = FilePaths.directory(of: store.path)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try HostFixtures.chmod(directory, 0o755)
+        #expect(throws: RegistryCacheStore.WriteError(path: directory, reason: "its mode is 755, not 700; run `chmod 700 \(directory)`")) {
+            try store.write(Self.cache)
+        }
+    }
+
+    @Test("Ten writers racing leave one complete cache and no temporary files")
+    func racingWriters() async throws {
+        let store = try Self.store()
+        await withTaskGroup(of: Void.self) { group in
+            for writer in 0..<10 {
+                group.addTask {
+                    var cache = Self.cache
+                    cache.entries[0].name = "Writer\(writer)"
+                    for _ in 0..<20 { try? store.write(cache) }
+                }
+            }
+        }
+        let read = try store.read(host: "host-1", abiVersion: 1).get()
+        #expect(read.entries[0].name.hasPrefix("Writer"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: FilePaths.directory(of: store.path))
+        #expect(names == [FilePaths.name(of: store.path)])
+    }
+
+    @Test("A file's identity changes when it is replaced or rewritten, even with its mtime put back")
+    func identity() throws {
+        let file = try TemporaryDirectory.make().appending(path: "plugin.so")
+        try Data("one".utf8).write(to: file)
+        let first = try FileIdentity.of(path: file.path)
+        #expect(try FileIdentity.of(path: file.path) == first)
+        let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        try Data("two".utf8).write(to: file)
+        try FileManager.default.setAttributes([.modificationDate: modified as Any], ofItemAtPath: file.path)
+        let second = try FileIdentity.of(path: file.path)
+        #expect(second != first)
+        #expect(second.changedNanoseconds != first.changedNanoseconds || second.inode != first.inode)
+    }
+}
