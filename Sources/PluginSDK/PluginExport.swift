@@ -2,7 +2,7 @@ internal import PluginABI
 
 /// Turns a list of Swift fetchers into a plugin the `host` can load.
 ///
-/// A plugin's entry point returns ``descriptor(name:version:fetchers:)``,
+/// A plugin's entry point returns ``descriptor(name:version:description:author:license:homepage:fetchers:)``,
 /// and the SDK does the rest: it fills in the C descriptor the host checks,
 /// and when the host calls `register_plugin`, it validates the host's
 /// services table, calls `fetchers` with the ``PluginServices`` built from
@@ -35,17 +35,38 @@ public enum PluginExport {
     /// call returns the same pointer and ignores its arguments, so the entry
     /// point stays cheap and may be called any number of times.
     ///
+    /// The optional text fields, which `host inspect` and `host list-plugins`
+    /// show, are limited to 512 bytes for `description` and 128 for the
+    /// others; the host refuses a plugin whose text is longer.
+    ///
     /// - Parameters:
     ///   - name: The plugin's name, e.g. `"EthereumPlugin"`; the host shows it
     ///     in its logs and in `host list-fetchers`.
     ///   - version: The plugin's own version, e.g. `"1.0.0"`.
+    ///   - description: One sentence on what the plugin fetches.
+    ///   - author: Who wrote it, e.g. `"Jane Doe <jane@example.com>"`.
+    ///   - license: Its licence, as an SPDX identifier such as `"MIT"`.
+    ///   - homepage: Where to read about it.
     ///   - fetchers: Builds the fetchers to register; see ``FetcherFactory``.
     /// - Returns: A `const pb_plugin_descriptor *` with process lifetime.
     public static func descriptor(
         name: String,
         version: String,
+        description: String? = nil,
+        author: String? = nil,
+        license: String? = nil,
+        homepage: String? = nil,
         fetchers: @escaping FetcherFactory
     ) -> UnsafeRawPointer {
-        PluginRegistration.descriptor(name: name, version: version, makeFetchers: fetchers)
+        let metadata = Metadata(description: description, author: author, license: license, homepage: homepage)
+        return PluginRegistration.descriptor(name: name, version: version, metadata: metadata, makeFetchers: fetchers)
+    }
+
+    /// The descriptor's optional text fields.
+    struct Metadata {
+        let description: String?
+        let author: String?
+        let license: String?
+        let homepage: String?
     }
 }

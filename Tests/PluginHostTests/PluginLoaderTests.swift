@@ -64,7 +64,7 @@ struct PluginLoaderTests {
     }
 
     /// A plugin built against another revision of the header, whose
-    /// descriptor declares `size` bytes instead of this header's 40.
+    /// descriptor declares `size` bytes instead of at least the first revision's 40.
     static func descriptor(ofSize size: Int) -> FixturePlugins.Fixture {
         FixturePlugins.Fixture(
             fileName: "descriptor-of-\(size)-bytes.so", source: "Tests/Fixtures/CPlugins/descriptor_size.c",
@@ -78,12 +78,12 @@ struct PluginLoaderTests {
         defines: ["-DFIXTURE_FUTURE_DESCRIPTOR", "-DFIXTURE_NAME=\"FutureDescriptorPlugin\"", "-DFIXTURE_SYMBOL=\"FUTURE\""])
 
     /// The refusal of a descriptor that declares `size` bytes, where
-    /// `sizeof(pb_plugin_descriptor)` is 40 on every 64-bit target.
+    /// the first revision's descriptor is 40 bytes on every 64-bit target.
     static func descriptorTooSmall(_ size: Int) -> String {
         "incompatible plugin ABI: descriptor struct_size is \(size) bytes, the host needs at least 40; rebuild the plugin against this host's patchbay_plugin.h"
     }
 
-    @Test("A descriptor smaller than this header's is refused before any of its fields is read", arguments: [0, 12, 32, 39])
+    @Test("A descriptor smaller than the first revision's is refused before any of its fields is read", arguments: [0, 12, 32, 39])
     func smallerDescriptorIsRefused(size: Int) throws {
         let path = try FixturePlugins.library(Self.descriptor(ofSize: size)).path
 

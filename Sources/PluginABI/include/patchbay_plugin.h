@@ -55,7 +55,10 @@ typedef enum pb_status {
     PB_OK = 0,
     /** A symbol is already registered; the first registration stays. */
     PB_ERR_DUPLICATE = 1,
-    /** An argument was NULL, empty or too small (`struct_size`). */
+    /**
+     * An argument was NULL, empty, too small (`struct_size`) or malformed,
+     * e.g. a fetcher symbol that is not 1 to 16 characters from A-Z and 0-9.
+     */
     PB_ERR_INVALID_ARGUMENT = 2,
     /** Registration was attempted outside `register_plugin`. */
     PB_ERR_TOO_LATE = 3,
@@ -223,8 +226,9 @@ typedef struct pb_host_services {
      *
      * @return PB_OK; PB_ERR_DUPLICATE when another plugin already registered
      *         the symbol (the first one stays); PB_ERR_INVALID_ARGUMENT for a
-     *         NULL, empty or undersized fetcher; PB_ERR_TOO_LATE after
-     *         `register_plugin` has returned.
+     *         NULL, empty or undersized fetcher, a NULL `fetch`, or a symbol
+     *         or display name that breaks its rule (the host logs which);
+     *         PB_ERR_TOO_LATE after `register_plugin` has returned.
      */
     pb_status (*register_fetcher)(void *host_context, const pb_fetcher *fetcher);
 
@@ -283,6 +287,14 @@ typedef pb_status (*pb_register_plugin_fn)(const pb_host_services *services);
  * Describes a plugin. The host checks `magic`, `abi_version` and
  * `struct_size` before reading any other field.
  *
+ * The fields up to `register_plugin` are required, and `struct_size` must
+ * cover them (`PB_PLUGIN_DESCRIPTOR_MIN_SIZE`). The text fields after it were
+ * appended in a minor revision: each is optional (NULL when unset), and the
+ * host reads one only when `struct_size` covers it, so a plugin built
+ * against the earlier, smaller descriptor still loads. Every string is
+ * UTF-8; the host refuses the plugin when one is longer than its limit.
+ * `host inspect` and `host list-plugins` show them.
+ *
  * Ownership: plugin-owned, and must live for the life of the process
  * (static storage is the natural choice), strings included.
  */
@@ -299,7 +311,25 @@ typedef struct pb_plugin_descriptor {
     const char *version;
     /** Registers the plugin's fetchers. Never NULL. */
     pb_register_plugin_fn register_plugin;
+
+    /* Optional, appended after the first revision: read only when
+     * `struct_size` covers them. */
+
+    /** One sentence on what the plugin fetches; at most 512 bytes. May be NULL. */
+    const char *description;
+    /** Who wrote it, e.g. "Jane Doe <jane@example.com>"; at most 128 bytes. May be NULL. */
+    const char *author;
+    /** Its licence, as an SPDX identifier such as "MIT"; at most 128 bytes. May be NULL. */
+    const char *license;
+    /** Where to read about it, e.g. "https://example.com/doge"; at most 128 bytes. May be NULL. */
+    const char *homepage;
 } pb_plugin_descriptor;
+
+/**
+ * The smallest `struct_size` a host accepts: the descriptor of the first
+ * revision, which ends at `register_plugin`.
+ */
+#define PB_PLUGIN_DESCRIPTOR_MIN_SIZE (offsetof(pb_plugin_descriptor, register_plugin) + sizeof(pb_register_plugin_fn))
 
 /**
  * The type of the exported `PB_PLUGIN_ENTRY_SYMBOL` function. It must be

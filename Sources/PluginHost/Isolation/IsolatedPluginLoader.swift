@@ -91,17 +91,21 @@ struct IsolatedPluginLoader: Sendable {
             }
             worker.identify(as: checked.name)
             guard let version = checked.version, checked.error == nil else {
-                return .failure(PluginLoader.Failure(error: PluginLoadError(.reportedByWorker(checked.error ?? "failed")), name: checked.name, version: checked.version))
+                return .failure(
+                    PluginLoader.Failure(
+                        error: PluginLoadError(.reportedByWorker(checked.error ?? "failed")), name: checked.name, version: checked.version,
+                        metadata: checked.metadata))
             }
             claims.claim(checked.fetchers.map(\.symbol), for: path)
             let identity = PluginIdentity(name: checked.name, version: version, path: path)
             let fetchers = checked.fetchers.map {
                 PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, worker: worker)
             }
-            let report = PluginReport(
+            var report = PluginReport(
                 name: checked.name, version: version, path: path, status: .loaded,
                 fetchers: fetchers.map(\.symbol), error: nil, warnings: checked.warnings
             )
+            report.metadata = checked.metadata
             return .success((report, fetchers))
         }
     }
@@ -119,10 +123,12 @@ struct CheckedLoadReply {
     let error: String?
     let fetchers: [LoadReply.Fetcher]
     let warnings: [String]
+    let metadata: PluginMetadata?
 
     init(_ reply: LoadReply, claims: SymbolClaims) throws(PluginInput.Violation) {
         let report = reply.report
         name = try PluginInput.text(report.name, .name, limit: max(PluginInput.Limit.name, 255))
+        metadata = try report.metadata.map { metadata throws(PluginInput.Violation) in try PluginInput.metadata(metadata) }
         warnings = try report.warnings.map { warning throws(PluginInput.Violation) in try PluginInput.text(warning, .error, limit: PluginInput.Limit.error) }
         guard report.status == .loaded else {
             version = try report.version.map { version throws(PluginInput.Violation) in try PluginInput.text(version, .version, limit: PluginInput.Limit.version) }

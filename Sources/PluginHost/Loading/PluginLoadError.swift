@@ -85,8 +85,11 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
 /// The exported entry point's name, as Swift sees the header's macro.
 let pluginEntrySymbol = "patchbay_plugin_entry"
 
-/// The descriptor prefix this host reads: everything up to `register_plugin`.
-let minimumDescriptorSize = UInt32(MemoryLayout<pb_plugin_descriptor>.size)
+/// The descriptor prefix every plugin must have: the first revision's,
+/// which ends at `register_plugin` (`PB_PLUGIN_DESCRIPTOR_MIN_SIZE`, which
+/// Swift cannot import). Fields after it are optional.
+let minimumDescriptorSize = UInt32(
+    MemoryLayout<pb_plugin_descriptor>.offset(of: \pb_plugin_descriptor.register_plugin)! + MemoryLayout<pb_register_plugin_fn?>.size)
 
 private func hex(_ value: UInt32) -> String {
     "0x" + String(value, radix: 16, uppercase: true)

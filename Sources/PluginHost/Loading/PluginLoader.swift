@@ -99,12 +99,13 @@ public struct PluginLoader: Sendable {
         let error: PluginLoadError
         var name: String?
         var version: String?
+        var metadata: PluginMetadata?
     }
 
     private func register(_ path: String, _ descriptor: Descriptor) throws(Failure) -> (PluginReport, [PluginFetcher]) {
         let (name, version) = (descriptor.name, descriptor.version)
         let identity = PluginIdentity(name: name, version: version, path: path)
-        func fail(_ error: PluginLoadError) -> Failure { Failure(error: error, name: name, version: version) }
+        func fail(_ error: PluginLoadError) -> Failure { Failure(error: error, name: name, version: version, metadata: descriptor.metadata) }
 
         let session = PluginSession(path: path, name: name, services: services, claims: claims)
         session.setAcceptsRegistrations(true)
@@ -125,10 +126,11 @@ public struct PluginLoader: Sendable {
         let fetchers = outcome.staged.map {
             PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, context: $0.context, fetch: $0.fetch, session: session)
         }
-        let report = PluginReport(
+        var report = PluginReport(
             name: name, version: version, path: path, status: .loaded,
             fetchers: fetchers.map(\.symbol), error: nil, warnings: warnings
         )
+        report.metadata = descriptor.metadata
         return (report, fetchers)
     }
 
@@ -136,6 +138,7 @@ public struct PluginLoader: Sendable {
     private struct Descriptor {
         let name: String
         let version: String
+        let metadata: PluginMetadata
         let register: pb_register_plugin_fn
     }
 
@@ -159,14 +162,25 @@ public struct PluginLoader: Sendable {
         let size = prefix.load(fromByteOffset: 8, as: UInt32.self)
         guard size >= minimumDescriptorSize else { throw PluginLoadError(.descriptorTooSmall(plugin: size)) }
 
-        let descriptor = pointer.pointee
-        guard descriptor.name != nil else { throw PluginLoadError(.incompleteDescriptor(field: "name")) }
-        guard descriptor.version != nil else { throw PluginLoadError(.incompleteDescriptor(field: "version")) }
-        guard let register = descriptor.register_plugin else { throw PluginLoadError(.incompleteDescriptor(field: "register_plugin")) }
+        // Not `pointer.pointee`: that copies this header's whole struct, and a
+        // plugin built against an earlier revision has a smaller one.
+        func field<Value>(_ field: KeyPath<pb_plugin_descriptor, Value?>) -> Value? {
+            guard let offset = MemoryLayout<pb_plugin_descriptor>.offset(of: field),
+                offset + MemoryLayout<Value?>.size <= Int(size)
+            else { return nil }
+            return prefix.load(fromByteOffset: offset, as: Value?.self)
+        }
+        let namePointer = field(\.name), versionPointer = field(\.version)
+        guard namePointer != nil else { throw PluginLoadError(.incompleteDescriptor(field: "name")) }
+        guard versionPointer != nil else { throw PluginLoadError(.incompleteDescriptor(field: "version")) }
+        guard let register = field(\.register_plugin) else { throw PluginLoadError(.incompleteDescriptor(field: "register_plugin")) }
         do throws(PluginInput.Violation) {
-            let name = try PluginInput.requiredText(descriptor.name, .name, limit: PluginInput.Limit.name)
-            let version = try PluginInput.requiredText(descriptor.version, .version, limit: PluginInput.Limit.version)
-            return Descriptor(name: name, version: version, register: register)
+            let name = try PluginInput.requiredText(namePointer, .name, limit: PluginInput.Limit.name)
+            let version = try PluginInput.requiredText(versionPointer, .version, limit: PluginInput.Limit.version)
+            let metadata = try PluginInput.metadata(
+                abiVersion: abiVersion, descriptorSize: size, description: field(\.description), author: field(\.author),
+                license: field(\.license), homepage: field(\.homepage))
+            return Descriptor(name: name, version: version, metadata: metadata, register: register)
         } catch {
             throw PluginLoadError(.invalidDescriptor(error))
         }
@@ -195,9 +209,11 @@ extension PluginLoader.Result {
 extension PluginLoader.Failure {
     /// The `failed` report for the file at `path`.
     func report(for path: String) -> PluginReport {
-        PluginReport(
+        var report = PluginReport(
             name: name ?? URL(filePath: path).lastPathComponent, version: version, path: path,
             status: .failed, fetchers: [], error: error.description, warnings: []
         )
+        report.metadata = metadata
+        return report
     }
 }

@@ -25,4 +25,7 @@ public struct PluginReport: Sendable, Equatable, Codable {
     /// The URL prefixes its `http_get` may fetch under: the API base, then
     /// the user's grants. Filled in by ``Host``; empty from a bare loader.
     public internal(set) var allowedURLs: [String] = []
+    /// What the descriptor says beyond name and version, or nil when it
+    /// could not be read.
+    public internal(set) var metadata: PluginMetadata?
 }

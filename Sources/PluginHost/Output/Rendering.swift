@@ -8,7 +8,8 @@ import Foundation
 ///
 /// The JSON shapes are a contract that scripts rely on:
 /// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","fetchers","allowedURLs","error"?,"warnings"?}]`
+/// - `list-plugins`: `[{"name","version","path","status","fetchers","allowedURLs","error"?,"warnings"?,"description"?,"author"?,"license"?,"homepage"?}]`,
+///   the last four when the descriptor sets them
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
 public enum Rendering {
     /// The fetcher listing.
@@ -86,6 +87,10 @@ private struct PluginRow: Encodable {
     let allowedURLs: [String]
     let error: String?
     let warnings: [String]?
+    let description: String?
+    let author: String?
+    let license: String?
+    let homepage: String?
 
     init(_ report: PluginReport) {
         name = report.name
@@ -96,6 +101,10 @@ private struct PluginRow: Encodable {
         allowedURLs = report.allowedURLs
         error = report.error
         warnings = report.warnings.isEmpty ? nil : report.warnings
+        description = report.metadata?.description
+        author = report.metadata?.author
+        license = report.metadata?.license
+        homepage = report.metadata?.homepage
     }
 }
 

@@ -32,6 +32,10 @@ enum PluginInput {
         static let amountDigits = 40
         /// A quote's base asset or currency code.
         static let code = 16
+        /// A plugin's description, from its descriptor.
+        static let description = 512
+        /// A plugin's author, licence or homepage, from its descriptor.
+        static let credit = 128
     }
 
     /// What a plugin supplied, for messages.
@@ -44,6 +48,10 @@ enum PluginInput {
         case base = "base asset"
         case currency
         case amount
+        case description
+        case author
+        case license
+        case homepage
     }
 
     /// Why a plugin's value was refused.
@@ -107,6 +115,37 @@ enum PluginInput {
     /// A plugin's name and version, from its descriptor or a worker's report.
     static func identity(name: String, version: String) throws(Violation) -> (name: String, version: String) {
         (try text(name, .name, limit: Limit.name), try text(version, .version, limit: Limit.version))
+    }
+
+    /// The descriptor's optional text, from a descriptor in memory: each
+    /// pointer is nil when the plugin left the field unset or its
+    /// `struct_size` does not cover it.
+    static func metadata(
+        abiVersion: UInt32, descriptorSize: UInt32, description: UnsafePointer<CChar>?, author: UnsafePointer<CChar>?,
+        license: UnsafePointer<CChar>?, homepage: UnsafePointer<CChar>?
+    ) throws(Violation) -> PluginMetadata {
+        PluginMetadata(
+            abiVersion: abiVersion, descriptorSize: descriptorSize,
+            description: try text(description, .description, limit: Limit.description),
+            author: try text(author, .author, limit: Limit.credit),
+            license: try text(license, .license, limit: Limit.credit),
+            homepage: try text(homepage, .homepage, limit: Limit.credit)
+        )
+    }
+
+    /// The same checks for metadata that arrived in a worker's frame.
+    static func metadata(_ metadata: PluginMetadata) throws(Violation) -> PluginMetadata {
+        func optional(_ value: String?, _ field: Field, _ limit: Int) throws(Violation) -> String? {
+            guard let value else { return nil }
+            return try text(value, field, limit: limit)
+        }
+        return PluginMetadata(
+            abiVersion: metadata.abiVersion, descriptorSize: metadata.descriptorSize,
+            description: try optional(metadata.description, .description, Limit.description),
+            author: try optional(metadata.author, .author, Limit.credit),
+            license: try optional(metadata.license, .license, Limit.credit),
+            homepage: try optional(metadata.homepage, .homepage, Limit.credit)
+        )
     }
 
     /// Checks a fetcher's symbol against the ticker rule.

@@ -30,7 +30,9 @@ enum PluginRegistration {
 
     private static let state = Mutex<Exported?>(nil)
 
-    static func descriptor(name: String, version: String, makeFetchers: @escaping PluginExport.FetcherFactory) -> UnsafeRawPointer {
+    static func descriptor(
+        name: String, version: String, metadata: PluginExport.Metadata, makeFetchers: @escaping PluginExport.FetcherFactory
+    ) -> UnsafeRawPointer {
         state.withLock { exported in
             if let exported { return UnsafeRawPointer(exported.descriptor) }
             // Allocated once and never freed: the header requires the
@@ -42,7 +44,11 @@ enum PluginRegistration {
                 struct_size: UInt32(MemoryLayout<pb_plugin_descriptor>.size),
                 name: UnsafePointer(strdup(name)),
                 version: UnsafePointer(strdup(version)),
-                register_plugin: { services in PluginRegistration.register(services) }
+                register_plugin: { services in PluginRegistration.register(services) },
+                description: metadata.description.flatMap { UnsafePointer(strdup($0)) },
+                author: metadata.author.flatMap { UnsafePointer(strdup($0)) },
+                license: metadata.license.flatMap { UnsafePointer(strdup($0)) },
+                homepage: metadata.homepage.flatMap { UnsafePointer(strdup($0)) }
             ))
             exported = Exported(descriptor: descriptor, name: name, makeFetchers: makeFetchers)
             return UnsafeRawPointer(descriptor)
