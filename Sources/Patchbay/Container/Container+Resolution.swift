@@ -14,17 +14,26 @@ extension Container {
     /// - Complexity: O(1) for a singleton already made: one lock-free lookup
     ///   and one copy, with no allocation.
     @inlinable
+    @inline(__always)
     public func resolve<Service>(
         _ serviceType: Service.Type = Service.self, name: String? = nil
     ) throws(ResolutionError) -> Service {
         // NB: inlinable so that copying or moving the value out is specialized
         // for the caller's type; the rest is one or two calls into the engine.
-        let found =
-            if let name {
-                try lookUp(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self)) { [] }
-            } else {
-                try lookUp(serviceType)
-            }
+        // Always inlined: the optimizer judged it too large once it gained the
+        // on-demand branch, and a factory's resolves then cost a call each.
+        let found: Lookup
+        do throws(ResolutionError) {
+            found =
+                if let name {
+                    try lookUp(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self)) { [] }
+                } else {
+                    try lookUp(serviceType)
+                }
+        } catch {
+            // Not registered: it may be a type made on demand, such as `Lazy<T>`.
+            return try resolveOnDemand(serviceType, name: name, notFound: error)
+        }
         return try value(of: found, arguments: noArgumentTuple)
     }
 
@@ -49,8 +58,13 @@ extension Container {
     ) throws(ResolutionError) -> Service {
         // NB: inlinable so that the argument list's identity is a constant
         // for the caller's types, not a runtime metadata lookup.
-        let found = try lookUp(serviceType, name: name, arguments: ArgumentList<repeat each Argument>.id) {
-            ArgumentList<repeat each Argument>.types
+        let found: Lookup
+        do throws(ResolutionError) {
+            found = try lookUp(serviceType, name: name, arguments: ArgumentList<repeat each Argument>.id) {
+                ArgumentList<repeat each Argument>.types
+            }
+        } catch {
+            return try resolveOnDemand(serviceType, name: name, arguments: repeat each arguments, notFound: error)
         }
         let tuple = (repeat each arguments)
         return try withUnsafePointer(to: tuple) { pointer throws(ResolutionError) -> Service in
@@ -118,7 +132,7 @@ extension Container {
     ) throws(ResolutionError) -> Service? {
         guard let found = lookUpIfRegistered(serviceType, name: name, arguments: ObjectIdentifier(NoArguments.self))
         else {
-            return nil
+            return try resolveOnDemandIfRegistered(serviceType, name: name)
         }
         return try value(of: found, arguments: noArgumentTuple) as Service
     }
@@ -136,7 +150,7 @@ extension Container {
     ) throws(ResolutionError) -> Service? {
         guard let found = lookUpIfRegistered(serviceType, name: name, arguments: ArgumentList<repeat each Argument>.id)
         else {
-            return nil
+            return try resolveOnDemandIfRegistered(serviceType, name: name, arguments: repeat each arguments)
         }
         let tuple = (repeat each arguments)
         return try withUnsafePointer(to: tuple) { pointer throws(ResolutionError) -> Service in

@@ -17,7 +17,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         // NB: a struct over a private enum, so new codes are not a source break.
         private enum Base: Hashable, Sendable {
-            case notRegistered, circularDependency, factoryFailed, typeMismatch, depthLimitExceeded, waitLimitExceeded
+            case notRegistered, circularDependency, factoryFailed, typeMismatch, depthLimitExceeded, waitLimitExceeded, containerReleased
         }
 
         private let base: Base
@@ -34,6 +34,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
         public static let depthLimitExceeded = Code(base: .depthLimitExceeded)
         /// Another thread was still creating the service when ``Container/creationWaitLimit`` ran out.
         public static let waitLimitExceeded = Code(base: .waitLimitExceeded)
+        /// A ``Lazy`` or ``Provider`` was used after the container it resolves from was released.
+        public static let containerReleased = Code(base: .containerReleased)
 
         /// The code's name, such as `notRegistered`.
         public var description: String {
@@ -44,6 +46,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
             case .typeMismatch: "typeMismatch"
             case .depthLimitExceeded: "depthLimitExceeded"
             case .waitLimitExceeded: "waitLimitExceeded"
+            case .containerReleased: "containerReleased"
             }
         }
     }
@@ -57,6 +60,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
         // NB: indirect, so that this rare case's payload does not make every
         // ResolutionError larger: typed throws pass it through every resolve.
         indirect case waitLimitExceeded(scope: Scope, limit: Duration)
+        case containerReleased
     }
 
     private let reason: Reason
@@ -114,6 +118,10 @@ public struct ResolutionError: Error, CustomStringConvertible {
         ResolutionError(.waitLimitExceeded(scope: scope, limit: limit), requested: requested, path: path)
     }
 
+    static func containerReleased(_ requested: ResolutionStep) -> ResolutionError {
+        ResolutionError(.containerReleased, requested: requested, path: [requested])
+    }
+
     /// The kind of failure.
     public var code: Code {
         switch reason {
@@ -123,6 +131,7 @@ public struct ResolutionError: Error, CustomStringConvertible {
         case .typeMismatch: .typeMismatch
         case .depthLimitExceeded: .depthLimitExceeded
         case .waitLimitExceeded: .waitLimitExceeded
+        case .containerReleased: .containerReleased
         }
     }
 
@@ -183,6 +192,14 @@ public struct ResolutionError: Error, CustomStringConvertible {
 
                 To fix, look for a factory that creates a new container or registers anew each time it runs, \
                 and build that container once instead.
+                """
+        case .containerReleased:
+            return """
+                Cannot resolve \(requested): the container it was to be resolved from has been released.
+                  A Lazy or Provider holds its container weakly, so that a service keeping one does not keep \
+                the container alive.
+
+                To fix, keep the container alive for as long as the services it built use their Lazy or Provider values.
                 """
         case .waitLimitExceeded(let scope, let limit):
             return """

@@ -303,7 +303,10 @@ extension Container {
     @usableFromInline
     @inline(never)
     func notRegistered(_ requested: ResolutionStep) -> ResolutionError {
-        recordMissing(requested)
+        // A type made on demand is not missing; `verify()` records the service behind it instead.
+        if !(requested.serviceType is any ResolvedOnDemand.Type) {
+            recordMissing(requested)
+        }
         let service = ObjectIdentifier(requested.serviceType)
         var seen: Set<RegistrationKey> = []
         var registered: [ResolutionStep] = []

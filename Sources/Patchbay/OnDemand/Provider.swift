@@ -1,0 +1,58 @@
+/// A service resolved anew on every call: resolve `Provider<T>` wherever `T` is registered.
+///
+/// Inject it where a service needs fresh instances of another, such as one
+/// per job, or needs to resolve one only now and then:
+///
+/// ```swift
+/// final class Scheduler {
+///     let jobs: Provider<Job>
+///     init(jobs: Provider<Job>) { self.jobs = jobs }
+///     func run() throws { try jobs.get().start() }
+/// }
+/// ```
+///
+/// Each ``get()`` is a resolve of `T` from the container, in `T`'s scope: a
+/// ``Scope/unique`` registration gives a new instance every time, a
+/// ``Scope/singleton`` the same one. A name and arguments given when resolving
+/// the `Provider` are passed on to every call, and the resolve fails at once
+/// with ``ResolutionError/Code/notRegistered`` if `T` is not registered for
+/// them. The provider holds its container weakly.
+public struct Provider<Service> {
+    private let container: WeakContainer
+    private let step: ResolutionStep
+    private let load: (Container) throws(ResolutionError) -> Service
+
+    /// Resolves the service now.
+    ///
+    /// - Returns: The service, from its registration's scope.
+    /// - Throws: ``ResolutionError`` if it cannot be resolved, or
+    ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
+    public func get() throws(ResolutionError) -> Service {
+        guard let container = container.object else { throw .containerReleased(step) }
+        return try load(container)
+    }
+
+    /// Resolves the service now; stops the program if it cannot be resolved.
+    ///
+    /// > Warning: Use ``get()`` to handle a failure instead of stopping.
+    public var instance: Service {
+        do {
+            return try get()
+        } catch {
+            injectionFailed("Provider<\(Service.self)>", error)
+        }
+    }
+}
+
+extension Provider: ResolvedOnDemand {
+    static func make<each Argument>(
+        from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Self {
+        try container.requireResolvable(Service.self, name: name, argumentTypes: repeat (each Argument).self)
+        let step = ResolutionStep(
+            serviceType: Service.self, name: name, argumentTypes: ArgumentList<repeat each Argument>.types)
+        return Self(container: WeakContainer(container), step: step) { container throws(ResolutionError) -> Service in
+            try container.resolve(Service.self, name: name, arguments: repeat each arguments)
+        }
+    }
+}
