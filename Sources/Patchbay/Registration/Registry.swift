@@ -22,6 +22,8 @@ struct Registry: ~Copyable, Sendable {
         var owned: [Registration] = []
         /// The registration each key resolves to now.
         var current: [RegistrationKey: Registration] = [:]
+        /// When each key was first published, for listing in registration order.
+        var order: [RegistrationKey: Int] = [:]
     }
 
     private let table = Atomic<UInt>(0)
@@ -72,6 +74,7 @@ struct Registry: ~Copyable, Sendable {
             writer.owned.append(registration)
             let isNew = writer.current.updateValue(registration, forKey: registration.key) == nil
             if isNew {
+                writer.order[registration.key] = writer.order.count
                 writer.count += 1
                 if writer.count * 2 > writer.capacity {
                     grow(&writer)
@@ -112,6 +115,14 @@ struct Registry: ~Copyable, Sendable {
     /// Whether some current registration is for the service type `service`, under any name and arguments.
     func containsService(_ service: ObjectIdentifier) -> Bool {
         writer.withLock { writer in writer.current.keys.contains { $0.service == service } }
+    }
+
+    /// The current registrations for the service type `service`, in the order their keys were first published.
+    func current(forService service: ObjectIdentifier) -> [Registration] {
+        writer.withLock { writer in
+            writer.current.values.filter { $0.key.service == service }
+                .sorted { writer.order[$0.key, default: 0] < writer.order[$1.key, default: 0] }
+        }
     }
 
     /// The current registration for `key`, read under the lock.

@@ -1,0 +1,113 @@
+/// Every registration of a service type, resolved at once: resolve `All<T>`, or call ``Container/resolveAll(_:)``.
+///
+/// Autofac's `IEnumerable<T>` and Dagger's multibindings: register several
+/// implementations of one type under different names, and inject them all.
+///
+/// ```swift
+/// container.register(PriceFetcher.self, name: "BTC") { _ in BitcoinFetcher() }
+/// container.register(PriceFetcher.self, name: "ETH") { _ in EthereumFetcher() }
+/// let fetchers = try container.resolve(All<PriceFetcher>.self)
+/// fetchers.names        // ["BTC", "ETH"]
+/// fetchers[name: "ETH"] // the EthereumFetcher
+/// ```
+///
+/// It holds every registration of the type that takes no arguments, under
+/// every name and the unnamed one, each resolved in its own scope:
+///
+/// - In registration order: the order in which each name was first
+///   registered. Registering a name again replaces its service in place.
+/// - Parent and child merged: a parent's registrations come first, in the
+///   parent's order; a child's registration of the same name takes the
+///   parent's place, and the child's other names follow, in its order.
+/// - Types forwarded with ``RegistrationOptions/implements(_:)`` count, under
+///   the registration's name.
+///
+/// With nothing registered, it is empty.
+public struct All<Service>: RandomAccessCollection {
+    /// The services, in registration order.
+    public let services: [Service]
+    /// The registration name of each service, in the same order; nil for the unnamed registration.
+    public let names: [String?]
+
+    /// The position of the first service.
+    public var startIndex: Int { services.startIndex }
+
+    /// The position after the last service.
+    public var endIndex: Int { services.endIndex }
+
+    /// The service at `position`.
+    ///
+    /// - Parameter position: A valid index.
+    public subscript(position: Int) -> Service { services[position] }
+
+    /// The service registered under `name`, or nil; pass nil for the unnamed registration.
+    ///
+    /// - Parameter name: A registration name, or nil.
+    /// - Complexity: O(*n*).
+    public subscript(name name: String?) -> Service? {
+        names.firstIndex(of: name).map { services[$0] }
+    }
+}
+
+extension All: ResolvedOnDemand {
+    static func make<each Argument>(
+        from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Self {
+        guard name == nil, ArgumentList<repeat each Argument>.id == ObjectIdentifier(NoArguments.self) else {
+            throw container.notRegistered(
+                ResolutionStep(
+                    serviceType: All<Service>.self, name: name, argumentTypes: ArgumentList<repeat each Argument>.types))
+        }
+        return try container.resolveAll(Service.self)
+    }
+}
+
+extension Container {
+    /// Resolves every registration of a service type that takes no arguments, with its name.
+    ///
+    /// ```swift
+    /// let fetchers = try container.resolveAll(PriceFetcher.self)
+    /// for (name, fetcher) in zip(fetchers.names, fetchers) { … }
+    /// ```
+    ///
+    /// See ``All`` for the order, and how a child's registrations merge with its parent's.
+    ///
+    /// - Parameter serviceType: The service type; may be inferred.
+    /// - Returns: The services and their names, in registration order; empty if none is registered.
+    /// - Throws: ``ResolutionError`` if any of them fails to resolve.
+    /// - Complexity: O(*n* log *n*) in the registrations of this container and its parents, then one resolve each.
+    public func resolveAll<Service>(_ serviceType: Service.Type = Service.self) throws(ResolutionError) -> All<Service> {
+        let service = ObjectIdentifier(serviceType)
+        let noArguments = ObjectIdentifier(NoArguments.self)
+        var chain: [Container] = []
+        var container: Container? = self
+        while let current = container {
+            chain.append(current)
+            container = current.parent
+        }
+        // Root first, so that a parent's order comes first and a child's same name replaces it in place.
+        var found: [Located] = []
+        var positions: [String?: Int] = [:]
+        for owner in chain.reversed() {
+            for registration in owner.registry.current(forService: service) where registration.key.arguments == noArguments {
+                let located = Located(
+                    registration: Unmanaged.passUnretained(registration), owner: Unmanaged.passUnretained(owner))
+                if let position = positions[registration.key.name] {
+                    found[position] = located
+                } else {
+                    positions[registration.key.name] = found.count
+                    found.append(located)
+                }
+            }
+        }
+        var services: [Service] = []
+        services.reserveCapacity(found.count)
+        for located in found {
+            // NB: the registry keeps every registration it published until it goes, and `chain` keeps the containers.
+            let ready = recorder == nil ? located.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
+            services.append(try value(of: Lookup(located: located, readyStorage: ready), arguments: noArgumentTuple))
+        }
+        withExtendedLifetime(chain) {}
+        return All(services: services, names: found.map { $0.registration._withUnsafeGuaranteedRef(\.key.name) })
+    }
+}
