@@ -1,0 +1,144 @@
+import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PluginHost
+
+/// `host new-plugin NAME`: writes a plugin project that builds and fetches as is.
+struct NewPlugin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new-plugin",
+        abstract: "Write a ready-to-build plugin project in Swift or C.",
+        discussion: """
+            The project has one fetcher that asks the Coinbase-compatible API for SYMBOL's spot price through the host's \
+            http_get. Its README says how to build it, drop the .so into ./plugins and fetch. \
+            The Swift package depends on PluginSDK: on the Patchbay checkout this host was built in, or the one --sdk-path \
+            names, else on the published package. The C project copies patchbay_plugin.h and the example plugin from that checkout. \
+            Exit status: 0 when the project was written; 1 when it could not be; 64 for a usage error.
+            """
+    )
+
+    enum Language: String, ExpressibleByArgument, CaseIterable {
+        case swift
+        case c
+    }
+
+    @Argument(help: ArgumentHelp("The plugin's name, e.g. Dogecoin; \"Plugin\" is appended unless it ends with it.", valueName: "name"))
+    var name: String
+
+    @Option(help: "The language: swift or c.")
+    var language: Language
+
+    @Option(help: ArgumentHelp("The fetcher's symbol, 1 to 16 of A-Z and 0-9. (default: the name, upper-cased)", valueName: "symbol"))
+    var symbol: String?
+
+    @Option(help: ArgumentHelp("The folder to create; it must not exist or be empty. (default: ./NAME)", valueName: "dir"))
+    var output: String?
+
+    @Option(
+        name: .customLong("sdk-path"),
+        help: ArgumentHelp("A Patchbay checkout to build against. (default: the one this host was built in, if any)", valueName: "dir"))
+    var sdkPath: String?
+
+    /// "Dogecoin" and "DogecoinPlugin" both give "DogecoinPlugin".
+    var pluginName: String { name.hasSuffix("Plugin") ? name : name + "Plugin" }
+
+    /// The name without "Plugin", for the display name and the default symbol.
+    var baseName: String { String(pluginName.dropLast("Plugin".count)) }
+
+    var resolvedSymbol: String { symbol ?? String(baseName.uppercased().prefix(16)) }
+
+    func validate() throws {
+        guard let first = name.first, first.isASCII, first.isLetter, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
+            !baseName.isEmpty, pluginName.count <= 64
+        else {
+            throw ValidationError("'\(name)' is not a plugin name; use ASCII letters and digits, starting with a letter, e.g. Dogecoin")
+        }
+        let symbol = resolvedSymbol
+        guard (1...16).contains(symbol.count), symbol.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
+            throw ValidationError("--symbol '\(symbol)' is not 1 to 16 of A-Z and 0-9; use e.g. --symbol DOGE")
+        }
+    }
+
+    func run() throws {
+        let folder = output ?? baseName
+        let checkout = try checkoutDirectory()
+        let template = PluginTemplate(pluginName: pluginName, symbol: resolvedSymbol, displayName: baseName, checkout: checkout)
+        let files: [(path: String, text: String)]
+        switch language {
+        case .swift:
+            files = template.swiftFiles()
+        case .c:
+            guard let checkout else {
+                throw failure(
+                    "a C plugin is made from patchbay_plugin.h and Examples/CPlugin of a Patchbay checkout, and this host was not built in one; pass --sdk-path DIR"
+                )
+            }
+            files = template.cFiles(
+                example: try read("\(checkout)/Examples/CPlugin/coinbase_plugin.c"), header: try read("\(checkout)/Sources/PluginABI/include/patchbay_plugin.h"))
+        }
+        try write(files, into: folder)
+        print("wrote \(language == .swift ? "a Swift package" : "a C project") for \(pluginName) (fetcher \(resolvedSymbol)) in \(folder):")
+        for file in files { print("  \(file.path)") }
+        if language == .swift && checkout == nil {
+            StandardError.write(
+                "host: warning: found no Patchbay checkout, so Package.swift depends on https://github.com/OWNER/patchbay; replace OWNER, or run again with --sdk-path DIR\n"
+            )
+        }
+        print("next: cd \(folder) && see README.md to build it and run `host fetch \(resolvedSymbol) --plugins-dir plugins`")
+    }
+
+    /// `--sdk-path`, checked; else the checkout whose `.build` holds this executable.
+    private func checkoutDirectory() throws -> String? {
+        if let sdkPath {
+            let absolute = sdkPath.hasPrefix("/") ? sdkPath : ProcessEnvironment.workingDirectory + "/" + sdkPath
+            guard Self.isCheckout(absolute) else {
+                throw ValidationError("--sdk-path \(sdkPath) is not a Patchbay checkout (no Sources/PluginABI/include/patchbay_plugin.h in it); name the folder you cloned")
+            }
+            return URL(filePath: absolute).standardized.path
+        }
+        var directory = URL(filePath: PluginDiscovery.runningExecutableDirectory)
+        for _ in 0..<4 {
+            directory = directory.deletingLastPathComponent()
+            if Self.isCheckout(directory.path) { return directory.path }
+        }
+        return nil
+    }
+
+    private static func isCheckout(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: "\(path)/Package.swift")
+            && FileManager.default.fileExists(atPath: "\(path)/Sources/PluginABI/include/patchbay_plugin.h")
+    }
+
+    private func read(_ path: String) throws -> String {
+        do {
+            return try String(contentsOf: URL(filePath: path), encoding: .utf8)
+        } catch {
+            throw failure("cannot read \(path) (\(error)); pass --sdk-path DIR naming a complete Patchbay checkout")
+        }
+    }
+
+    private func write(_ files: [(path: String, text: String)], into folder: String) throws {
+        let manager = FileManager.default
+        if let existing = try? manager.contentsOfDirectory(atPath: folder), !existing.isEmpty {
+            throw failure("\(folder) already exists and is not empty; pass --output DIR naming a new folder")
+        }
+        do {
+            for file in files {
+                let url = URL(filePath: folder).appending(path: file.path)
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(file.text.utf8).write(to: url)
+            }
+        } catch {
+            throw failure("cannot write into \(folder) (\(error)); check that you may write there, or pass --output DIR")
+        }
+    }
+
+    /// One error line, then exit status 1.
+    private func failure(_ message: String) -> ExitCode {
+        StandardError.write("host: error: \(message)\n")
+        return ExitCode(1)
+    }
+}
