@@ -43,7 +43,7 @@ let package = Package(
     traits: [
         .trait(
             name: "Host",
-            description: "The plugin host and its HTTP client, with SwiftNIO, AsyncHTTPClient, swift-crypto, swift-log and swift-argument-parser."
+            description: "The plugin host and its HTTP client, with SwiftNIO, swift-nio-ssl, AsyncHTTPClient, swift-crypto, swift-log and swift-argument-parser."
         ),
         .default(enabledTraits: ["Host"]),
     ],
@@ -53,6 +53,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // Only the tests use these two: they issue their own CA and server certificates.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // NB: one C thread-local for the engine; Swift has no thread-local storage.
@@ -77,6 +81,7 @@ let package = Package(
                 "HostShared",
                 "PluginABI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: hostOnly),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: hostOnly),
             ]
         ),
         .target(
@@ -111,6 +116,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: hostOnly),
                 .product(name: "NIOPosix", package: "swift-nio", condition: hostOnly),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: hostOnly),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: hostOnly),
+                .product(name: "X509", package: "swift-certificates", condition: hostOnly),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: hostOnly),
+                .product(name: "Crypto", package: "swift-crypto", condition: hostOnly),
             ]
         ),
     ]

@@ -64,6 +64,9 @@ struct PluginOptions: ParsableArguments {
     )
     var allowlist: String?
 
+    @OptionGroup(title: "Network")
+    var network: NetworkOptions
+
     static let defaultAPIBaseURL = "https://api.coinbase.com"
 
     /// The API base from the flag, the environment, or the default.
@@ -158,8 +161,8 @@ struct PluginOptions: ParsableArguments {
         LoggingSystem.bootstrap { _ in StderrLog.handler(level: level) }
         let discovery = try discovery()
         return PluginHost.Host.live(
-            discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", logger: Logger(label: "host"),
-            trust: trust)
+            discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", network: try network.settings(),
+            logger: Logger(label: "host"), trust: trust)
     }
 
     /// Wires the production host and loads its plugins, in-process or in

@@ -41,11 +41,13 @@ public struct Host: Sendable {
     ///   - apiBaseURL: The Coinbase-compatible API the plugins talk to.
     ///   - allowedURLs: More prefixes plugins may fetch under, granted by the user.
     ///   - grantOption: How a user grants a prefix, for refusals to name, e.g. `--allow-url`.
+    ///   - network: The trust roots and proxies of http and https requests,
+    ///     and the advice after a refused certificate.
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - trust: The checks plugin files pass before they are loaded.
     public static func live(
-        discovery: PluginDiscovery, apiBaseURL: URL, allowedURLs: [URLPrefix] = [], grantOption: String? = nil, logger: Logger,
-        trust: PluginTrust = PluginTrust()
+        discovery: PluginDiscovery, apiBaseURL: URL, allowedURLs: [URLPrefix] = [], grantOption: String? = nil,
+        network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust()
     ) -> Host {
         let configuration = configuration(apiBaseURL: apiBaseURL)
         let base = (try? URLPrefix(configuration["api_base_url"] ?? "")).map { [$0] } ?? []
@@ -53,7 +55,7 @@ public struct Host: Sendable {
         // One cap for every body a plugin receives, over HTTP or from a file.
         let maximumBodySize = 1 << 20
         let networking = SchemeRoutingNetworking(
-            web: AsyncHTTPClientNetworking(maximumBodySize: maximumBodySize),
+            web: AsyncHTTPClientNetworking(maximumBodySize: maximumBodySize, settings: network, logger: logger),
             files: FileNetworking(roots: policy.fileRoots, maximumBodySize: maximumBodySize)
         )
         return Host(

@@ -50,7 +50,7 @@ struct HTTPLibraryTests {
         let library = try FixturePlugins.httpLibrary(reportingVersion: 99).path
         let networking = AsyncHTTPClientNetworking(libraryPath: library)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
-        #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 2; rebuild both with `swift build`"))
+        #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 3; rebuild both with `swift build`"))
     }
 
     @Test("A body over the limit fails in one line, across the C boundary")

@@ -34,6 +34,8 @@ public final class HostServices: Sendable {
     public let defaultTimeout: Duration
     /// Receives the plugins' log lines, with `plugin` metadata.
     public let logger: Logger
+    /// When a transient answer is asked for again, within the request's deadline.
+    let retries: RetryPolicy
 
     /// Configuration values as C strings that live as long as the process,
     /// because `config_value` hands out pointers to them.
@@ -53,18 +55,21 @@ public final class HostServices: Sendable {
     ///     the configuration's `api_base_url`, and none without one.
     ///   - defaultTimeout: The timeout for requests that do not name one.
     ///   - logger: Where plugin log lines go, and refusals.
+    ///   - retryPolicy: When a 429, a 5xx or a dropped connection is asked again.
     public init(
         networking: any HostNetworking,
         configuration: [String: String],
         urlPolicy: URLPolicy? = nil,
         defaultTimeout: Duration = .seconds(10),
-        logger: Logger
+        logger: Logger,
+        retryPolicy: RetryPolicy = .standard
     ) {
         self.route = .checked(urlPolicy ?? .apiBase(configuration["api_base_url"] ?? ""), networking)
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
         self.logger = logger
+        self.retries = retryPolicy
     }
 
     /// An isolated worker's services, which check no URL: every request
@@ -80,6 +85,8 @@ public final class HostServices: Sendable {
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
         self.logger = logger
+        // The host that receives the forwarded request retries it.
+        self.retries = .never
     }
 
     /// The URLs plugins may fetch, as text, the API base first.
@@ -121,8 +128,8 @@ public final class HostServices: Sendable {
             let remaining = hop == 0 ? timeout : deadline - clock.now
             guard remaining > .zero else { return .failure("timed out after \(timeout.humanReadable)") }
             guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(current.text)\"") }
-            switch await networking.hop(url, timeout: remaining) {
-            case .outcome(let outcome):
+            switch await hopRetrying(networking, url, timeout: remaining, deadline: deadline, asked: timeout, plugin: plugin) {
+            case .outcome(let outcome), .transient(let outcome, _):
                 return outcome
             case .refused(let reason):
                 return refuse(URLRefusal(url: text, .networking(reason)), for: plugin)

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import HostHTTPABI
 import HostShared
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -30,16 +31,26 @@ public struct AsyncHTTPClientNetworking: HostNetworking {
     let maximumBodySize: Int
     /// The library to load; nil for the one beside the running executable.
     let libraryPath: String?
+    /// Trust roots, proxies, and the advice after a refused certificate.
+    let settings: NetworkSettings
+    /// Where each request's proxy decision is logged, at debug level.
+    let logger: Logger?
 
-    /// Creates networking backed by the process-wide client in `libHostHTTP.so`.
+    /// Creates networking backed by the process-wide clients in `libHostHTTP.so`.
     /// - Parameters:
     ///   - maximumBodySize: Responses larger than this fail.
     ///   - libraryPath: The library to load; by default `libHostHTTP.so`
     ///     beside the running executable. It is loaded once per process:
     ///     if that fails, every request fails with the same one-line reason.
-    public init(maximumBodySize: Int = 1 << 20, libraryPath: String? = nil) {
+    ///   - settings: The trust roots and proxies; by default the system's
+    ///     roots and no proxy.
+    ///   - logger: Receives, at debug level, whether each request goes
+    ///     through a proxy and why.
+    public init(maximumBodySize: Int = 1 << 20, libraryPath: String? = nil, settings: NetworkSettings = NetworkSettings(), logger: Logger? = nil) {
         self.maximumBodySize = maximumBodySize
         self.libraryPath = libraryPath
+        self.settings = settings
+        self.logger = logger
     }
 
     /// Performs a GET with `Accept: application/json`. A redirect is not
@@ -52,37 +63,116 @@ public struct AsyncHTTPClientNetworking: HostNetworking {
     ///   "response body larger than 1048576 bytes", or why the library could
     ///   not be loaded.
     public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
-        await perform(url, timeout: timeout).outcome
+        await perform(url, timeout: timeout).outcome(advice: settings.advice)
     }
 
     /// Performs one hop of a GET: a 3xx with a `Location` comes back as a
-    /// redirect, for the host to check before it asks for the next.
+    /// redirect, for the host to check before it asks for the next; a 429,
+    /// a 5xx or a dropped connection as transient, with the delay its
+    /// `Retry-After` asks for.
     /// - Parameters:
     ///   - url: An `http` or `https` URL.
     ///   - timeout: The deadline for this hop, body included.
-    /// - Returns: The redirect, or what ``get(_:timeout:)`` would answer.
+    /// - Returns: The redirect, the transient answer, or what
+    ///   ``get(_:timeout:)`` would answer.
     public func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
         let answer = await perform(url, timeout: timeout)
-        if case .response(let status, _) = answer.outcome, let location = answer.location {
-            return .redirect(status: status, location: location)
+        let outcome = answer.outcome(advice: settings.advice)
+        switch answer.reply {
+        case .response(let status, _) where (300..<400).contains(status) && answer.location != nil:
+            return .redirect(status: status, location: answer.location ?? "")
+        case .response(let status, _) where status == 429 || (500..<600).contains(status):
+            let now = Date().timeIntervalSince1970
+            return .transient(outcome, retryAfter: answer.retryAfter.flatMap { RetryAfter.delay($0, now: now) })
+        case .failure(_, let kind) where kind == HOST_HTTP_FAILURE_CONNECTION_RESET:
+            return .transient(outcome, retryAfter: nil)
+        default:
+            return .outcome(outcome)
         }
-        return .outcome(answer.outcome)
     }
 
     private func perform(_ url: URL, timeout: Duration) async -> LibraryAnswer {
         let library: HTTPLibrary
         switch HTTPLibrary.loaded(from: libraryPath ?? HTTPLibrary.besideExecutable) {
         case .success(let loaded): library = loaded
-        case .failure(let problem): return LibraryAnswer(outcome: .failure(problem.message))
+        case .failure(let problem): return LibraryAnswer(reply: .failure(problem.message, kind: Int(HOST_HTTP_FAILURE_OTHER)))
         }
-        return await HTTPRequests.shared.perform(url.absoluteString, timeout: timeout, maximumBodySize: maximumBodySize, with: library)
+        let proxy: ProxyServer?
+        switch settings.proxy.decision(for: url) {
+        case .direct(let reason):
+            logger?.debug("GET \(url.absoluteString) directly: \(reason)")
+            proxy = nil
+        case .through(let server):
+            logger?.debug("GET \(url.absoluteString) through the proxy \(server) (from \(server.source))")
+            proxy = server
+        }
+        let request = LibraryRequest(
+            url: url.absoluteString, timeout: timeout, maximumBodySize: maximumBodySize, proxy: proxy, trust: settings.trust)
+        return await HTTPRequests.shared.perform(request, with: library)
     }
 }
 
-/// What the library answered: the outcome, and a redirect's `Location`.
+/// One request, as Swift values until it is handed to the library.
+private struct LibraryRequest: Sendable {
+    let url: String
+    let timeout: Duration
+    let maximumBodySize: Int
+    let proxy: ProxyServer?
+    let trust: TrustSettings
+
+    /// Calls `body` with a `host_http_request` whose pointers live only for the call.
+    func withCRequest<T>(_ body: (UnsafePointer<host_http_request>) -> T) -> T {
+        let strings = [url, proxy?.host, proxy?.username, proxy?.password] + trust.caPaths.map(Optional.some)
+        let copies = strings.map { $0.map { strdup($0) } }
+        defer { copies.forEach { free($0 ?? nil) } }
+        let paths = copies.dropFirst(4).map { UnsafePointer($0 ?? nil) }
+        return paths.withUnsafeBufferPointer { paths in
+            var request = host_http_request(
+                struct_size: UInt32(MemoryLayout<host_http_request>.size),
+                timeout_ms: max(timeout.clampedMilliseconds, 1),
+                url: UnsafePointer(copies[0] ?? nil),
+                max_body_bytes: UInt64(max(maximumBodySize, 0)),
+                proxy_host: UnsafePointer(copies[1] ?? nil),
+                proxy_port: UInt16(clamping: proxy?.port ?? 0),
+                trust_system_roots: trust.trustsSystemRoots ? 1 : 0,
+                proxy_username: UnsafePointer(copies[2] ?? nil),
+                proxy_password: UnsafePointer(copies[3] ?? nil),
+                ca_paths: paths.isEmpty ? nil : paths.baseAddress,
+                ca_path_count: paths.count)
+            return body(&request)
+        }
+    }
+}
+
+/// What the library answered, as it said it.
 private struct LibraryAnswer: Sendable {
-    var outcome: HTTPOutcome
+    enum Reply: Sendable {
+        case response(status: Int, body: [UInt8])
+        /// `kind` is a `HOST_HTTP_FAILURE_*` value.
+        case failure(String, kind: Int)
+    }
+
+    var reply: Reply
+    /// A 3xx response's `Location`.
     var location: String? = nil
+    /// A 429 or 5xx response's `Retry-After`, as sent.
+    var retryAfter: String? = nil
+
+    /// The outcome a plugin sees: a refused certificate gets its fix.
+    func outcome(advice: CertificateAdvice) -> HTTPOutcome {
+        switch reply {
+        case .response(let status, let body):
+            return .response(status: status, body: body)
+        case .failure(let reason, let kind):
+            switch kind {
+            case Int(HOST_HTTP_FAILURE_CERTIFICATE_UNTRUSTED): return .failure("\(reason); \(advice.untrusted)")
+            case Int(HOST_HTTP_FAILURE_CERTIFICATE_WRONG_NAME): return .failure("\(reason); \(advice.wrongName)")
+            case Int(HOST_HTTP_FAILURE_CERTIFICATE_EXPIRED), Int(HOST_HTTP_FAILURE_CERTIFICATE_NOT_YET_VALID):
+                return .failure("\(reason); \(advice.outOfDate)")
+            default: return .failure(reason)
+            }
+        }
+    }
 }
 
 /// The entry points of a loaded `libHostHTTP.so`.
@@ -163,9 +253,8 @@ private final class HTTPRequests: Sendable {
     /// How much longer than the request's own deadline the host waits.
     private static let grace = Duration.seconds(2)
 
-    func perform(_ url: String, timeout: Duration, maximumBodySize: Int, with library: HTTPLibrary) async -> LibraryAnswer {
-        let milliseconds = max(timeout.clampedMilliseconds, 1)
-        let maximumBodyBytes = UInt64(max(maximumBodySize, 0))
+    func perform(_ request: LibraryRequest, with library: HTTPLibrary) async -> LibraryAnswer {
+        let timeout = request.timeout
         var deadline: Task<Void, Never>?
         let outcome = await withCheckedContinuation { continuation in
             let token = state.withLock { state in
@@ -176,10 +265,11 @@ private final class HTTPRequests: Sendable {
             }
             deadline = Task {
                 try? await Task.sleep(for: timeout + Self.grace)
-                self.answer(token, with: LibraryAnswer(outcome: .failure("the HTTP client did not answer within \((timeout + Self.grace).humanReadable)")))
+                let reason = "the HTTP client did not answer within \((timeout + Self.grace).humanReadable)"
+                self.answer(token, with: LibraryAnswer(reply: .failure(reason, kind: Int(HOST_HTTP_FAILURE_TIMEOUT))))
             }
-            url.withCString { url in
-                library.get(url, milliseconds, maximumBodyBytes, Self.completion, UnsafeMutableRawPointer(bitPattern: token))
+            request.withCRequest { request in
+                library.get(request, Self.completion, UnsafeMutableRawPointer(bitPattern: token))
             }
         }
         deadline?.cancel()
@@ -194,7 +284,8 @@ private final class HTTPRequests: Sendable {
     /// The completion handed to the library, with the token as its context.
     private static let completion: host_http_completion_fn = { context, response in
         let token = UInt(bitPattern: context)
-        shared.answer(token, with: response.map { LibraryAnswer($0) } ?? LibraryAnswer(outcome: .failure("the HTTP client answered without a response")))
+        let missing = LibraryAnswer(reply: .failure("the HTTP client answered without a response", kind: Int(HOST_HTTP_FAILURE_OTHER)))
+        shared.answer(token, with: response.map { LibraryAnswer($0) } ?? missing)
     }
 }
 
@@ -203,15 +294,18 @@ extension LibraryAnswer {
     init(_ pointer: UnsafePointer<host_http_response>) {
         // Fields past the sender's `struct_size` are not there to read.
         guard pointer.pointee.struct_size >= MemoryLayout<host_http_response>.size else {
-            self.init(outcome: .failure("the HTTP client answered with a \(pointer.pointee.struct_size)-byte response; rebuild it with `swift build`"))
+            let reason = "the HTTP client answered with a \(pointer.pointee.struct_size)-byte response; rebuild it with `swift build`"
+            self.init(reply: .failure(reason, kind: Int(HOST_HTTP_FAILURE_OTHER)))
             return
         }
         let response = pointer.pointee
         if let error = response.error {
-            self.init(outcome: .failure(String(cString: error)))
+            self.init(reply: .failure(String(cString: error), kind: Int(response.failure_kind)))
         } else {
             let body = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
-            self.init(outcome: .response(status: Int(response.status), body: body), location: response.location.map { String(cString: $0) })
+            self.init(
+                reply: .response(status: Int(response.status), body: body), location: response.location.map { String(cString: $0) },
+                retryAfter: response.retry_after.map { String(cString: $0) })
         }
     }
 }

@@ -48,6 +48,7 @@ public struct FileNetworking: HostNetworking {
         case .refused(let reason): .failure(reason)
         // Unreachable: a file never redirects.
         case .redirect(let status, _): .failure("a file answered with a redirect (\(status))")
+        case .transient(let outcome, _): outcome
         }
     }
 

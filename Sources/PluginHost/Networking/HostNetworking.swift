@@ -55,6 +55,12 @@ public enum HTTPHop: Sendable, Equatable {
     /// The networking would not perform the request; the string says why in
     /// one line, e.g. "it leads out of /srv/fixtures through a symbolic link".
     case refused(String)
+    /// An answer that asking again may improve: a 429 or 5xx response, or a
+    /// connection dropped mid-request. The host asks again while the
+    /// request's deadline allows, after `retryAfter` when the server named
+    /// a delay (its `Retry-After`), else after a short backoff; otherwise
+    /// `outcome` stands.
+    case transient(HTTPOutcome, retryAfter: Duration?)
 }
 
 /// The result of ``HostNetworking/get(_:timeout:)``.

@@ -5,8 +5,7 @@
 
 uint32_t host_http_abi_version(void) { return OTHER_VERSION; }
 
-void host_http_get(const char *url, uint32_t timeout_ms, uint64_t max_body_bytes,
-                   host_http_completion_fn completion, void *request_context) {
-    (void)url; (void)timeout_ms; (void)max_body_bytes; (void)completion; (void)request_context;
+void host_http_get(const host_http_request *request, host_http_completion_fn completion, void *request_context) {
+    (void)request; (void)completion; (void)request_context;
     abort();
 }

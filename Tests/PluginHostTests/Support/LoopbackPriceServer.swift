@@ -3,6 +3,7 @@ import HostShared
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A real HTTP server on 127.0.0.1 with scripted answers, for end-to-end
@@ -19,6 +20,10 @@ final class LoopbackPriceServer: Sendable {
         case hang
         /// Answer 302 with this `Location`.
         case redirect(to: String)
+        /// Answer at once, with these headers too.
+        case respondWithHeaders(status: Int, headers: [String: String], body: String)
+        /// Each request gets the next reply; the last one repeats.
+        indirect case sequence([Reply])
     }
 
     private let group: MultiThreadedEventLoopGroup
@@ -35,6 +40,8 @@ final class LoopbackPriceServer: Sendable {
     struct State {
         var routes: [String: Reply] = [:]
         var requests: [String] = []
+        /// How many requests each `.sequence` path has answered.
+        var served: [String: Int] = [:]
         var inFlight = 0
         var maximumInFlight = 0
         var waiters: [(count: Int, reply: @Sendable () -> Void)] = []
@@ -42,16 +49,26 @@ final class LoopbackPriceServer: Sendable {
 
     /// The base URL to pass as `--api-base-url`.
     let baseURL: String
+    /// The port it listens on, on 127.0.0.1.
+    let port: Int
 
     /// Starts a server on an ephemeral loopback port.
-    init(routes: [String: Reply]) async throws {
+    /// - Parameters:
+    ///   - routes: The reply for each path.
+    ///   - tls: Serve HTTPS with this configuration, rather than HTTP.
+    ///   - hostName: The host the base URL names; it must be one that
+    ///     reaches 127.0.0.1, or one a test proxy maps there.
+    init(routes: [String: Reply], tls: TLSConfiguration? = nil, hostName: String = "127.0.0.1") async throws {
         let state = Shared(State(routes: routes))
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let context = try tls.map(NIOSSLContext.init(configuration:))
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(Handler(state: state))
+                channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Handler(state: state))
                 }
             }
             .bind(host: "127.0.0.1", port: 0)
@@ -59,7 +76,8 @@ final class LoopbackPriceServer: Sendable {
         self.group = group
         self.channel = channel
         self.shared = state
-        self.baseURL = "http://127.0.0.1:\(channel.localAddress?.port ?? 0)"
+        self.port = channel.localAddress?.port ?? 0
+        self.baseURL = "\(tls == nil ? "http" : "https")://\(hostName):\(self.port)"
     }
 
     /// The paths requested so far, in arrival order.
@@ -89,7 +107,12 @@ final class LoopbackPriceServer: Sendable {
                 state.requests.append(path)
                 state.inFlight += 1
                 state.maximumInFlight = max(state.maximumInFlight, state.inFlight)
-                let reply = state.routes[path] ?? .respond(status: 404, body: #"{"errors":[{"id":"not_found","message":"Not found"}]}"#)
+                var reply = state.routes[path] ?? .respond(status: 404, body: #"{"errors":[{"id":"not_found","message":"Not found"}]}"#)
+                if case .sequence(let replies) = reply, !replies.isEmpty {
+                    let index = state.served[path, default: 0]
+                    state.served[path] = index + 1
+                    reply = replies[min(index, replies.count - 1)]
+                }
                 let ready = state.waiters.filter { $0.count <= state.requests.count }.map(\.reply)
                 state.waiters.removeAll { $0.count <= state.requests.count }
                 return (reply, ready)
@@ -98,11 +121,11 @@ final class LoopbackPriceServer: Sendable {
 
             let loop = context.eventLoop
             let channel = context.channel
-            let respond: @Sendable (Int, String, String?) -> Void = { [state] status, body, location in
+            let respond: @Sendable (Int, String, [String: String]) -> Void = { [state] status, body, extra in
                 loop.execute {
                     state.withLock { $0.inFlight -= 1 }
                     var headers = HTTPHeaders()
-                    if let location { headers.add(name: "Location", value: location) }
+                    for (name, value) in extra.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
                     headers.add(name: "Content-Type", value: "application/json")
                     headers.add(name: "Content-Length", value: "\(body.utf8.count)")
                     let head = HTTPResponseHead(version: .http1_1, status: .init(statusCode: status), headers: headers)
@@ -113,13 +136,15 @@ final class LoopbackPriceServer: Sendable {
             }
             switch reply {
             case .respond(let status, let body):
-                respond(status, body, nil)
+                respond(status, body, [:])
+            case .respondWithHeaders(let status, let headers, let body):
+                respond(status, body, headers)
             case .redirect(let location):
-                respond(302, "", location)
-            case .hang:
+                respond(302, "", ["Location": location])
+            case .hang, .sequence:
                 break
             case .respondWhenConcurrent(let count, let limit, let status, let body):
-                let once = Once { respond(status, body, nil) }
+                let once = Once { respond(status, body, [:]) }
                 let arrived = state.withLock { state in
                     if state.requests.count >= count { return true }
                     state.waiters.append((count, { once.run() }))

@@ -1,0 +1,127 @@
+import AsyncHTTPClient
+import NIOSSL
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What sets one client apart from another: where it connects through and
+/// which certificates it trusts.
+struct ClientKey: Hashable, Sendable {
+    /// An HTTP proxy that tunnels every request with CONNECT.
+    struct Proxy: Hashable, Sendable {
+        let host: String
+        let port: Int
+        let username: String?
+        let password: String?
+
+        /// `host:port`, never the credentials.
+        var address: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+        /// The `Proxy-Authorization` value, when there are credentials.
+        var authorization: HTTPClient.Authorization? {
+            username.map { .basic(username: $0, password: password ?? "") }
+        }
+    }
+
+    let proxy: Proxy?
+    let trustsSystemRoots: Bool
+    /// PEM files and directories of extra trust roots.
+    let caPaths: [String]
+}
+
+/// One client per ``ClientKey`` for the life of the process, so none ever
+/// needs a shutdown and connections are reused between requests.
+enum HTTPClients {
+    /// What making each client gave; a failure (an unreadable CA file) is
+    /// kept too, as every request with that key would fail the same way.
+    private static let clients = Mutex<[ClientKey: Result<HTTPClient, LibraryFailure>]>([:])
+
+    /// The client for `key`, made on first use.
+    static func client(for key: ClientKey) -> Result<HTTPClient, LibraryFailure> {
+        // Made under the lock: it reads a few small files, once per key.
+        clients.withLock { clients in
+            if let known = clients[key] { return known }
+            let made = Result { () throws(LibraryFailure) in try make(key) }
+            clients[key] = made
+            return made
+        }
+    }
+
+    /// Connection attempts are not retried: a command-line run should say
+    /// "connection refused" at once; the host decides what is worth asking
+    /// again. Redirects are not followed: the host checks each hop against
+    /// its URL policy before it asks for the next.
+    private static func make(_ key: ClientKey) throws(LibraryFailure) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.redirectConfiguration = .disallow
+        configuration.tlsConfiguration = try tlsConfiguration(key)
+        if let proxy = key.proxy {
+            configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: proxy.authorization)
+        }
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }
+
+    /// The client TLS settings for `key`: the system's roots unless it says
+    /// otherwise, and its extra roots beside them.
+    static func tlsConfiguration(_ key: ClientKey) throws(LibraryFailure) -> TLSConfiguration {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        let extra = try TrustRoots.certificates(in: key.caPaths)
+        if key.trustsSystemRoots {
+            tls.trustRoots = .default
+            if !extra.isEmpty { tls.additionalTrustRoots = [.certificates(extra)] }
+        } else {
+            tls.trustRoots = .certificates(extra)
+        }
+        return tls
+    }
+}
+
+/// Reads extra trust roots from PEM files and directories.
+enum TrustRoots {
+    /// Every certificate in `paths`. A file must hold at least one; a
+    /// directory's files that hold none are skipped, as OpenSSL skips them.
+    static func certificates(in paths: [String]) throws(LibraryFailure) -> [NIOSSLCertificate] {
+        var certificates: [NIOSSLCertificate] = []
+        for path in paths {
+            var facts = stat()
+            guard stat(path, &facts) == 0 else {
+                throw LibraryFailure(.trustRoots, "cannot read the CA certificates in \(path) (\(String(cString: strerror(errno)).lowercased()))")
+            }
+            if facts.st_mode & S_IFMT == S_IFDIR {
+                for file in files(in: path) {
+                    certificates += (try? NIOSSLCertificate.fromPEMFile(file)) ?? []
+                }
+                continue
+            }
+            let found: [NIOSSLCertificate]
+            do {
+                found = try NIOSSLCertificate.fromPEMFile(path)
+            } catch {
+                throw LibraryFailure(.trustRoots, "cannot read the CA certificates in \(path): it is not a PEM file of certificates")
+            }
+            guard !found.isEmpty else {
+                throw LibraryFailure(.trustRoots, "cannot read the CA certificates in \(path): it holds no PEM certificate")
+            }
+            certificates += found
+        }
+        return certificates
+    }
+
+    /// The regular files (or links to them) directly inside `directory`.
+    private static func files(in directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var files: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard !name.hasPrefix(".") else { continue }
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            var facts = stat()
+            if stat(path, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG { files.append(path) }
+        }
+        return files.sorted()
+    }
+}
