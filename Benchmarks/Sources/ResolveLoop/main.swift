@@ -4,8 +4,10 @@
 //
 //   ResolveLoop WORKLOAD [COUNT] [ROUNDS] [--each]
 //
-// Resolves WORKLOAD (singleton, transient, argument, graph, or alloc for the
-// allocation alone) COUNT times per round, ROUNDS times, and prints the best
+// Resolves WORKLOAD (singleton, transient, argument, graph; lazy or provider:
+// a Lazy or Provider of the transient service, resolved and used once;
+// collection: all ten services of one type; or alloc for the allocation
+// alone) COUNT times per round, ROUNDS times, and prints the best
 // round's nanoseconds per operation; --each prints every round's first.
 
 import Patchbay
@@ -36,7 +38,7 @@ func nanoseconds() -> Double {
 }
 
 func fail(_ message: String) -> Never {
-    let text = "ResolveLoop: \(message)\nusage: ResolveLoop singleton|transient|argument|graph|alloc [COUNT] [ROUNDS] [--each]\n"
+    let text = "ResolveLoop: \(message)\nusage: ResolveLoop singleton|transient|argument|graph|lazy|provider|collection|alloc [COUNT] [ROUNDS] [--each]\n"
     _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
     exit(64)
 }
@@ -59,6 +61,11 @@ case "singleton": body = { for _ in 0..<count { consume(try container.resolve(Si
 case "transient": body = { for _ in 0..<count { consume(try container.resolve(TransientService.self)) } }
 case "argument": body = { for index in 0..<count { consume(try container.resolve(ArgumentService.self, arguments: index)) } }
 case "graph": body = { for _ in 0..<count { consume(try container.resolve(Root.self)) } }
+case "lazy": body = { for _ in 0..<count { consume(try container.resolve(Lazy<TransientService>.self).get()) } }
+case "provider": body = { for _ in 0..<count { consume(try container.resolve(Provider<TransientService>.self).get()) } }
+case "collection":
+    let collection = PatchbayWorkload.makeCollectionContainer()
+    body = { for _ in 0..<count { consume(try collection.resolveAll(SingletonService.self)) } }
 case "alloc": body = { for _ in 0..<count { consume(makeTransientService()) } }
 default: fail("unknown workload '\(workload)'")
 }

@@ -22,4 +22,18 @@ public enum PatchbayWorkload {
         }
         return container
     }
+
+    /// The names under which ``makeCollectionContainer()`` registers its ten services.
+    public static let collectionNames = (0..<10).map { "item\($0)" }
+
+    /// A container with ten named singletons of one type, for resolving them all at once.
+    ///
+    /// NB: a container of its own, so that the other workloads' registry keeps its size and probe lengths.
+    public static func makeCollectionContainer() -> Container {
+        let container = Container()
+        for name in collectionNames {
+            container.register(SingletonService.self, name: name, scope: .singleton) { _ in SingletonService() }
+        }
+        return container
+    }
 }

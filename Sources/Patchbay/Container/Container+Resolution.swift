@@ -205,9 +205,19 @@ extension Container {
     @inline(__always)
     private func lookUp(_ key: RegistrationKey, requested: () -> ResolutionStep) throws(ResolutionError) -> Lookup {
         guard let found = locate(key) else {
-            throw notRegistered(requested())
+            throw notFound(requested())
         }
         return lookup(of: found)
+    }
+
+    /// The error for a key with no registration; cheap for a type made on demand, whose caller makes it instead.
+    @inline(never)
+    private func notFound(_ requested: ResolutionStep) -> ResolutionError {
+        // NB: listing the alternatives walks every registration; `resolveOnDemand` drops this error unread.
+        if requested.serviceType is any ResolvedOnDemand.Type {
+            return .notRegistered(requested, path: [], registered: [])
+        }
+        return notRegistered(requested)
     }
 
     /// Finds the registration for a type, name and argument list, or nil.

@@ -92,10 +92,11 @@ extension Container {
             for registration in owner.registry.current(forService: service) where registration.key.arguments == noArguments {
                 let located = Located(
                     registration: Unmanaged.passUnretained(registration), owner: Unmanaged.passUnretained(owner))
-                if let position = positions[registration.key.name] {
+                // NB: names are unique within one container, so with no parent there is nothing to merge.
+                if chain.count > 1, let position = positions[registration.key.name] {
                     found[position] = located
                 } else {
-                    positions[registration.key.name] = found.count
+                    if chain.count > 1 { positions[registration.key.name] = found.count }
                     found.append(located)
                 }
             }
