@@ -10,6 +10,6 @@ struct HostCLI: AsyncParsableCommand {
             Plugins are searched in the --plugins-dir directories, else in HOST_PLUGINS_DIR \
             (colon-separated), else beside this executable (lib*Plugin.so) and in ./plugins.
             """,
-        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, LockPlugins.self, NewPlugin.self, PluginWorkerCommand.self]
+        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, LockPlugins.self, Inspect.self, NewPlugin.self, PluginWorkerCommand.self]
     )
 }

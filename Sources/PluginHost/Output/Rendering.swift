@@ -63,7 +63,7 @@ public enum Rendering {
         }
     }
 
-    private static func json(_ value: some Encodable) -> String {
+    static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings and arrays cannot fail.

@@ -1,0 +1,44 @@
+import ArgumentParser
+import PluginHost
+
+/// `host inspect FILE`: what the host sees in one plugin file, without fetching.
+struct Inspect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Show what the host sees in one plugin file, without fetching anything.",
+        discussion: """
+            Prints the descriptor (name, version, ABI version, struct_size, description, author, license, homepage), \
+            every fetcher, each trust check with its verdict, the lock file's verdict and the file's SHA-256, \
+            the mode the plugin would load in with the same options, and its problem, if any. \
+            The plugin's code runs only in an isolated worker, never in this process, \
+            so inspecting a file you do not trust is safe. \
+            Exit status: 0 for a working plugin; 1 when it is not one; 64 for a usage error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The plugin file (.so) to inspect.", valueName: "file"))
+    var file: String
+
+    @OptionGroup var plugins: PluginOptions
+
+    @Option(help: "Output format: table or json.")
+    var format: OutputFormat = .table
+
+    func validate() throws {
+        guard plugins.pluginsDirectories.isEmpty else {
+            throw ValidationError("inspect reads only the file it is given; drop --plugins-dir, e.g. `host inspect plugins/libMyPlugin.so`")
+        }
+    }
+
+    func run() async throws {
+        let loadsIsolated = try plugins.resolvedIsolation(default: false)
+        let isolation = IsolationOptions(loadTimeout: .milliseconds(Int64(plugins.loadTimeout * 1000)))
+        let inspection = try await plugins.host().inspect(file, isolation: isolation, loadsIsolated: loadsIsolated)
+        print(Rendering.inspection(inspection, as: format), terminator: "")
+        guard inspection.isWorking else {
+            let problem = inspection.report.error ?? "it registered no fetchers"
+            StandardError.write("host: error: \(TerminalText.escaped("\(file) is not a working plugin: \(problem)"))\n")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+extension Host {
+    /// Inspects one plugin file without fetching anything, as `host inspect` does.
+    ///
+    /// The checks run here, on the file alone; the plugin's code runs only in
+    /// an isolated worker (sandboxed, where the kernel allows), never in this
+    /// process, so inspecting a hostile file is as safe as `--isolate`. The
+    /// worker loads the plugin as ``loadPlugins(isolation:)`` would, with no
+    /// other plugin claiming its symbols, and is stopped before this returns.
+    /// - Parameters:
+    ///   - path: The plugin file.
+    ///   - isolation: How the worker is started; its load timeout applies.
+    ///   - loadsIsolated: Whether this host's options load plugins in workers,
+    ///     for the inspection to report the mode.
+    /// - Returns: The verdicts and what the plugin registered.
+    public func inspect(_ path: String, isolation: IsolationOptions, loadsIsolated: Bool) async -> PluginInspection {
+        let locks = LockFileCache(trust: trust)
+        let (checks, lock) = FileInspection(rules: trust.rules, locks: locks).run(path)
+        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load([path])
+        for worker in workers {
+            await worker.shutdown()
+        }
+        var report = result.reports.first ?? PluginReport(
+            name: FilePaths.name(of: path), version: nil, path: path, status: .failed, fetchers: [], error: "it was not loaded", warnings: [])
+        report.allowedURLs = services.allowedURLs
+        return PluginInspection(
+            path: path, report: report,
+            fetchers: result.fetchers.map { PluginInspection.Fetcher(symbol: $0.symbol, displayName: $0.displayName) },
+            checks: checks, lock: lock, loadsIsolated: loadsIsolated)
+    }
+}

@@ -1,0 +1,121 @@
+/// What `host inspect` found in one plugin file, without fetching anything:
+/// its descriptor and fetchers, every trust check with its verdict, the lock
+/// file's verdict, the mode it would load in, and its problem, if any.
+///
+/// Build one with ``Host/inspect(_:isolation:loadsIsolated:)``; show it with
+/// ``Rendering/inspection(_:as:)``.
+public struct PluginInspection: Sendable, Encodable {
+    /// The file, as given.
+    public let path: String
+    /// Whether the file is a working plugin: every check passed and it
+    /// registered at least one fetcher.
+    public var isWorking: Bool { report.status == .loaded }
+    /// What `list-plugins` would report for the file, loaded alone.
+    public let report: PluginReport
+    /// The descriptor, or nil when loading stopped before it was read.
+    public var descriptor: PluginMetadata? { report.metadata }
+    /// The fetchers it registered, in registration order.
+    public let fetchers: [Fetcher]
+    /// The ownership, permission and ELF checks, in the order the loader makes them.
+    public let checks: [Check]
+    /// The lock file's verdict.
+    public let lock: LockStatus
+    /// Whether the host, run with the same options, would load it in-process
+    /// or in an isolated worker.
+    public let loadsIsolated: Bool
+
+    /// One registered fetcher.
+    public struct Fetcher: Sendable, Encodable, Equatable {
+        /// The ticker, e.g. "DOGE".
+        public let symbol: String
+        /// Its display name, e.g. "Dogecoin".
+        public let displayName: String
+    }
+
+    /// One trust check and its verdict.
+    public struct Check: Sendable, Encodable, Equatable {
+        /// The rule: "regular file", "owner", "ELF shared library", …
+        public let check: String
+        /// The file or directory it was made on.
+        public let path: String
+        /// Whether it passed.
+        public let passed: Bool
+        /// For a failure, the refusal the loader would print.
+        public let problem: String?
+    }
+
+    /// The lock file's verdict on the file.
+    public struct LockStatus: Sendable, Encodable, Equatable {
+        /// What the lock file said.
+        public enum Verdict: String, Sendable, Encodable {
+            /// No lock file applies: the file loads unverified.
+            case unlocked
+            /// The file's digest is the one the lock file lists.
+            case matches
+            /// The lock file does not list the file.
+            case notListed = "not-listed"
+            /// The lock file lists another digest.
+            case mismatch
+            /// The lock file cannot be read or is not trusted.
+            case unusable
+        }
+
+        /// The verdict.
+        public let verdict: Verdict
+        /// The lock file that applies, if any.
+        public let lockFile: String?
+        /// The file's SHA-256, when it could be read.
+        public let sha256: String?
+        /// For a failing verdict, the refusal the loader would print.
+        public let problem: String?
+
+        /// Whether the lock file lets the file load.
+        public var passed: Bool { verdict == .unlocked || verdict == .matches }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case path, working, name, version, descriptor, fetchers, checks, lock, mode, sandbox, problem, warnings
+    }
+
+    /// The JSON shape `host inspect --format json` prints; see ``Rendering``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .path)
+        try container.encode(isWorking, forKey: .working)
+        try container.encode(report.name, forKey: .name)
+        try container.encodeIfPresent(report.version, forKey: .version)
+        try container.encodeIfPresent(descriptor.map(DescriptorRow.init), forKey: .descriptor)
+        try container.encode(fetchers, forKey: .fetchers)
+        try container.encode(checks, forKey: .checks)
+        try container.encode(lock, forKey: .lock)
+        try container.encode(loadsIsolated ? "isolated" : "in-process", forKey: .mode)
+        try container.encode(sandboxLevel, forKey: .sandbox)
+        try container.encodeIfPresent(report.error, forKey: .problem)
+        try container.encode(report.warnings, forKey: .warnings)
+    }
+
+    /// The descriptor's fields, with the sizes the host accepts beside the plugin's.
+    private struct DescriptorRow: Encodable {
+        let abiVersion: UInt32
+        let hostABIVersion: UInt32
+        let structSize: UInt32
+        let hostMinimumStructSize: Int
+        let hostStructSize: Int
+        let description: String?
+        let author: String?
+        let license: String?
+        let homepage: String?
+
+        init(_ metadata: PluginMetadata) {
+            abiVersion = metadata.abiVersion
+            hostABIVersion = PluginABIVersion.current
+            structSize = metadata.descriptorSize
+            hostMinimumStructSize = PluginMetadata.minimumDescriptorSize
+            hostStructSize = PluginMetadata.currentDescriptorSize
+            description = metadata.description
+            author = metadata.author
+            license = metadata.license
+            homepage = metadata.homepage
+        }
+    }
+}

@@ -1,0 +1,95 @@
+extension Rendering {
+    /// What `host inspect` prints.
+    ///
+    /// The JSON shape is a contract, like the listings':
+    /// `{"path","working","name","version"?,"descriptor"?:{"abiVersion","hostABIVersion","structSize",
+    /// "hostMinimumStructSize","hostStructSize","description"?,"author"?,"license"?,"homepage"?},
+    /// "fetchers":[{"symbol","displayName"}],"checks":[{"check","path","passed","problem"?}],
+    /// "lock":{"verdict","lockFile"?,"sha256"?,"problem"?},"mode":"in-process"|"isolated",
+    /// "sandbox":"full"|"partial"|"none","problem"?,"warnings":[…]}`.
+    /// - Parameters:
+    ///   - inspection: From ``Host/inspect(_:isolation:loadsIsolated:)``.
+    ///   - format: Table or JSON.
+    /// - Returns: The text, ending in a newline.
+    public static func inspection(_ inspection: PluginInspection, as format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return json(inspection)
+        case .table:
+            return InspectionTable(inspection).rendered
+        }
+    }
+}
+
+/// The table form: one section per concern, each a few aligned lines.
+private struct InspectionTable {
+    let inspection: PluginInspection
+
+    init(_ inspection: PluginInspection) {
+        self.inspection = inspection
+    }
+
+    var rendered: String {
+        let report = inspection.report
+        var sections: [String] = []
+        let verdict = inspection.isWorking ? "a working plugin" : "not a working plugin"
+        sections.append(TerminalText.escaped("\(inspection.path): \(verdict)") + "\n")
+
+        if let descriptor = inspection.descriptor {
+            sections.append(
+                "Descriptor\n"
+                    + pairs([
+                        ("name", report.name),
+                        ("version", report.version ?? "-"),
+                        ("ABI version", "\(descriptor.abiVersion) (this host: \(PluginABIVersion.current))"),
+                        (
+                            "struct_size",
+                            "\(descriptor.descriptorSize) bytes (this host reads \(PluginMetadata.minimumDescriptorSize) to \(PluginMetadata.currentDescriptorSize))"
+                        ),
+                        ("description", descriptor.description ?? "-"),
+                        ("author", descriptor.author ?? "-"),
+                        ("license", descriptor.license ?? "-"),
+                        ("homepage", descriptor.homepage ?? "-"),
+                    ]))
+        } else {
+            sections.append("Descriptor\n  not read: loading stopped before it\n")
+        }
+
+        var fetchers = TextTable("SYMBOL", "NAME")
+        fetchers.rows = inspection.fetchers.map { [$0.symbol, $0.displayName] }
+        sections.append("Fetchers\n" + (inspection.fetchers.isEmpty ? "  none registered\n" : indented(fetchers.rendered)))
+
+        var checks = TextTable("CHECK", "VERDICT", "ON")
+        checks.rows = inspection.checks.map { [$0.check, $0.passed ? "pass" : "FAIL", $0.path] }
+        let lock = inspection.lock
+        let lockOn =
+            switch lock.verdict {
+            case .unlocked: "no lock file applies"
+            default: lock.lockFile ?? "-"
+            }
+        checks.rows.append(["lock file (\(lock.verdict.rawValue))", lock.passed ? "pass" : "FAIL", lockOn])
+        sections.append("Trust checks\n" + indented(checks.rendered))
+
+        let mode = inspection.loadsIsolated ? "isolated worker, sandbox \(inspection.sandboxSummary ?? "none")" : "in-process (not sandboxed)"
+        sections.append(
+            pairs([
+                ("SHA-256", lock.sha256 ?? "-"),
+                ("Would load", mode),
+                ("Inspected in", inspection.sandboxSummary.map { "an isolated worker, sandbox \($0)" } ?? "nothing: refused before any of its code ran"),
+                ("Problem", report.error ?? "none"),
+            ] + report.warnings.map { ("Warning", $0) }))
+        return sections.joined(separator: "\n")
+    }
+
+    /// `key  value` lines, the values aligned and escaped for the terminal.
+    private func pairs(_ rows: [(String, String)]) -> String {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { key, value in
+            "  " + key + String(repeating: " ", count: width - key.count) + "  " + TerminalText.escaped(value) + "\n"
+        }.joined()
+    }
+
+    private func indented(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+    }
+}
