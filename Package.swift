@@ -71,6 +71,8 @@ let package = Package(
         .target(name: "EthereumPlugin", dependencies: ["PluginSDK"], path: "Plugins/EthereumPlugin"),
 
         .target(name: "HostShared", dependencies: ["PluginABI"]),
+        // NB: Landlock, seccomp-bpf and rlimits for isolated workers, in C: raw system calls Swift cannot make.
+        .target(name: "CWorkerSandbox"),
         .target(name: "HostHTTPABI", dependencies: ["PluginABI"]),
         // NB: openat2(2), which glibc does not wrap, for file:// reads that stay beneath their directory.
         .target(name: "CFileBeneath"),
@@ -88,6 +90,7 @@ let package = Package(
             name: "PluginHost",
             dependencies: [
                 "CFileBeneath",
+                "CWorkerSandbox",
                 "HostHTTPABI",
                 "HostShared",
                 "Patchbay",

@@ -49,6 +49,14 @@ struct PluginOptions: ParsableArguments {
     )
     var isolate: Bool?
 
+    @Flag(
+        name: .customLong("require-sandbox"),
+        help: ArgumentHelp(
+            "Refuse any plugin whose worker cannot get the full sandbox (Landlock, seccomp, resource limits). Implies --isolate. Also HOST_REQUIRE_SANDBOX=1."
+        )
+    )
+    var requireSandbox = false
+
     @Option(
         name: .customLong("load-timeout"),
         help: ArgumentHelp("With --isolate: seconds a plugin may take to load before its worker is stopped.", valueName: "seconds")
@@ -105,14 +113,43 @@ struct PluginOptions: ParsableArguments {
     }
 
     /// Whether plugins run in workers: the flag, else `HOST_ISOLATE`, else
-    /// the command's default.
+    /// the command's default; always when a full sandbox is required, which
+    /// only `--no-isolate`, or `HOST_ISOLATE=0` against `HOST_REQUIRE_SANDBOX=1`,
+    /// contradicts.
     func resolvedIsolation(default commandDefault: Bool) throws -> Bool {
-        if let isolate { return isolate }
-        guard let value = ProcessEnvironment.value(of: "HOST_ISOLATE"), !value.isEmpty else { return commandDefault }
+        let requiredBy = try sandboxRequirement()
+        func conflict(_ source: String) -> ValidationError {
+            ValidationError("\(requiredBy ?? "") runs plugins in sandboxed workers, which \(source) turns off; drop one of the two")
+        }
+        if let isolate {
+            if requiredBy != nil && !isolate { throw conflict("--no-isolate") }
+            return isolate
+        }
+        // A flag wins over a variable.
+        if requireSandbox { return true }
+        let fromEnvironment = try Self.boolean("HOST_ISOLATE", fix: "set HOST_ISOLATE=1 to isolate plugins, or unset it")
+        if requiredBy != nil && fromEnvironment == false { throw conflict("HOST_ISOLATE=0") }
+        return fromEnvironment ?? (commandDefault || requiredBy != nil)
+    }
+
+    /// The name of the switch that requires a full sandbox, `--require-sandbox`
+    /// or `HOST_REQUIRE_SANDBOX=1`, or nil when neither is set.
+    func sandboxRequirement() throws -> String? {
+        if requireSandbox { return "--require-sandbox" }
+        let fix = "set HOST_REQUIRE_SANDBOX=1 to refuse plugins without a full sandbox, or unset it"
+        return try Self.boolean("HOST_REQUIRE_SANDBOX", fix: fix) == true ? "HOST_REQUIRE_SANDBOX=1" : nil
+    }
+
+    /// The sandbox layers `HOST_SANDBOX_DISABLE` turns off, for tests and benchmarks.
+    static let sandboxDisableVariable = "HOST_SANDBOX_DISABLE"
+
+    /// An environment variable read as 1 or 0, or nil when it is unset or empty.
+    private static func boolean(_ name: String, fix: String) throws -> Bool? {
+        guard let value = ProcessEnvironment.value(of: name), !value.isEmpty else { return nil }
         switch value.lowercased() {
         case "1", "yes", "true", "on": return true
         case "0", "no", "false", "off": return false
-        default: throw ValidationError("HOST_ISOLATE '\(value)' is not 1 or 0; set HOST_ISOLATE=1 to isolate plugins, or unset it")
+        default: throw ValidationError("\(name) '\(value)' is not 1 or 0; \(fix)")
         }
     }
 
@@ -172,7 +209,14 @@ struct PluginOptions: ParsableArguments {
         if let loaded = try loadPluginsInProcess(isolatedByDefault: isolatedByDefault) {
             return loaded
         }
-        return try await host().loadPlugins(isolation: IsolationOptions(loadTimeout: .milliseconds(Int64(loadTimeout * 1000))))
+        do {
+            // Read here only to refuse a bad value; each worker reads it again (PluginWorkerCommand).
+            _ = try SandboxLayers(naming: ProcessEnvironment.value(of: Self.sandboxDisableVariable) ?? "")
+        } catch {
+            throw ValidationError("\(Self.sandboxDisableVariable) \(error), or unset it")
+        }
+        let isolation = IsolationOptions(loadTimeout: .milliseconds(Int64(loadTimeout * 1000)), requireFullSandbox: try sandboxRequirement() != nil)
+        return try await host().loadPlugins(isolation: isolation)
     }
 
     /// Wires the production host and loads its plugins in-process, which

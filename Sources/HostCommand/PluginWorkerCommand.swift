@@ -2,14 +2,21 @@ import ArgumentParser
 import PluginHost
 
 /// `host plugin-worker`: hidden; what `--isolate` starts once per plugin.
-struct PluginWorkerCommand: AsyncParsableCommand {
+///
+/// A synchronous command, so that ``HostMain`` runs it on the main thread
+/// before any other thread exists: the worker confines itself first, and the
+/// sandbox covers only threads started afterwards.
+struct PluginWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugin-worker",
         abstract: "Serve one plugin for an isolated host (started by --isolate; not for use by hand).",
         shouldDisplay: false
     )
 
-    func run() async throws {
-        await PluginWorker.run()
+    func run() throws {
+        // The host checked HOST_SANDBOX_DISABLE before starting this worker;
+        // anything it could not read is no reason to confine less.
+        let skipped = (try? SandboxLayers(naming: ProcessEnvironment.value(of: PluginOptions.sandboxDisableVariable) ?? "")) ?? []
+        PluginWorker.run(skippingSandbox: skipped)
     }
 }

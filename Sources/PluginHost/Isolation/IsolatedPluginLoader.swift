@@ -14,6 +14,11 @@ import Logging
 /// Workers start all at once, so their start-up overlaps, but load one after
 /// the other in file order, each told which symbols are taken, so the first
 /// plugin to register a symbol wins exactly as in-process.
+///
+/// Each worker confines itself before it loads anything and reports its
+/// sandbox first; the host sends `load` only after that report, and refuses
+/// the plugin there when ``IsolationOptions/requireFullSandbox`` is set and
+/// the sandbox is not full.
 struct IsolatedPluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
@@ -30,13 +35,15 @@ struct IsolatedPluginLoader: Sendable {
         let claims = SymbolClaims()
         var result = PluginLoader.Result()
         var workers: [WorkerConnection] = []
+        var warnedAboutSandbox = false
         for (path, start) in zip(files, started) {
             let outcome: Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>
+            var sandbox = SandboxReport.unconfined
             switch start {
             case .failure(let failure):
                 outcome = .failure(failure)
             case .success(let worker):
-                outcome = await load(path, in: worker, claims: claims)
+                (outcome, sandbox) = await loadConfined(path, in: worker, claims: claims, warned: &warnedAboutSandbox)
                 if case .success = outcome {
                     workers.append(worker)
                 } else {
@@ -44,8 +51,42 @@ struct IsolatedPluginLoader: Sendable {
                 }
             }
             result.record(outcome, for: path, logger: services.logger)
+            result.reports[result.reports.count - 1].sandbox = sandbox
         }
         return (result, workers)
+    }
+
+    /// Waits for the worker's sandbox, refuses the plugin if the sandbox is
+    /// not what the options require, and otherwise has the worker load it.
+    ///
+    /// The load timeout applies to each wait: the report comes before any
+    /// plugin code runs, so only the worker's own start can delay it.
+    ///
+    /// The first sandbox short of full is one warning line, not one per
+    /// plugin: it is the machine's kernel, the same for every worker.
+    private func loadConfined(
+        _ path: String, in worker: WorkerConnection, claims: SymbolClaims, warned: inout Bool
+    ) async -> (Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport) {
+        let sandbox: SandboxReport
+        switch await worker.sandbox(timeout: options.loadTimeout) {
+        case .failure(let failure):
+            return (.failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure)))), .unconfined)
+        case .success(let report):
+            sandbox = report
+        }
+        if let cost = sandbox.cost {
+            services.logger.debug("\(path): worker sandbox \(sandbox.summary), confined in \(cost)")
+        }
+        if sandbox.level != .full {
+            if options.requireFullSandbox {
+                return (.failure(PluginLoader.Failure(error: PluginLoadError(.sandboxRequired(sandbox)))), sandbox)
+            }
+            if !warned {
+                warned = true
+                services.logger.warning("\(sandbox.machineWarning)")
+            }
+        }
+        return (await load(path, in: worker, claims: claims), sandbox)
     }
 
     /// Checks the file here and starts its worker.
@@ -59,7 +100,7 @@ struct IsolatedPluginLoader: Sendable {
         // The worker has its own copy of the descriptor; the host never loads this one.
         defer { file.closeUnloaded() }
         do throws(WorkerFailure) {
-            let process = try WorkerProcess.spawn(executable: options.workerExecutable, arguments: options.workerArguments, plugin: file.descriptor)
+            let process = try await WorkerProcess.spawn(executable: options.workerExecutable, arguments: options.workerArguments, plugin: file.descriptor)
             return .success(WorkerConnection.connect(to: process, path: path, services: services))
         } catch {
             return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(error))))

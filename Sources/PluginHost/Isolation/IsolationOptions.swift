@@ -1,11 +1,12 @@
-/// How `--isolate` runs plugins: which executable serves as the worker, and
-/// how long a plugin may take to load.
+/// How `--isolate` runs plugins: which executable serves as the worker, how
+/// long a plugin may take to load, and whether a plugin may run in less than
+/// a full sandbox.
 ///
 /// ```swift
-/// let loaded = await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .seconds(5)))
+/// let loaded = await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .seconds(5), requireFullSandbox: true))
 /// ```
 public struct IsolationOptions: Sendable {
-    /// The executable started as a worker; it must run ``PluginWorker/run()``
+    /// The executable started as a worker; it must run ``PluginWorker/run(skippingSandbox:)``
     /// when given ``workerArguments``. By default the running `host` itself.
     public var workerExecutable: String
     /// The arguments that make ``workerExecutable`` a worker.
@@ -13,15 +14,24 @@ public struct IsolationOptions: Sendable {
     /// How long a worker may take to start and load its plugin before it is
     /// stopped and the plugin reported as hung.
     public var loadTimeout: Duration
+    /// Refuse, before it is loaded, a plugin whose worker could not confine
+    /// itself fully (see ``SandboxReport``). Otherwise such a plugin runs
+    /// with the layers the kernel offers, and the run logs one warning.
+    public var requireFullSandbox: Bool
 
     /// Creates the options.
     /// - Parameters:
     ///   - workerExecutable: Defaults to `/proc/self/exe`, the running executable.
     ///   - workerArguments: Defaults to `["plugin-worker"]`, `host`'s hidden subcommand.
     ///   - loadTimeout: Defaults to 10 seconds.
-    public init(workerExecutable: String = "/proc/self/exe", workerArguments: [String] = ["plugin-worker"], loadTimeout: Duration = .seconds(10)) {
+    ///   - requireFullSandbox: Defaults to false.
+    public init(
+        workerExecutable: String = "/proc/self/exe", workerArguments: [String] = ["plugin-worker"], loadTimeout: Duration = .seconds(10),
+        requireFullSandbox: Bool = false
+    ) {
         self.workerExecutable = workerExecutable
         self.workerArguments = workerArguments
         self.loadTimeout = loadTimeout
+        self.requireFullSandbox = requireFullSandbox
     }
 }

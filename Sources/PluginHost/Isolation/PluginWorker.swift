@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import HostShared
 import Logging
 import Synchronization
@@ -17,28 +18,39 @@ import Darwin
 ///
 /// The host starts one worker per plugin file, with frames from the host on
 /// descriptor 3, frames to the host on 4 and the checked plugin file on 5.
-/// The worker waits for a `load` frame, loads the plugin from descriptor 5
-/// with the ordinary loader, and then
-/// serves fetches. The plugin sees the usual `pb_host_services`, but behind
-/// it every `http_get` and every log line becomes a frame to the host, which
-/// performs it with its own networking and logger: a worker has no
-/// networking of its own.
+/// Before anything else, still on its main thread and alone, the worker has
+/// the kernel tie its life to the host's and confines itself
+/// (``SandboxConfinement``); its first frame tells the host what sandbox it
+/// got. Then it waits for a `load` frame, loads the plugin from descriptor 5
+/// with the ordinary loader, and serves fetches. The plugin sees the usual
+/// `pb_host_services`, but behind it every `http_get` and every log line
+/// becomes a frame to the host, which performs it with its own networking
+/// and logger: a worker has no networking of its own.
 ///
 /// When the host closes the pipe, or dies, the worker exits at once with
 /// `_exit(0)`, from the pipe loop's own thread, so a plugin that hangs every
-/// other thread cannot keep it alive.
+/// other thread cannot keep it alive; and a host that dies takes its workers
+/// with it (`PR_SET_PDEATHSIG`).
 public enum PluginWorker {
-    /// Serves the host on descriptors 3 and 4 until it closes them.
+    /// Confines the process, then serves the host on descriptors 3 and 4
+    /// until it closes them.
     ///
+    /// Call it from `main`, on the main thread, before anything starts
+    /// another thread: the sandbox covers only the threads started after it.
+    /// - Parameter skipped: Sandbox layers not to apply, for tests and
+    ///   benchmarks; the worker reports them missing.
     /// - Returns: Never: the process exits when the host is done with it.
     ///   Run by hand (without the host's pipes), it prints one line and
     ///   exits with status 64.
-    public static func run() async -> Never {
+    public static func run(skippingSandbox skipped: SandboxLayers = []) -> Never {
         guard isPipe(WorkerProcess.framesIn), isPipe(WorkerProcess.framesOut) else {
             StandardError.write("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
             exit(64)
         }
-        // The plugin may start processes; they must not keep the host's pipes open.
+        SandboxConfinement.bindToHost()
+        let sandbox = SandboxConfinement.confine(pluginFile: WorkerProcess.pluginFile, skipping: skipped)
+        // The plugin may start processes where no seccomp filter stops it;
+        // they must not keep the host's pipes open.
         for descriptor in [WorkerProcess.framesIn, WorkerProcess.framesOut, WorkerProcess.pluginFile] {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
@@ -54,9 +66,12 @@ public enum PluginWorker {
             // The host is done or gone.
             _exit(end == .closed ? 0 : 65)
         }
-        // Everything happens on the pipe loop's thread and in tasks it starts.
-        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
-        _exit(0)
+        // First, before the plugin is even loaded, so that it cannot be
+        // forged: the host takes no second one.
+        link.send(.sandboxed(sandbox))
+        // Everything happens on the pipe loop's thread and in tasks it
+        // starts; the main thread only parks, as it does under an async `main`.
+        dispatchMain()
     }
 
     private static func isPipe(_ descriptor: Int32) -> Bool {

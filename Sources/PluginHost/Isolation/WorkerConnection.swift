@@ -23,6 +23,9 @@ final class WorkerConnection: Sendable {
     private let state = Mutex(State())
 
     private struct State {
+        /// What the worker's first frame said, before any plugin code ran.
+        var sandbox: SandboxReport?
+        var sandboxWaiter: CheckedContinuation<Result<SandboxReport, WorkerFailure>, Never>?
         var loadWaiter: CheckedContinuation<Result<LoadReply, WorkerFailure>, Never>?
         var fetchWaiters: [UInt64: CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>] = [:]
         var nextID: UInt64 = 1
@@ -61,6 +64,25 @@ final class WorkerConnection: Sendable {
     }
 
     // MARK: Requests
+
+    /// Waits, at most `timeout`, for the sandbox the worker confined itself
+    /// with, which it reports before it loads its plugin.
+    func sandbox(timeout: Duration) async -> Result<SandboxReport, WorkerFailure> {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { giveUp(.hung(after: timeout)) }
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let known = state.withLock { state -> Result<SandboxReport, WorkerFailure>? in
+                if let sandbox = state.sandbox { return .success(sandbox) }
+                if let failure = state.failure { return .failure(failure) }
+                state.sandboxWaiter = continuation
+                return nil
+            }
+            if let known { continuation.resume(returning: known) }
+        }
+    }
 
     /// Asks the worker to load its plugin, waiting at most `timeout`.
     func load(_ request: LoadRequest, timeout: Duration) async -> Result<LoadReply, WorkerFailure> {
@@ -129,6 +151,16 @@ final class WorkerConnection: Sendable {
 
     func receive(_ message: WorkerToHost) {
         switch message {
+        case .sandboxed(let report):
+            let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Result<SandboxReport, WorkerFailure>, Never>?) in
+                guard state.sandbox == nil else { return (false, nil) }
+                state.sandbox = report
+                defer { state.sandboxWaiter = nil }
+                return (true, state.sandboxWaiter)
+            }
+            // The worker sends one, before its plugin loads; a second is the plugin writing frames.
+            guard first else { return protocolViolation("it reported its sandbox twice") }
+            waiter?.resume(returning: .success(report))
         case .loaded(let reply):
             let waiter = state.withLock { state in
                 defer { state.loadWaiter = nil }
@@ -213,10 +245,11 @@ final class WorkerConnection: Sendable {
             return (state.failure, waiters)
         }
         guard let failure else { return }
-        let loadWaiter = state.withLock { state in
-            defer { state.loadWaiter = nil }
-            return state.loadWaiter
+        let (sandboxWaiter, loadWaiter) = state.withLock { state in
+            defer { (state.sandboxWaiter, state.loadWaiter) = (nil, nil) }
+            return (state.sandboxWaiter, state.loadWaiter)
         }
+        sandboxWaiter?.resume(returning: .failure(failure))
         loadWaiter?.resume(returning: .failure(failure))
         waiters.forEach { $0.resume(returning: .failure(failure)) }
     }

@@ -16,6 +16,9 @@ enum HostToWorker: Codable, Sendable {
 
 /// A message from a plugin worker to the host.
 enum WorkerToHost: Codable, Sendable {
+    /// The sandbox the worker confined itself with. Sent once, first, before
+    /// the plugin is loaded: the host takes no other.
+    case sandboxed(SandboxReport)
     /// The outcome of ``HostToWorker/load(_:)``.
     case loaded(LoadReply)
     /// A log line from the plugin or the worker.

@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -24,6 +23,13 @@ import Glibc
 /// Every other descriptor of the host is close-on-exec, so a worker holds no
 /// other worker's pipe open: a worker's end of file is what tells the host
 /// it died.
+///
+/// No worker outlives the host, and nothing a worker starts outlives the
+/// worker: each runs in a process group of its own, which the host kills as
+/// a whole whenever it stops or reaps the worker, and each asks the kernel
+/// for SIGKILL when the host ends (`PR_SET_PDEATHSIG`, with the host's pid in
+/// ``SandboxConfinement/hostPIDVariable`` to close the race with a host that
+/// ends first). Under the full sandbox a worker cannot start a process at all.
 struct WorkerProcess: Sendable {
     /// The worker's process id.
     let pid: pid_t
@@ -41,23 +47,28 @@ struct WorkerProcess: Sendable {
         case signal(Int32)
     }
 
-    /// Starts a worker.
+    /// Starts a worker, from ``WorkerSpawnThread``.
     /// - Parameters:
     ///   - executable: The host executable, usually `/proc/self/exe`.
     ///   - arguments: Arguments after `argv[0]`, e.g. `["plugin-worker"]`.
-    ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5.
+    ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5;
+    ///     it must stay open until this returns.
     /// - Throws: ``WorkerFailure`` with the reason when `pipe` or `posix_spawn` fails.
-    static func spawn(executable: String, arguments: [String], plugin: Int32) throws(WorkerFailure) -> WorkerProcess {
-        // Serialised so no other spawn of ours runs between creating these
-        // descriptors and marking them close-on-exec.
-        try spawnLock.withLock { _ throws(WorkerFailure) in
-            try spawnLocked(executable: executable, arguments: arguments, plugin: plugin)
+    static func spawn(executable: String, arguments: [String], plugin: Int32) async throws(WorkerFailure) -> WorkerProcess {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerFailure>, Never>) in
+            // One thread runs every spawn, so no other spawn of ours runs
+            // between creating these descriptors and marking them close-on-exec.
+            let refused = WorkerSpawnThread.shared.run {
+                continuation.resume(returning: Result { () throws(WorkerFailure) in
+                    try spawnOnThisThread(executable: executable, arguments: arguments, plugin: plugin)
+                })
+            }
+            if let refused { continuation.resume(returning: .failure(WorkerFailure(.loading, .spawnFailed(refused)))) }
         }
+        return try result.get()
     }
 
-    private static let spawnLock = Mutex(())
-
-    private static func spawnLocked(executable: String, arguments: [String], plugin: Int32) throws(WorkerFailure) -> WorkerProcess {
+    private static func spawnOnThisThread(executable: String, arguments: [String], plugin: Int32) throws(WorkerFailure) -> WorkerProcess {
         func failure(_ what: String) -> WorkerFailure {
             WorkerFailure(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
         }
@@ -107,12 +118,16 @@ struct WorkerProcess: Sendable {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // A group of its own (its id is the worker's pid), so that one kill
+        // reaches whatever the worker started.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         // The Swift runtime's crash backtracer would take seconds to
         // symbolicate a plugin's crash; the host reports it in one line.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment[SandboxConfinement.hostPIDVariable] = "\(getpid())"
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -129,8 +144,11 @@ struct WorkerProcess: Sendable {
         return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
     }
 
-    /// Sends SIGKILL. Harmless when the worker already exited but was not yet reaped.
+    /// Sends SIGKILL to the worker and its process group. Harmless when the
+    /// worker already exited but was not yet reaped.
     func kill() {
+        _ = Glibc.kill(-pid, SIGKILL)
+        // In case it left the group, where no seccomp filter stopped it.
         _ = Glibc.kill(pid, SIGKILL)
     }
 
@@ -143,10 +161,18 @@ struct WorkerProcess: Sendable {
         var pause = Duration.milliseconds(1)
         var killed = false
         while true {
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { return Self.decode(status) }
-            if reaped < 0 && errno != EINTR {
+            var info = siginfo_t()
+            let polled = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+            if polled == 0 && info.si_signo == SIGCHLD {
+                // Ended, and not reaped yet, so its pid, which is also its
+                // group's id, cannot have been reused: kill what it started.
+                _ = Glibc.kill(-pid, SIGKILL)
+                var status: Int32 = 0
+                // Returns at once: the worker has ended.
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                return Self.decode(status)
+            }
+            if polled < 0 && errno != EINTR {
                 // Reaped elsewhere or never ours; nothing more to learn.
                 return .exited(-1)
             }

@@ -24,6 +24,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
         case isolated(WorkerFailure)
         /// A worker's loader failed; this is its description.
         case reportedByWorker(String)
+        /// A full sandbox is required, and the worker got less.
+        case sandboxRequired(SandboxReport)
     }
 
     let kind: Kind
@@ -78,6 +80,8 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
             failure.description
         case .reportedByWorker(let description):
             description
+        case .sandboxRequired(let sandbox):
+            "refused (sandbox): \(sandbox.refusal)"
         }
     }
 }

@@ -28,4 +28,7 @@ public struct PluginReport: Sendable, Equatable, Codable {
     /// What the descriptor says beyond name and version, or nil when it
     /// could not be read.
     public internal(set) var metadata: PluginMetadata?
+    /// What confined its code: the worker sandbox under `--isolate`, else
+    /// ``SandboxReport/unconfined``.
+    public internal(set) var sandbox: SandboxReport = .unconfined
 }

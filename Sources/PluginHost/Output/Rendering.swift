@@ -8,8 +8,9 @@ import Foundation
 ///
 /// The JSON shapes are a contract that scripts rely on:
 /// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","fetchers","allowedURLs","error"?,"warnings"?,"description"?,"author"?,"license"?,"homepage"?}]`,
-///   the last four when the descriptor sets them
+/// - `list-plugins`: `[{"name","version","path","status","sandbox","fetchers","allowedURLs","error"?,"warnings"?,"sandboxMissing"?}]`,
+///   where `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
+///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
 public enum Rendering {
     /// The fetcher listing.
@@ -30,9 +31,9 @@ public enum Rendering {
         case .json:
             return json(reports.map(PluginRow.init))
         case .table:
-            var table = TextTable("PLUGIN", "VERSION", "STATUS", "FETCHERS", "PATH")
+            var table = TextTable("PLUGIN", "VERSION", "STATUS", "SANDBOX", "FETCHERS", "PATH")
             table.rows = reports.map {
-                [$0.name, $0.version ?? "-", $0.status.rawValue, $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path]
+                [$0.name, $0.version ?? "-", $0.status.rawValue, $0.sandbox.summary, $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path]
             }
             let problems = reports.compactMap { report in report.error.map { TerminalText.escaped("\(report.path): \($0)") } }
             return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n") + allowedURLsNote(reports)
@@ -83,10 +84,12 @@ private struct PluginRow: Encodable {
     let version: String?
     let path: String
     let status: PluginReport.Status
+    let sandbox: SandboxReport.Level
     let fetchers: [String]
     let allowedURLs: [String]
     let error: String?
     let warnings: [String]?
+    let sandboxMissing: [String]?
     let description: String?
     let author: String?
     let license: String?
@@ -97,10 +100,12 @@ private struct PluginRow: Encodable {
         version = report.version
         path = report.path
         status = report.status
+        sandbox = report.sandbox.level
         fetchers = report.fetchers
         allowedURLs = report.allowedURLs
         error = report.error
         warnings = report.warnings.isEmpty ? nil : report.warnings
+        sandboxMissing = report.sandbox.missing.isEmpty ? nil : report.sandbox.missing.map(\.description)
         description = report.metadata?.description
         author = report.metadata?.author
         license = report.metadata?.license
