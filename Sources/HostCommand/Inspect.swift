@@ -10,7 +10,7 @@ struct Inspect: AsyncParsableCommand {
             Prints the descriptor (name, version, ABI version, struct_size, description, author, license, homepage), \
             every fetcher, each trust check with its verdict, the lock file's verdict and the file's SHA-256, \
             the mode the plugin would load in with the same options, and its problem, if any. \
-            The plugin's code runs only in an isolated worker, never in this process, \
+            The plugin's code runs only in an isolated, sandboxed worker, never in this process, \
             so inspecting a file you do not trust is safe. \
             Exit status: 0 for a working plugin; 1 when it is not one; 64 for a usage error.
             """
@@ -32,7 +32,14 @@ struct Inspect: AsyncParsableCommand {
 
     func run() async throws {
         let loadsIsolated = try plugins.resolvedIsolation(default: false)
-        let isolation = IsolationOptions(loadTimeout: .milliseconds(Int64(plugins.loadTimeout * 1000)))
+        do {
+            // Read here only to refuse a bad value; the worker reads it again (PluginWorkerCommand).
+            _ = try SandboxLayers(naming: ProcessEnvironment.value(of: PluginOptions.sandboxDisableVariable) ?? "")
+        } catch {
+            throw ValidationError("\(PluginOptions.sandboxDisableVariable) \(error), or unset it")
+        }
+        let isolation = IsolationOptions(
+            loadTimeout: .milliseconds(Int64(plugins.loadTimeout * 1000)), requireFullSandbox: try plugins.sandboxRequirement() != nil)
         let inspection = try await plugins.host().inspect(file, isolation: isolation, loadsIsolated: loadsIsolated)
         print(Rendering.inspection(inspection, as: format), terminator: "")
         guard inspection.isWorking else {
