@@ -19,7 +19,7 @@
 /// A child made with ``init(parent:defaultScope:)`` sees its parent's
 /// registrations and may override them; the parent never sees the child's.
 /// Instances of the storing scopes (``Scope/singleton``, ``Scope/cached``,
-/// ``Scope/shared``) belong to the container that registered them, so a
+/// ``Scope/shared`` and ``Scope/custom(_:)``) belong to the container that registered them, so a
 /// parent's singleton resolved through a child is the parent's instance. See
 /// ``Scope`` for how each scope behaves across containers.
 ///
@@ -50,7 +50,7 @@
 ///
 /// Nothing container-wide: other threads register and resolve other services
 /// while a factory runs, however slow it is. But a registration in a storing
-/// scope (``Scope/singleton``, ``Scope/cached``, ``Scope/shared``) holds its
+/// scope (``Scope/singleton``, ``Scope/cached``, ``Scope/shared``, ``Scope/custom(_:)``) holds its
 /// own creation lock from the moment its
 /// factory starts until its last `initCompleted` returns; that is how it is
 /// made exactly once when threads race. Another thread that asks for the same
@@ -165,7 +165,10 @@ public final class Container: Resolver, Sendable {
     ///
     /// After `reset(.cached)` the next resolve of each ``Scope/cached``
     /// registration makes a new instance. `reset(.shared)` forgets the weakly
-    /// held instances even while others still hold them. Singletons live as
+    /// held instances even while others still hold them. `reset(.custom(request))`
+    /// drops the instances of this container's registrations in that
+    /// ``CustomScope`` and leaves those of other containers; to drop them all,
+    /// call the scope's own ``CustomScope/reset()``. Singletons live as
     /// long as their container, so `reset(.singleton)` does nothing: make a new
     /// container, or a child, to start afresh. Registrations inherited from a
     /// parent are not affected.
@@ -173,9 +176,11 @@ public final class Container: Resolver, Sendable {
     /// - Parameter scope: The scope whose instances to drop.
     /// - Complexity: O(*n*), where *n* is the number of registrations in this container.
     public func reset(_ scope: Scope) {
-        guard scope == .cached || scope == .shared else { return }
+        guard scope.kind == .cached || scope.kind == .shared || scope.kind == .custom else { return }
         for registration in registry.current where registration.scope == scope && !registration.isForwarder {
-            if let value = registration.takeHeldInstance() {
+            if let custom = scope.custom {
+                custom.discard(ObjectIdentifier(registration))
+            } else if let value = registration.takeHeldInstance() {
                 registration.witness.destroy(value)
                 value.deallocate()
             }

@@ -11,7 +11,9 @@ import Synchronization
 ///   while `initCompleted` runs) or `ready` (a singleton anyone may copy).
 /// - `creationLock` is held by the one thread running the factory; racing
 ///   threads wait on it, and on nothing else.
-/// - `held` keeps a cached value or a weak reference between resolves.
+/// - `held` keeps a cached value or a weak reference between resolves; a
+///   custom scope keeps its instance in the ``CustomScope``, by this
+///   registration's identity, until the scope is reset or this registration goes.
 // @unchecked Sendable: the immutable fields are written before publication
 // (a release store in the registry) and only read after; `storage` is written
 // only under `creationLock` and read by other threads only after an acquiring
@@ -82,6 +84,7 @@ final class Registration: @unchecked Sendable {
             witness.destroy(cached)
             cached.deallocate()
         }
+        scope.custom?.discard(ObjectIdentifier(self))
     }
 
     var isForwarder: Bool { forwardTarget != nil }

@@ -24,7 +24,7 @@ extension Container {
             }
             try run(
                 registration, resolver: self, arguments: arguments, into: out, state: state, keepingInGraphOf: owner)
-        case .singleton, .cached, .shared:
+        case .singleton, .cached, .shared, .custom:
             try produceStored(registration, owner: owner, arguments: arguments, into: out)
         }
     }
@@ -113,8 +113,9 @@ extension Container {
         }
     }
 
-    /// Singleton, cached and shared: the instance lives in the registration, and
-    /// racing threads wait on its creation lock while one of them builds it.
+    /// Singleton, cached, shared and custom: the instance lives in the registration
+    /// (or, for a custom scope, in the scope's storage under the registration),
+    /// and racing threads wait on its creation lock while one of them builds it.
     @inline(never)
     private func produceStored(
         _ registration: Registration, owner: Container, arguments: UnsafeRawPointer,
@@ -152,6 +153,8 @@ extension Container {
             if self.copyHeld(registration, into: out) {
                 return
             }
+            // A reset of a custom scope from here on means this instance is not kept.
+            let generation = registration.scope.custom?.generation ?? 0
             registration.creator.store(thread, ordering: .releasing)
             defer { registration.creator.store(0, ordering: .releasing) }
             // Storing scopes build from the container that registered them.
@@ -165,6 +168,8 @@ extension Container {
                 registration.holdCached(box)
                 witness.destroy(storage)
                 registration.state.store(Registration.empty, ordering: .releasing)
+            case .custom:
+                self.keepInCustomScope(registration, generation: generation)
             default:
                 if let object = witness.object(storage) {
                     registration.holdWeakly(object)
@@ -226,6 +231,22 @@ extension Container {
         }
     }
 
+    /// Moves a custom-scope registration's new instance from its storage into
+    /// the scope's, unless the scope was reset since `generation`.
+    @inline(never)
+    private func keepInCustomScope(_ registration: Registration, generation: UInt64) {
+        guard let storage = registration.storage else { return }
+        let witness = registration.witness
+        let box = witness.allocate()
+        witness.copy(storage, box)
+        if registration.scope.custom?.keep(box, for: registration, ifGeneration: generation) != true {
+            witness.destroy(box)
+            box.deallocate()
+        }
+        witness.destroy(storage)
+        registration.state.store(Registration.empty, ordering: .releasing)
+    }
+
     /// Destroys a pending instance, if the storage holds one.
     private func discardPending(_ registration: Registration) {
         guard let storage = registration.storage,
@@ -235,7 +256,7 @@ extension Container {
         registration.state.store(Registration.empty, ordering: .releasing)
     }
 
-    /// Copies a cached value or a live weakly held instance into `out`.
+    /// Copies a cached value, a custom scope's instance or a live weakly held instance into `out`.
     private func copyHeld(_ registration: Registration, into out: UnsafeMutableRawPointer) -> Bool {
         switch registration.scope.kind {
         case .cached:
@@ -250,6 +271,8 @@ extension Container {
             // NB: take the strong reference under the lock, convert outside it.
             guard let object = registration.currentlyHeld.object else { return false }
             return registration.witness.fromObject(object, out)
+        case .custom:
+            return registration.scope.custom?.copy(for: registration, into: out) ?? false
         default:
             return false
         }

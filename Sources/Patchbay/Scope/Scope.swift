@@ -15,17 +15,32 @@
 /// and its factory resolves its dependencies from the registering container,
 /// never from a child's overrides. Scopes that store nothing between
 /// resolutions (``unique``, ``graph``) run the factory with the container you
-/// resolved from, so a child's overrides reach their dependencies.
+/// resolved from, so a child's overrides reach their dependencies. A
+/// ``custom(_:)`` scope stores its instances too, and behaves the same way.
+///
+/// ## Scopes of your own
+///
+/// For a lifetime such as a request or a session, make a ``CustomScope`` and
+/// register with ``custom(_:)``; its instances live until its
+/// ``CustomScope/reset()``.
 public struct Scope: Hashable, Sendable, CustomStringConvertible {
     // NB: a struct over a private enum, so that new scopes are not a source break.
     enum Kind: UInt8, Sendable {
-        case unique, graph, singleton, cached, shared
+        case unique, graph, singleton, cached, shared, custom
     }
 
     let kind: Kind
+    /// The storage of a ``custom(_:)`` scope; nil for the built-in scopes.
+    let custom: CustomScope?
 
     init(_ kind: Kind) {
         self.kind = kind
+        self.custom = nil
+    }
+
+    private init(custom: CustomScope) {
+        self.kind = .custom
+        self.custom = custom
     }
 
     /// A new instance on every resolve.
@@ -46,6 +61,23 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// made anew on every resolve, as with ``unique``.
     public static let shared = Scope(.shared)
 
+    /// A scope whose instances live in `storage` until its ``CustomScope/reset()``.
+    ///
+    /// ```swift
+    /// let request = CustomScope(name: "request")
+    /// container.register(RequestContext.self, scope: .custom(request)) { _ in RequestContext() }
+    /// let context = try container.resolve(RequestContext.self)  // the same one until request.reset()
+    /// ```
+    ///
+    /// Two scopes made from the same ``CustomScope`` are equal; scopes from
+    /// different ones are not, even if their names are the same.
+    ///
+    /// - Parameter storage: The scope that keeps the instances.
+    /// - Returns: The scope to pass to ``Container/register(_:name:scope:factory:)`` or ``RegistrationOptions/scope(_:)``.
+    public static func custom(_ storage: CustomScope) -> Scope {
+        Scope(custom: storage)
+    }
+
     /// Swinject's name for ``unique``.
     public static var transient: Scope { .unique }
 
@@ -55,25 +87,47 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// Swinject's name for ``shared``.
     public static var weak: Scope { .shared }
 
-    /// Every scope, in order from the shortest-lived to the longest-lived storage.
+    /// Every built-in scope, in order from the shortest-lived to the longest-lived storage.
     public static let allScopes: [Scope] = [.unique, .graph, .shared, .cached, .singleton]
 
-    /// The scope's name, such as `singleton`.
+    /// The scope's name, such as `singleton`, or `custom(request)` for a ``CustomScope`` named `request`.
     public var description: String {
-        switch kind {
+        if let custom {
+            return custom.description
+        }
+        return switch kind {
         case .unique: "unique"
         case .graph: "graph"
         case .singleton: "singleton"
         case .cached: "cached"
         case .shared: "shared"
+        case .custom: "custom"
         }
+    }
+
+    /// Whether two scopes are the same: the same built-in scope, or the same ``CustomScope``.
+    ///
+    /// - Parameters:
+    ///   - lhs: One scope.
+    ///   - rhs: The other.
+    /// - Returns: Whether they are equal.
+    public static func == (lhs: Scope, rhs: Scope) -> Bool {
+        lhs.kind == rhs.kind && lhs.custom === rhs.custom
+    }
+
+    /// Hashes the parts that `==` compares.
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(custom.map(ObjectIdentifier.init))
     }
 
     /// Whether the registration keeps an instance between resolves.
     var storesInstance: Bool {
         switch kind {
         case .unique, .graph: false
-        case .singleton, .cached, .shared: true
+        case .singleton, .cached, .shared, .custom: true
         }
     }
 }
