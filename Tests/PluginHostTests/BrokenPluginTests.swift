@@ -20,9 +20,9 @@ struct BrokenPluginTests {
     ]
 
     @Test("Each broken file is reported as failed with a reason", arguments: cases.indices)
-    func brokenFileIsRefused(index: Int) throws {
+    func brokenFileIsRefused(index: Int) async throws {
         let (file, data, variant, message) = Self.cases[index]
-        let directory = try FixturePlugins.directory(
+        let directory = try await FixturePlugins.directory(
             with: variant.map { [$0] } ?? [],
             bundled: ["Ethereum"],
             extraFiles: data.map { [file: $0] } ?? [:]
@@ -38,8 +38,8 @@ struct BrokenPluginTests {
     }
 
     @Test("A symbol that is already taken stays with the first file; the second is reported")
-    func duplicateSymbolFirstWins() throws {
-        let directory = try FixturePlugins.directory(with: [.duplicateBTC], bundled: ["Bitcoin"])
+    func duplicateSymbolFirstWins() async throws {
+        let directory = try await FixturePlugins.directory(with: [.duplicateBTC], bundled: ["Bitcoin"])
         let discovery = PluginDiscovery(locations: [.init(directory: directory.path, pattern: .anySharedLibrary, isExplicit: true)])
         let loaded = Host(discovery: discovery, services: .simulated(SimulatedNetworking([:]))).loadPlugins()
 

@@ -12,13 +12,12 @@ struct CallbackMisbehaviourTests {
     static let modes: [[String]] = [[], ["--isolate"]]
 
     func fetch(_ symbol: String, _ variant: FixturePlugins.Variant, _ flags: [String]) async throws -> (CommandRunner.Output, Duration) {
-        let directory = try FixturePlugins.directory(with: [variant], bundled: ["Ethereum"])
-        let started = ContinuousClock.now
+        let directory = try await FixturePlugins.directory(with: [variant], bundled: ["Ethereum"])
         // Every run here ends within a second or two; a host whose fetch
         // timeout never fires fails at this deadline rather than the default minute.
         let output = try await CommandRunner.host(
             ["fetch", symbol, "ETH", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags, deadline: .seconds(20))
-        return (output, ContinuousClock.now - started)
+        return (output, output.elapsed)
     }
 
     @Test("A plugin that never calls back times out at --timeout", arguments: modes)
@@ -54,9 +53,12 @@ struct CallbackMisbehaviourTests {
 
     @Test("In-process, late and second calls that arrive while the host runs change nothing later")
     func strayCallsInProcess() async throws {
-        for variant in FixturePlugins.Variant.allCases { _ = try FixturePlugins.library(variant) }
+        for variant in FixturePlugins.Variant.allCases { _ = try await FixturePlugins.library(variant) }
         let networking = SimulatedNetworking(["/v2/prices/DOGE-USD/spot": SimulatedNetworking.spot("DOGE", "USD", "0.5")])
-        let files = try [FixturePlugins.Variant.callsBackLate, .callsBackTwice, .cPlugin].map { try FixturePlugins.privateCopy(of: $0).path }
+        var files: [String] = []
+        for variant in [FixturePlugins.Variant.callsBackLate, .callsBackTwice, .cPlugin] {
+            files.append(try await FixturePlugins.privateCopy(of: variant).path)
+        }
         let registry = FetcherRegistry(PluginLoader(services: .simulated(networking)).load(files).fetchers)
 
         // NB: other suites run blocking helpers (clang, sha256sum) on the

@@ -37,7 +37,7 @@ struct CommandRunnerTests {
     @Test("A host that hangs is killed at its deadline and named in the failure")
     func hangingHostIsKilled() async throws {
         // In-process, a plugin that never returns from register_plugin hangs the host itself.
-        let directory = try FixturePlugins.directory(with: [.hangInLoad])
+        let directory = try await FixturePlugins.directory(with: [.hangInLoad])
         let started = ContinuousClock.now
 
         let error = await #expect(throws: CommandRunner.DeadlineExceeded.self) {

@@ -49,7 +49,7 @@ struct ContainmentEndToEndTests {
             "/v2/prices/BTC-USD/spot": .respondWhenConcurrent(count: 99, limit: .seconds(1), status: 200, body: Self.body("BTC", "60000.25")),
         ])
         defer { Task { await server.stop() } }
-        let directory = try FixturePlugins.directory(containing: [Self.forger], bundled: ["Ethereum", "Bitcoin"])
+        let directory = try await FixturePlugins.directory(containing: [Self.forger], bundled: ["Ethereum", "Bitcoin"])
 
         let output = try await CommandRunner.host(
             ["fetch", "ETH", "BTC", "FORGE", "--plugins-dir", directory.path, "--api-base-url", server.baseURL] + flags)
@@ -66,13 +66,11 @@ struct ContainmentEndToEndTests {
 
     @Test("Two plugins that block their fetch thread for 20 s time out at --timeout 2, and the run ends in about 2 s", arguments: modes)
     func blockingFetchesTimeOut(flags: [String]) async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.blockerA, Self.blockerB])
-        let started = ContinuousClock.now
-
+        let directory = try await FixturePlugins.directory(containing: [Self.blockerA, Self.blockerB])
         let output = try await CommandRunner.host(
             ["fetch", "BLOCKA", "BLOCKB", "--timeout", "2", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
 
-        let elapsed = ContinuousClock.now - started
+        let elapsed = output.elapsed
         #expect(output.status == 1)
         #expect(output.stdout == "")
         #expect(output.stderrLines == [
@@ -85,7 +83,7 @@ struct ContainmentEndToEndTests {
 
     @Test("Escape sequences and newlines in every plugin string are shown escaped in tables, logs and graphs, and exact in JSON", arguments: modes)
     func escapeSequencesAreNeutralised(flags: [String]) async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.escapes, Self.escapingError])
+        let directory = try await FixturePlugins.directory(containing: [Self.escapes, Self.escapingError])
         func host(_ arguments: [String]) async throws -> CommandRunner.Output {
             try await CommandRunner.host(arguments + ["--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
         }
@@ -121,7 +119,7 @@ struct ContainmentEndToEndTests {
 
     @Test("Amounts that are not plain decimals become that symbol's error, naming the plugin", arguments: modes)
     func nonDecimalAmountsAreRefused(flags: [String]) async throws {
-        let directory = try FixturePlugins.directory(containing: Self.amounts)
+        let directory = try await FixturePlugins.directory(containing: Self.amounts)
 
         let output = try await CommandRunner.host(
             ["fetch", "AMTA", "AMTB", "AMTC", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
@@ -138,7 +136,7 @@ struct ContainmentEndToEndTests {
 
     @Test("A registration after register_plugin returned is refused with a warning naming the plugin", arguments: modes)
     func lateRegistrationIsReported(flags: [String]) async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.lateRegistrar])
+        let directory = try await FixturePlugins.directory(containing: [Self.lateRegistrar])
         let plugin = directory.appending(path: "late-registrar.so").path
 
         let output = try await CommandRunner.host(
@@ -154,7 +152,7 @@ struct ContainmentEndToEndTests {
 
     @Test("A plugin whose every registration was refused is told why", arguments: modes)
     func refusedRegistrationsAreExplained(flags: [String]) async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.badSymbol])
+        let directory = try await FixturePlugins.directory(containing: [Self.badSymbol])
         let plugin = directory.appending(path: "bad-symbol.so").path
         let reason = #"its symbol "eth" is not 1 to 16 upper-case letters or digits"#
 
@@ -171,7 +169,7 @@ struct ContainmentEndToEndTests {
 
     @Test("A worker whose plugin writes its own load report is refused; ETH stays with the Ethereum plugin, listed once")
     func forgedWorkerFrameIsRefused() async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
         let ethereum = directory.appending(path: "libEthereumPlugin.so").path
         let forger = directory.appending(path: "zz-frame-forger.so").path
         let forged = WorkerToHost.loaded(LoadReply(

@@ -27,7 +27,7 @@ struct DescriptorMetadataTests {
 
     @Test("A plugin built against the first, smaller descriptor loads, and none of the later fields is read")
     func firstRevisionLoads() async throws {
-        let path = try FixturePlugins.library(Self.firstRevision).path
+        let path = try await FixturePlugins.library(Self.firstRevision).path
 
         let result = PluginLoader(services: .simulated(SimulatedNetworking([:]))).load([path])
 
@@ -43,8 +43,8 @@ struct DescriptorMetadataTests {
     }
 
     @Test("The optional fields are read when the descriptor sets them")
-    func metadataIsRead() throws {
-        let path = try FixturePlugins.library(Self.withMetadata).path
+    func metadataIsRead() async throws {
+        let path = try await FixturePlugins.library(Self.withMetadata).path
 
         let report = try #require(PluginLoader(services: .simulated(SimulatedNetworking([:]))).load([path]).reports.first)
 
@@ -58,8 +58,8 @@ struct DescriptorMetadataTests {
     }
 
     @Test("A description over 512 bytes refuses the plugin, naming the field and the limit")
-    func longDescriptionIsRefused() throws {
-        let path = try FixturePlugins.library(Self.longDescription).path
+    func longDescriptionIsRefused() async throws {
+        let path = try await FixturePlugins.library(Self.longDescription).path
 
         let report = try #require(PluginLoader(services: .simulated(SimulatedNetworking([:]))).load([path]).reports.first)
 
@@ -69,7 +69,7 @@ struct DescriptorMetadataTests {
 
     @Test("list-plugins --format json shows the metadata, and a first-revision plugin without it", arguments: modes)
     func listPluginsShowsMetadata(flags: [String]) async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.firstRevision, Self.withMetadata])
+        let directory = try await FixturePlugins.directory(containing: [Self.firstRevision, Self.withMetadata])
 
         let listed = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path] + flags)
 

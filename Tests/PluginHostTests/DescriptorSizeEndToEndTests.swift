@@ -11,7 +11,7 @@ struct DescriptorSizeEndToEndTests {
     @Test("A smaller descriptor is refused naming both sizes; a larger one loads and fetches", arguments: modes)
     func descriptorSizes(flags: [String]) async throws {
         let older = PluginLoaderTests.descriptor(ofSize: 32)
-        let directory = try FixturePlugins.directory(containing: [older, PluginLoaderTests.futureDescriptor], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(containing: [older, PluginLoaderTests.futureDescriptor], bundled: ["Ethereum"])
         let refused = "\(directory.path)/\(older.fileName)"
 
         let output = try await CommandRunner.host(

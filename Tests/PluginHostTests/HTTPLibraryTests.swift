@@ -39,7 +39,7 @@ struct HTTPLibraryTests {
 
     @Test("A library that is not the HTTP client is refused before any call")
     func notTheClient() async throws {
-        let impostor = try FixturePlugins.privateCopy(of: .cPlugin).path
+        let impostor = try await FixturePlugins.privateCopy(of: .cPlugin).path
         let networking = AsyncHTTPClientNetworking(libraryPath: impostor)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
         #expect(outcome == .failure("\(impostor) is not the host's HTTP client: it lacks host_http_abi_version; rebuild it with `swift build`"))
@@ -47,7 +47,7 @@ struct HTTPLibraryTests {
 
     @Test("A library built for another HTTP ABI is refused, naming both versions")
     func otherVersion() async throws {
-        let library = try FixturePlugins.httpLibrary(reportingVersion: 99).path
+        let library = try await FixturePlugins.httpLibrary(reportingVersion: 99).path
         let networking = AsyncHTTPClientNetworking(libraryPath: library)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
         #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 3; rebuild both with `swift build`"))

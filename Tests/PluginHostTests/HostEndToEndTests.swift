@@ -34,7 +34,7 @@ struct HostEndToEndTests {
 
     @Test("A ./plugins directory is searched too: drop a .so in and it appears")
     func dropInPluginsDirectory() async throws {
-        let plugins = try FixturePlugins.directory(with: [.cPlugin])
+        let plugins = try await FixturePlugins.directory(with: [.cPlugin])
         let output = try await CommandRunner.host(["list-fetchers", "--format", "json"], in: plugins.deletingLastPathComponent())
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         #expect(rows.map { $0["symbol"] } == ["BTC", "ETH", "DOGE"])
@@ -155,7 +155,7 @@ struct HostEndToEndTests {
 
     @Test("Broken plugins get one stderr line naming the file; list-plugins shows them as failed")
     func brokenPluginsEndToEnd() async throws {
-        let directory = try FixturePlugins.directory(
+        let directory = try await FixturePlugins.directory(
             with: [.wrongABI, .cPlugin], bundled: ["Ethereum"], extraFiles: ["junk.so": Data("junk".utf8)])
         let listed = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
         #expect(listed.status == 0)

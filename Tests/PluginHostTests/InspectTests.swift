@@ -22,7 +22,7 @@ struct InspectTests {
 
     @Test("A working plugin shows its descriptor, fetchers, passing checks and mode, and exits 0")
     func workingPlugin() async throws {
-        let directory = try FixturePlugins.directory(containing: [DescriptorMetadataTests.withMetadata])
+        let directory = try await FixturePlugins.directory(containing: [DescriptorMetadataTests.withMetadata])
         let file = directory.appending(path: "with-metadata.so").path
 
         let output = try await CommandRunner.host(["inspect", file, "--format", "json"])
@@ -47,12 +47,12 @@ struct InspectTests {
         #expect(checks(json)["owner with-metadata.so"] == true && checks(json)["ELF shared library with-metadata.so"] == true)
         let lock = try #require(json["lock"] as? [String: Any])
         #expect(lock["verdict"] as? String == "unlocked")
-        #expect(lock["sha256"] as? String == (try HostFixtures.sha256sum(file)))
+        #expect(lock["sha256"] as? String == (try await HostFixtures.sha256sum(file)))
     }
 
     @Test("The table names each section, and the mode follows --isolate")
     func table() async throws {
-        let directory = try FixturePlugins.directory(containing: [DescriptorMetadataTests.withMetadata])
+        let directory = try await FixturePlugins.directory(containing: [DescriptorMetadataTests.withMetadata])
         let file = directory.appending(path: "with-metadata.so").path
 
         let output = try await CommandRunner.host(["inspect", file, "--isolate"])
@@ -67,7 +67,7 @@ struct InspectTests {
 
     @Test("A file that is not a plugin exits 1, naming it, with the problem list-plugins shows")
     func junk() async throws {
-        let directory = try FixturePlugins.directory(containing: [], extraFiles: ["junk.so": Data("junk".utf8)])
+        let directory = try await FixturePlugins.directory(containing: [], extraFiles: ["junk.so": Data("junk".utf8)])
         let file = directory.appending(path: "junk.so").path
         let problem = "not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it"
 
@@ -88,7 +88,7 @@ struct InspectTests {
 
     @Test("A plugin that crashes while registering takes down only its worker; inspect reports the crash")
     func crashingPlugin() async throws {
-        let file = try FixturePlugins.directory(with: [.segfaultInRegistration]).appending(path: "segfault-in-registration.so").path
+        let file = try await FixturePlugins.directory(with: [.segfaultInRegistration]).appending(path: "segfault-in-registration.so").path
 
         let output = try await CommandRunner.host(["inspect", file, "--format", "json"])
 
@@ -101,7 +101,7 @@ struct InspectTests {
 
     @Test("Every failing trust check gets its own verdict, and the lock file its own")
     func failingChecks() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin])
         let file = directory.appending(path: "libCDogecoinPlugin.so").path
         try HostFixtures.chmod(file, 0o666)
         try Data("\(String(repeating: "0", count: 64))  libCDogecoinPlugin.so\n".utf8).write(to: directory.appending(path: "plugins.lock"))

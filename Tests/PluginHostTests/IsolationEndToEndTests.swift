@@ -18,7 +18,7 @@ struct IsolationEndToEndTests {
         (["--isolate"], [String: String]()), ([], ["HOST_ISOLATE": "1"]),
     ])
     func segfaultInRegistration(flags: [String], environment: [String: String]) async throws {
-        let directory = try FixturePlugins.directory(with: [.segfaultInRegistration], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.segfaultInRegistration], bundled: ["Ethereum"])
         let plugin = directory.appending(path: "segfault-in-registration.so").path
         let crash = "the plugin crashed with SIGSEGV (segmentation fault) while loading, in its isolated worker; \(Self.fix)"
 
@@ -41,7 +41,7 @@ struct IsolationEndToEndTests {
 
     @Test("A plugin that hangs while loading is stopped after --load-timeout")
     func hangInLoad() async throws {
-        let directory = try FixturePlugins.directory(with: [.hangInLoad], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.hangInLoad], bundled: ["Ethereum"])
         let started = ContinuousClock.now
 
         let output = try await fetch(["ETH"], in: directory, ["--isolate", "--load-timeout", "1"])
@@ -56,7 +56,7 @@ struct IsolationEndToEndTests {
 
     @Test("A plugin that aborts while fetching is reported as SIGABRT; ETH in the same run still fetches")
     func abortInFetch() async throws {
-        let directory = try FixturePlugins.directory(with: [.abortInFetch], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.abortInFetch], bundled: ["Ethereum"])
 
         let output = try await fetch(["ABRT", "ETH"], in: directory, ["--isolate"])
 
@@ -69,7 +69,7 @@ struct IsolationEndToEndTests {
 
     @Test("A process a plugin starts does not keep the host waiting for its worker's pipe")
     func childOutlivesWorker() async throws {
-        let directory = try FixturePlugins.directory(with: [.spawnsChild])
+        let directory = try await FixturePlugins.directory(with: [.spawnsChild])
 
         // The sandbox stops `system()` (no fork, no exec, /bin unreadable):
         // without those two layers the child starts, and the host must
@@ -85,7 +85,7 @@ struct IsolationEndToEndTests {
 
     @Test("A plugin that calls exit while fetching is reported with its status")
     func exitInFetch() async throws {
-        let directory = try FixturePlugins.directory(with: [.exitInFetch], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.exitInFetch], bundled: ["Ethereum"])
 
         let output = try await fetch(["EXIT", "ETH"], in: directory, ["--isolate"])
 
@@ -98,7 +98,7 @@ struct IsolationEndToEndTests {
 
     @Test("A plugin whose fetch never returns times out at --timeout inside its worker, and ETH still fetches")
     func hangInFetch() async throws {
-        let directory = try FixturePlugins.directory(with: [.hangInFetch], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.hangInFetch], bundled: ["Ethereum"])
         let started = ContinuousClock.now
 
         let output = try await fetch(["STUCK", "ETH"], in: directory, ["--isolate", "--timeout", "1"])
@@ -116,7 +116,7 @@ struct IsolationEndToEndTests {
 
     @Test("Every kind of broken plugin in one directory: the good ones still load and fetch over real HTTP")
     func everythingAtOnce() async throws {
-        let directory = try FixturePlugins.directory(
+        let directory = try await FixturePlugins.directory(
             with: [.segfaultInRegistration, .hangInLoad, .abortInFetch, .exitInFetch, .cPlugin], bundled: ["Ethereum", "Bitcoin"])
         let server = try await LoopbackPriceServer(routes: [
             "/v2/prices/ETH-USD/spot": .respond(status: 200, body: #"{"data":{"base":"ETH","currency":"USD","amount":"3000.5"}}"#),
@@ -143,7 +143,7 @@ struct IsolationEndToEndTests {
 
     @Test("Isolated workers ask the host's injected networking, not their own")
     func networkingComesFromTheHost() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let networking = SimulatedNetworking([
             "/v2/prices/DOGE-EUR/spot": SimulatedNetworking.spot("DOGE", "EUR", "0.0777"),
             "/v2/prices/ETH-EUR/spot": SimulatedNetworking.spot("ETH", "EUR", "1234.5"),
@@ -165,7 +165,7 @@ struct IsolationEndToEndTests {
 
     @Test("A symbol taken by an earlier plugin stays with it under isolation too")
     func duplicateSymbolFirstWins() async throws {
-        let directory = try FixturePlugins.directory(with: [.duplicateBTC], bundled: ["Bitcoin"])
+        let directory = try await FixturePlugins.directory(with: [.duplicateBTC], bundled: ["Bitcoin"])
         let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--isolate", "--plugins-dir", directory.path])
         let rows = try HostFixtures.pluginRows(output.stdout)
         #expect(rows["libBitcoinPlugin.so"]?["status"] as? String == "loaded")

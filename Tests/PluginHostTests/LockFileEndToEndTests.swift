@@ -6,9 +6,9 @@ import Testing
 struct LockFileEndToEndTests {
     @Test("lock-plugins writes a sha256sum-compatible plugins.lock and says what it wrote")
     func lockWritesPluginsLock() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
-        let doge = try HostFixtures.sha256sum(directory.appending(path: "libCDogecoinPlugin.so").path)
-        let eth = try HostFixtures.sha256sum(directory.appending(path: "libEthereumPlugin.so").path)
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let doge = try await HostFixtures.sha256sum(directory.appending(path: "libCDogecoinPlugin.so").path)
+        let eth = try await HostFixtures.sha256sum(directory.appending(path: "libEthereumPlugin.so").path)
 
         let output = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path])
 
@@ -21,7 +21,7 @@ struct LockFileEndToEndTests {
 
             """)
         // `sha256sum -c` agrees, run where the names are relative to.
-        try HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", "plugins.lock"], in: directory)
+        try await HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", "plugins.lock"], in: directory)
         var status = stat()
         #expect(stat(directory.appending(path: "plugins.lock").path, &status) == 0 && status.st_mode & 0o777 == 0o644)
 
@@ -32,12 +32,12 @@ struct LockFileEndToEndTests {
 
     @Test("A plugin changed after locking is refused with both hashes; ETH still fetches", arguments: [false, true])
     func tamperedAfterLocking(isolate: Bool) async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
-        let locked = try HostFixtures.sha256sum(plugin)
+        let locked = try await HostFixtures.sha256sum(plugin)
         #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
         try HostFixtures.tamper(plugin)
-        let tampered = try HostFixtures.sha256sum(plugin)
+        let tampered = try await HostFixtures.sha256sum(plugin)
 
         let output = try await CommandRunner.host(
             ["fetch", "ETH", "DOGE", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + (isolate ? ["--isolate"] : []))
@@ -52,10 +52,10 @@ struct LockFileEndToEndTests {
 
     @Test("A plugin added after locking is refused until it is locked")
     func notInLock() async throws {
-        let directory = try FixturePlugins.directory(with: [], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [], bundled: ["Ethereum"])
         #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
         let plugin = directory.appending(path: "libCDogecoinPlugin.so")
-        try FileManager.default.copyItem(at: FixturePlugins.library(.cPlugin), to: plugin)
+        try FileManager.default.copyItem(at: await FixturePlugins.library(.cPlugin), to: plugin)
 
         let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path])
 
@@ -74,14 +74,14 @@ struct LockFileEndToEndTests {
 
     @Test("--allowlist names one lock file for every directory, with absolute names")
     func explicitAllowlist() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let allowlist = try TemporaryDirectory.make().appending(path: "allowed.lock").path
         let written = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path, "--allowlist", allowlist])
         #expect(written.status == 0)
         #expect(written.stdout.hasPrefix("wrote \(allowlist) (2 plugins):\n"))
         #expect(written.stdout.contains("  \(directory.path)/libCDogecoinPlugin.so\n"))
         #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "plugins.lock").path))
-        try HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", allowlist])
+        try await HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", allowlist])
 
         let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
         try HostFixtures.tamper(plugin)
@@ -105,7 +105,7 @@ struct LockFileEndToEndTests {
 
     @Test("A lock file that is malformed or writable by others refuses everything it covers", arguments: [false, true])
     func unusableLockFile(writable: Bool) async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let lock = directory.appending(path: "plugins.lock").path
         #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
         if writable {
@@ -130,7 +130,7 @@ struct LockFileEndToEndTests {
 
     @Test("lock-plugins leaves out a file that fails a check, says why, and exits 1")
     func lockSkipsUntrusted() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"], extraFiles: ["junk.so": Data("junk".utf8)])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"], extraFiles: ["junk.so": Data("junk".utf8)])
         let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
         try HostFixtures.chmod(plugin, 0o757)
 

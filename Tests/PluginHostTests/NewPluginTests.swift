@@ -21,7 +21,7 @@ struct NewPluginTests {
         let original = try String(contentsOf: FixturePlugins.repositoryRoot.appending(path: "Sources/PluginABI/include/patchbay_plugin.h"), encoding: .utf8)
         #expect(header == original)
 
-        try build(project)
+        try await build(project)
         let fixtures = work.appending(path: "fixtures/v2/prices/DOGE-USD")
         try FileManager.default.createDirectory(at: fixtures, withIntermediateDirectories: true)
         try Data(#"{"data":{"base":"DOGE","currency":"USD","amount":"0.10000000000000000001"}}"#.utf8).write(to: fixtures.appending(path: "spot.json"))
@@ -70,14 +70,14 @@ struct NewPluginTests {
     }
 
     /// `make`, as the README says; the Makefile's own command when there is no make.
-    private func build(_ project: URL) throws {
+    private func build(_ project: URL) async throws {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let hasMake = path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/make") }
         if hasMake {
-            try HostFixtures.run("/usr/bin/env", ["make"], in: project)
+            try await HostFixtures.run("/usr/bin/env", ["make"], in: project)
         } else {
             try FileManager.default.createDirectory(at: project.appending(path: "plugins"), withIntermediateDirectories: true)
-            try HostFixtures.run(
+            try await HostFixtures.run(
                 "/usr/bin/env", ["cc", "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC", "-Iinclude", "-o", "plugins/libDogecoinPlugin.so", "plugin.c"],
                 in: project)
         }

@@ -68,11 +68,11 @@ struct PluginDiscoveryTests {
         let dataHome = try TemporaryDirectory.make()
         let userPlugins = dataHome.appending(path: "patchbay/plugins")
         try FileManager.default.createDirectory(at: userPlugins, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: FixturePlugins.library(Self.userDoge), to: userPlugins.appending(path: "user-doge.so"))
+        try FileManager.default.copyItem(at: await FixturePlugins.library(Self.userDoge), to: userPlugins.appending(path: "user-doge.so"))
         let workingDirectory = try TemporaryDirectory.make()
         let localPlugins = workingDirectory.appending(path: "plugins")
         try FileManager.default.createDirectory(at: localPlugins, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: FixturePlugins.library(Self.localDoge), to: localPlugins.appending(path: "local-doge.so"))
+        try FileManager.default.copyItem(at: await FixturePlugins.library(Self.localDoge), to: localPlugins.appending(path: "local-doge.so"))
 
         let output = try await CommandRunner.host(
             ["list-plugins", "--format", "json"], environment: ["XDG_DATA_HOME": dataHome.path], in: workingDirectory)

@@ -50,7 +50,7 @@ struct PluginLoaderTests {
     @Test("A plugin written in plain C loads and fetches through the same ABI")
     func cPluginWorks() async throws {
         let networking = SimulatedNetworking(["/v2/prices/DOGE-USD/spot": SimulatedNetworking.spot("DOGE", "USD", "0.1234")])
-        let result = PluginLoader(services: .simulated(networking)).load([try FixturePlugins.library(.cPlugin).path])
+        let result = PluginLoader(services: .simulated(networking)).load([try await FixturePlugins.library(.cPlugin).path])
         #expect(result.reports.first?.name == "CDogecoinPlugin")
         let registry = FetcherRegistry(result.fetchers)
 
@@ -84,8 +84,8 @@ struct PluginLoaderTests {
     }
 
     @Test("A descriptor smaller than the first revision's is refused before any of its fields is read", arguments: [0, 12, 32, 39])
-    func smallerDescriptorIsRefused(size: Int) throws {
-        let path = try FixturePlugins.library(Self.descriptor(ofSize: size)).path
+    func smallerDescriptorIsRefused(size: Int) async throws {
+        let path = try await FixturePlugins.library(Self.descriptor(ofSize: size)).path
 
         let result = PluginLoader(services: .simulated(SimulatedNetworking([:]))).load([path])
 
@@ -97,7 +97,7 @@ struct PluginLoaderTests {
 
     @Test("A descriptor larger than this header's, from a later minor revision, loads and fetches")
     func largerDescriptorLoads() async throws {
-        let path = try FixturePlugins.library(Self.futureDescriptor).path
+        let path = try await FixturePlugins.library(Self.futureDescriptor).path
 
         let result = PluginLoader(services: .simulated(SimulatedNetworking([:]))).load([path])
 

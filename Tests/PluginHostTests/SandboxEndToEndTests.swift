@@ -36,7 +36,7 @@ struct SandboxEndToEndTests {
     func fetch(_ symbol: String, from fixture: FixturePlugins.Fixture, environment: [String: String] = [:]) async throws
         -> (row: [String: String], output: CommandRunner.Output)
     {
-        let directory = try FixturePlugins.directory(containing: [fixture])
+        let directory = try await FixturePlugins.directory(containing: [fixture])
         let output = try await CommandRunner.host(
             ["fetch", symbol, "--isolate", "--format", "json", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase],
             environment: environment)
@@ -136,7 +136,7 @@ struct SandboxEndToEndTests {
 
     @Test("A worker never outlives its host, even one that hides its pipe from the host: killing the host with SIGKILL takes the worker with it")
     func workerDiesWithTheHost() async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.awaitKill])
+        let directory = try await FixturePlugins.directory(containing: [Self.awaitKill])
         let host = Process()
         host.executableURL = CommandRunner.buildDirectory.appending(path: "host")
         host.arguments = ["fetch", "AWAIT", "--isolate", "--timeout", "30", "--plugins-dir", directory.path]
@@ -201,7 +201,7 @@ struct SandboxEndToEndTests {
         .enabled("the running kernel lacks part of the sandbox") { KernelSandbox.isFull() }
     )
     func fullSandboxListing() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let prices = try Self.priceFiles(["ETH": "2000.5", "DOGE": "0.25"])
 
         let fetched = try await CommandRunner.host(
@@ -228,7 +228,7 @@ struct SandboxEndToEndTests {
 
     @Test("In-process plugins are listed with no sandbox")
     func inProcessListing() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin])
         let json = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path])
         let rows = try HostFixtures.pluginRows(json.stdout)
         #expect(rows["libCDogecoinPlugin.so"]?["sandbox"] as? String == "none")
@@ -237,7 +237,7 @@ struct SandboxEndToEndTests {
 
     @Test("A partial sandbox is one warning per run, and list-plugins names what is missing")
     func partialSandboxWarnsOnce() async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let disabled = ["HOST_SANDBOX_DISABLE": "seccomp"]
 
         let json = try await CommandRunner.host(
@@ -262,7 +262,7 @@ struct SandboxEndToEndTests {
         arguments: [(["--require-sandbox"], [String: String]()), ([], ["HOST_REQUIRE_SANDBOX": "1"])]
     )
     func requireSandboxLoads(flags: [String], environment: [String: String]) async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin])
         let output = try await CommandRunner.host(
             ["list-plugins", "--format", "json", "--plugins-dir", directory.path] + flags, environment: environment)
         #expect(output.status == 0)
@@ -277,7 +277,7 @@ struct SandboxEndToEndTests {
         arguments: [(["--require-sandbox"], [String: String]()), ([], ["HOST_REQUIRE_SANDBOX": "1"])]
     )
     func requireSandboxRefuses(flags: [String], environment: [String: String]) async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin])
         let plugin = "\(directory.path)/libCDogecoinPlugin.so"
         let refusal =
             "refused (sandbox): a full sandbox is required, and its worker got a partial one: no seccomp filter (turned off for this run); turn the missing layers back on, or allow a partial sandbox"
@@ -376,7 +376,7 @@ enum KernelSandbox {
     /// at all when the probe cannot be built, so the tests run and fail.
     private static let answers: (landlockABI: Int32, seccomp: Bool) = {
         typealias Probe = @convention(c) () -> Int32
-        guard let library = try? FixturePlugins.library(probe), let handle = dlopen(library.path, RTLD_NOW),
+        guard let library = try? FixturePlugins.librarySynchronously(probe), let handle = dlopen(library.path, RTLD_NOW),
             let landlock = dlsym(handle, "kernel_probe_landlock_abi"), let seccomp = dlsym(handle, "kernel_probe_seccomp_filters")
         else { return (7, true) }
         return (unsafeBitCast(landlock, to: Probe.self)(), unsafeBitCast(seccomp, to: Probe.self)() == 1)

@@ -21,7 +21,7 @@ struct TrustEndToEndTests {
         (mode_t(0o777), "group- and world-writable (mode 0777)", "go"),
     ])
     func writablePlugin(mode: mode_t, finding: String, who: String) async throws {
-        let directory = try FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
         try HostFixtures.chmod(plugin, mode)
 
@@ -51,8 +51,8 @@ struct TrustEndToEndTests {
         (mode_t(0o1777), "group- and world-writable (mode 1777)", "go"),
     ])
     func writableDirectory(mode: mode_t, finding: String, who: String) async throws {
-        let good = try FixturePlugins.directory(with: [], bundled: ["Ethereum"])
-        let bad = try FixturePlugins.directory(with: [.cPlugin])
+        let good = try await FixturePlugins.directory(with: [], bundled: ["Ethereum"])
+        let bad = try await FixturePlugins.directory(with: [.cPlugin])
         try HostFixtures.chmod(bad.path, mode)
 
         let output = try await fetchBoth([good, bad])
@@ -74,13 +74,13 @@ struct TrustEndToEndTests {
 
     @Test("A symlink is followed and its target must pass the same checks", arguments: BadTarget.allCases)
     func symlinkToBadTarget(bad: BadTarget) async throws {
-        let directory = try FixturePlugins.directory(with: [], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [], bundled: ["Ethereum"])
         let elsewhere = try TemporaryDirectory.make()
         let target = elsewhere.appending(path: "real.so").path
         switch bad {
         case .namedPipe: #expect(mkfifo(target, 0o644) == 0)
         case .dangling: break
-        default: try FileManager.default.copyItem(atPath: FixturePlugins.library(.cPlugin).path, toPath: target)
+        default: try FileManager.default.copyItem(atPath: await FixturePlugins.library(.cPlugin).path, toPath: target)
         }
         if bad == .worldWritable { try HostFixtures.chmod(target, 0o757) }
         if bad == .inWorldWritableDirectory { try HostFixtures.chmod(elsewhere.path, 0o777) }
@@ -107,9 +107,9 @@ struct TrustEndToEndTests {
 
     @Test("A symlink to a private, well-formed plugin loads")
     func goodSymlink() async throws {
-        let directory = try FixturePlugins.directory(with: [], bundled: ["Ethereum"])
+        let directory = try await FixturePlugins.directory(with: [], bundled: ["Ethereum"])
         try FileManager.default.createSymbolicLink(
-            atPath: directory.appending(path: "libCDogecoinPlugin.so").path, withDestinationPath: FixturePlugins.library(.cPlugin).path)
+            atPath: directory.appending(path: "libCDogecoinPlugin.so").path, withDestinationPath: await FixturePlugins.library(.cPlugin).path)
         let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty, "\(output.stderr)")

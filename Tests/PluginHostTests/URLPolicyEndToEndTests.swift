@@ -41,7 +41,7 @@ struct URLPolicyEndToEndTests {
 
     @Test("file:///etc/passwd, '..' out of a file base and a symbolic link out of it are refused", arguments: modes)
     func fileAttacks(flags: [String]) async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.attacks])
+        let directory = try await FixturePlugins.directory(containing: [Self.attacks])
         let files = try FileBase()
 
         let output = try await CommandRunner.host(
@@ -69,7 +69,7 @@ struct URLPolicyEndToEndTests {
             "/api/v2/redirect-path": .redirect(to: "/admin"),
             "/admin": .respond(status: 200, body: Self.spot("999.00")),
         ])
-        let directory = try FixturePlugins.directory(containing: [Self.attacks])
+        let directory = try await FixturePlugins.directory(containing: [Self.attacks])
         let base = api.baseURL + "/api"
 
         let output = try await CommandRunner.host(
@@ -102,7 +102,7 @@ struct URLPolicyEndToEndTests {
     func grant(flags: [String]) async throws {
         let other = try await LoopbackPriceServer(routes: ["/": .respond(status: 200, body: Self.spot("999.00"))])
         let api = try await LoopbackPriceServer(routes: ["/api/v2/redirect-port": .redirect(to: other.baseURL + "/")])
-        let directory = try FixturePlugins.directory(containing: [Self.attacks])
+        let directory = try await FixturePlugins.directory(containing: [Self.attacks])
         let base = api.baseURL + "/api"
         let common = ["--plugins-dir", directory.path, "--api-base-url", base, "--allow-url", other.baseURL + "/"] + flags
         let environment = ["HTTP_ATTACKS_OTHER_URL": other.baseURL + "/"]
@@ -124,7 +124,7 @@ struct URLPolicyEndToEndTests {
 
     @Test("HOST_ALLOW_URLS grants prefixes too, separated by spaces")
     func environmentGrant() async throws {
-        let directory = try FixturePlugins.directory(containing: [Self.attacks])
+        let directory = try await FixturePlugins.directory(containing: [Self.attacks])
         let listed = try await CommandRunner.host(
             ["list-plugins", "--format", "json", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase],
             environment: ["HOST_ALLOW_URLS": "https://a.test/v1  file:///srv/prices"])

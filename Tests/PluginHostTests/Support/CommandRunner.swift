@@ -13,6 +13,10 @@ struct CommandRunner {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// From launch to exit, as seen from a Dispatch thread: what the run
+        /// took, even when this test's own task resumed late because other
+        /// tests kept the cooperative pool busy.
+        var elapsed: Duration = .zero
     }
 
     /// A child that outlived its deadline and was killed.
@@ -83,7 +87,12 @@ struct CommandRunner {
         process.standardInput = FileHandle.nullDevice
 
         let finished = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in finished.continuation.finish() }
+        let exitedAt = Mutex<ContinuousClock.Instant?>(nil)
+        process.terminationHandler = { _ in
+            exitedAt.withLock { $0 = .now }
+            finished.continuation.finish()
+        }
+        let launchedAt = ContinuousClock.now
         try process.run()
         let pid = process.processIdentifier
         // Drain both pipes while the process runs, so a large output cannot
@@ -115,7 +124,8 @@ struct CommandRunner {
             throw DeadlineExceeded(
                 command: [executable.path] + arguments, deadline: deadline, stdout: stdout.text, stderr: stderr.text)
         }
-        return Output(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
+        let elapsed = (exitedAt.withLock { $0 } ?? .now) - launchedAt
+        return Output(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text, elapsed: elapsed)
     }
 
     /// SIGKILLs the child and everything in its process group.

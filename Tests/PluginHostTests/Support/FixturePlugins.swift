@@ -88,19 +88,19 @@ enum FixturePlugins {
     private static let outputDirectory = Result { try TemporaryDirectory.make() }
 
     /// The compiled library for `variant`, built once per test run.
-    static func library(_ variant: Variant) throws -> URL {
-        try library(variant.fixture)
+    static func library(_ variant: Variant) async throws -> URL {
+        try await library(variant.fixture)
     }
 
     /// The compiled library for `fixture`, built once per test run.
-    static func library(_ fixture: Fixture) throws -> URL {
+    static func library(_ fixture: Fixture) async throws -> URL {
         if let url = built.withLock({ $0[fixture] }) { return url }
         let output = try outputDirectory.get().appending(path: fixture.fileName)
         // Tests run in parallel and may build the same fixture at once:
         // each compiles to a file of its own and renames it into place, so
         // nobody ever copies a half-written library.
         let scratch = output.deletingLastPathComponent().appending(path: "\(UUID().uuidString)-\(fixture.fileName)")
-        try compile(source: fixture.source, defines: fixture.defines, to: scratch)
+        try await compile(source: fixture.source, defines: fixture.defines, to: scratch)
         guard rename(scratch.path, output.path) == 0 else { throw CompileError(message: "cannot rename \(scratch.path): \(errno)") }
         built.withLock { $0[fixture] = output }
         return output
@@ -108,17 +108,17 @@ enum FixturePlugins {
 
     /// Copies the given fixtures (and optionally the bundled plugins) into a
     /// fresh plugins directory.
-    static func directory(with variants: [Variant], bundled: [String] = [], extraFiles: [String: Data] = [:]) throws -> URL {
-        try directory(containing: variants.map(\.fixture), bundled: bundled, extraFiles: extraFiles)
+    static func directory(with variants: [Variant], bundled: [String] = [], extraFiles: [String: Data] = [:]) async throws -> URL {
+        try await directory(containing: variants.map(\.fixture), bundled: bundled, extraFiles: extraFiles)
     }
 
     /// Copies the given fixtures (and optionally the bundled plugins) into a
     /// fresh plugins directory.
-    static func directory(containing fixtures: [Fixture], bundled: [String] = [], extraFiles: [String: Data] = [:]) throws -> URL {
+    static func directory(containing fixtures: [Fixture], bundled: [String] = [], extraFiles: [String: Data] = [:]) async throws -> URL {
         let directory = try TemporaryDirectory.make().appending(path: "plugins")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for fixture in fixtures {
-            try FileManager.default.copyItem(at: library(fixture), to: directory.appending(path: fixture.fileName))
+            try FileManager.default.copyItem(at: await library(fixture), to: directory.appending(path: fixture.fileName))
         }
         for name in bundled {
             try FileManager.default.copyItem(at: bundledPlugin(name), to: directory.appending(path: bundledPlugin(name).lastPathComponent))
@@ -132,9 +132,9 @@ enum FixturePlugins {
     /// A private copy of `variant`'s library: a file of its own, so this
     /// process loads it afresh (glibc hands back an already loaded library
     /// for the same inode), with statics no other test shares.
-    static func privateCopy(of variant: Variant) throws -> URL {
+    static func privateCopy(of variant: Variant) async throws -> URL {
         let copy = try TemporaryDirectory.make().appending(path: variant.fileName)
-        try FileManager.default.copyItem(at: library(variant.fixture), to: copy)
+        try FileManager.default.copyItem(at: await library(variant.fixture), to: copy)
         return copy
     }
 
@@ -145,13 +145,47 @@ enum FixturePlugins {
 
     /// A library that exports the HTTP client's entry points but reports
     /// HTTP ABI `version`, compiled afresh into a directory of its own.
-    static func httpLibrary(reportingVersion version: UInt32) throws -> URL {
+    static func httpLibrary(reportingVersion version: UInt32) async throws -> URL {
         let output = try TemporaryDirectory.make().appending(path: "libHostHTTP.so")
-        try compile(source: "Tests/Fixtures/CHTTPLibrary/other_version.c", defines: ["-DOTHER_VERSION=\(version)u"], to: output)
+        try await compile(source: "Tests/Fixtures/CHTTPLibrary/other_version.c", defines: ["-DOTHER_VERSION=\(version)u"], to: output)
         return output
     }
 
-    private static func compile(source: String, defines: [String], to output: URL) throws {
+    /// Compiles without blocking a thread of the cooperative pool: tests
+    /// run in parallel on as many pool threads as there are cores, and a
+    /// test that waited here for clang would stall every other test's
+    /// timers and child processes meanwhile, and with them their clocks.
+    private static func compile(source: String, defines: [String], to output: URL) async throws {
+        let (process, errors) = compilation(source: source, defines: defines, to: output)
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
+        try process.run()
+        // Read on a Dispatch thread: a blocking read must not hold a pool thread either.
+        let message = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: errors.fileHandleForReading.readAll()) }
+        }
+        for await _ in exited.stream {}
+        guard process.terminationStatus == 0 else {
+            throw CompileError(message: String(decoding: message, as: UTF8.self))
+        }
+    }
+
+    /// ``library(_:)`` for the few callers that cannot await, such as a
+    /// trait's condition; it blocks its thread while clang runs.
+    static func librarySynchronously(_ fixture: Fixture) throws -> URL {
+        if let url = built.withLock({ $0[fixture] }) { return url }
+        let output = try outputDirectory.get().appending(path: "\(UUID().uuidString)-\(fixture.fileName)")
+        let (process, errors) = compilation(source: fixture.source, defines: fixture.defines, to: output)
+        try process.run()
+        let message = errors.fileHandleForReading.readAll()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CompileError(message: String(decoding: message, as: UTF8.self))
+        }
+        return output
+    }
+
+    private static func compilation(source: String, defines: [String], to output: URL) -> (Process, Pipe) {
         let source = repositoryRoot.appending(path: source)
         let include = repositoryRoot.appending(path: "Sources/PluginABI/include")
         let httpInclude = repositoryRoot.appending(path: "Sources/HostHTTPABI/include")
@@ -161,12 +195,7 @@ enum FixturePlugins {
             + ["-o", output.path, source.path]
         let errors = Pipe()
         process.standardError = errors
-        try process.run()
-        let message = errors.fileHandleForReading.readAll()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CompileError(message: String(decoding: message, as: UTF8.self))
-        }
+        return (process, errors)
     }
 
     /// The Swift toolchain ships clang; fall back to the system's cc.

@@ -14,26 +14,19 @@ enum HostFixtures {
     }
 
     /// The SHA-256 of a file, as `sha256sum` prints it.
-    static func sha256sum(_ path: String) throws -> String {
-        let output = try run("/usr/bin/sha256sum", [path])
+    static func sha256sum(_ path: String) async throws -> String {
+        let output = try await run("/usr/bin/sha256sum", [path])
         return String(output.prefix(64))
     }
 
-    /// Runs a tool and returns its stdout; throws when it fails.
+    /// Runs a tool and returns its stdout; throws when it fails. Waits as
+    /// ``CommandRunner`` does, without holding a thread of the cooperative
+    /// pool, which every other test's timers and child processes need.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(filePath: tool)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readAll()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ToolFailed(tool: tool, status: process.terminationStatus) }
-        return String(decoding: data, as: UTF8.self)
+    static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) async throws -> String {
+        let output = try await CommandRunner.run(URL(filePath: tool), arguments, environment: ProcessInfo.processInfo.environment, in: directory)
+        guard output.status == 0 else { throw ToolFailed(tool: tool, status: output.status) }
+        return output.stdout
     }
 
     struct ToolFailed: Error {
