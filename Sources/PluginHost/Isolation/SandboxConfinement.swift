@@ -95,7 +95,7 @@ enum SandboxConfinement {
         }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         if pb_sandbox_library_directory("swift_retain", &buffer, buffer.count) == 0 {
-            paths.append(String(cString: buffer))
+            paths.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         paths += ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache"]
         var seen: Set<String> = []
