@@ -47,7 +47,7 @@ struct SandboxEndToEndTests {
     // MARK: Attacks
 
     @Test(
-        "Filesystem: opening /etc/passwd is denied by Landlock", .enabled("the running kernel has no Landlock") { KernelSandbox.has(.landlock) }
+        "Filesystem: opening /etc/passwd is denied by Landlock", .enabled("the running kernel has no Landlock") { await KernelSandbox.has(.landlock) }
     )
     func openPasswd() async throws {
         let (row, output) = try await fetch("PASSWD", from: Self.openPasswd)
@@ -58,7 +58,7 @@ struct SandboxEndToEndTests {
 
     @Test(
         "Filesystem: a file cannot be created in /tmp, and none appears",
-        .enabled("the running kernel has no Landlock") { KernelSandbox.has(.landlock) }
+        .enabled("the running kernel has no Landlock") { await KernelSandbox.has(.landlock) }
     )
     func writeInTmp() async throws {
         let target = try TemporaryDirectory.make().appending(path: "written-by-a-plugin")
@@ -73,7 +73,7 @@ struct SandboxEndToEndTests {
 
     @Test(
         "Network: a TCP connection to a loopback port the test listens on is refused, and none arrives",
-        .enabled("the running kernel has no seccomp filters, or the host none for this CPU") { KernelSandbox.has(.seccomp) }
+        .enabled("the running kernel has no seccomp filters, or the host none for this CPU") { await KernelSandbox.has(.seccomp) }
     )
     func connectToLoopback() async throws {
         let listener = try LoopbackListener()
@@ -89,7 +89,7 @@ struct SandboxEndToEndTests {
 
     @Test(
         "Processes and other processes: fork, exec, a signal to the host and ptrace of the host all fail",
-        .enabled("the running kernel has no seccomp filters, or the host none for this CPU") { KernelSandbox.has(.seccomp) },
+        .enabled("the running kernel has no seccomp filters, or the host none for this CPU") { await KernelSandbox.has(.seccomp) },
         arguments: [
             (SandboxEndToEndTests.fork, "FORK", "fork(): Operation not permitted"),
             (SandboxEndToEndTests.exec, "EXEC", "execve(/bin/sh): Operation not permitted"),
@@ -108,14 +108,14 @@ struct SandboxEndToEndTests {
 
     @Test(
         "A plugin cannot fork a child to outlive the host: the fork fails",
-        .enabled("the running kernel has no seccomp filters, or the host none for this CPU") { KernelSandbox.has(.seccomp) }
+        .enabled("the running kernel has no seccomp filters, or the host none for this CPU") { await KernelSandbox.has(.seccomp) }
     )
     func orphanCannotFork() async throws {
         let token = Self.processToken()
         let (row, output) = try await fetch("ORPHAN", from: Self.orphan, environment: ["SANDBOX_ATTACK_TOKEN": token])
         #expect(row["error"] == "fork(): Operation not permitted")
         #expect(output.status == 1)
-        #expect(LivingProcesses.named(token).isEmpty)
+        #expect(await LivingProcesses.settle { LivingProcesses.named(token).isEmpty })
     }
 
     @Test("Without the seccomp filter a plugin can fork, and the host kills its child with the worker's process group")
@@ -128,10 +128,10 @@ struct SandboxEndToEndTests {
         // ended only once the child had exited too.
         #expect(row["amount"] == "1.00")
         #expect(output.status == 0)
-        if KernelSandbox.isFull() {
+        if await KernelSandbox.isFull() {
             #expect(output.stderrLines == [Self.partialWarning])
         }
-        #expect(LivingProcesses.named(token).isEmpty)
+        #expect(await LivingProcesses.settle { LivingProcesses.named(token).isEmpty })
     }
 
     @Test("A worker never outlives its host, even one that hides its pipe from the host: killing the host with SIGKILL takes the worker with it")
@@ -181,9 +181,9 @@ struct SandboxEndToEndTests {
         }
 
         let worker = try #require(seen, "the worker never said it was waiting")
-        #expect(LivingProcesses.isAlive(worker.pid) == false)
+        #expect(await LivingProcesses.settle { !LivingProcesses.isAlive(worker.pid) })
         #expect(worker.status.contains("NoNewPrivs:\t1"))
-        if KernelSandbox.has(.seccomp) {
+        if await KernelSandbox.has(.seccomp) {
             #expect(worker.status.contains("Seccomp:\t2"))
         }
         #expect(worker.status.contains("CapEff:\t0000000000000000"))
@@ -198,7 +198,7 @@ struct SandboxEndToEndTests {
 
     @Test(
         "A Swift plugin and a C plugin load and fetch in a full sandbox, over file://, and list-plugins says so",
-        .enabled("the running kernel lacks part of the sandbox") { KernelSandbox.isFull() }
+        .enabled("the running kernel lacks part of the sandbox") { await KernelSandbox.isFull() }
     )
     func fullSandboxListing() async throws {
         let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
@@ -258,7 +258,7 @@ struct SandboxEndToEndTests {
 
     @Test(
         "--require-sandbox and HOST_REQUIRE_SANDBOX=1 isolate plugins and load them when the sandbox is full",
-        .enabled("the running kernel lacks part of the sandbox") { KernelSandbox.isFull() },
+        .enabled("the running kernel lacks part of the sandbox") { await KernelSandbox.isFull() },
         arguments: [(["--require-sandbox"], [String: String]()), ([], ["HOST_REQUIRE_SANDBOX": "1"])]
     )
     func requireSandboxLoads(flags: [String], environment: [String: String]) async throws {
@@ -372,19 +372,21 @@ enum KernelSandbox {
 
     private static let probe = FixturePlugins.Fixture(fileName: "kernel-probe.so", source: "Tests/Fixtures/CPlugins/kernel_probe.c")
 
-    /// The kernel's Landlock ABI and whether it has seccomp filters; nothing
-    /// at all when the probe cannot be built, so the tests run and fail.
-    private static let answers: (landlockABI: Int32, seccomp: Bool) = {
+    /// The kernel's Landlock ABI and whether it has seccomp filters, asked
+    /// once per test run; every mechanism when the probe cannot be built,
+    /// so the tests run and fail rather than skip.
+    private static let answers = Task<(landlockABI: Int32, seccomp: Bool), Never> {
         typealias Probe = @convention(c) () -> Int32
-        guard let library = try? FixturePlugins.librarySynchronously(probe), let handle = dlopen(library.path, RTLD_NOW),
+        guard let library = try? await FixturePlugins.library(probe), let handle = dlopen(library.path, RTLD_NOW),
             let landlock = dlsym(handle, "kernel_probe_landlock_abi"), let seccomp = dlsym(handle, "kernel_probe_seccomp_filters")
         else { return (7, true) }
         return (unsafeBitCast(landlock, to: Probe.self)(), unsafeBitCast(seccomp, to: Probe.self)() == 1)
-    }()
+    }
 
     /// Whether the kernel has `mechanism`.
-    static func has(_ mechanism: Mechanism) -> Bool {
-        switch mechanism {
+    static func has(_ mechanism: Mechanism) async -> Bool {
+        let answers = await answers.value
+        return switch mechanism {
         case .landlock: answers.landlockABI >= 1
         case .seccomp: answers.seccomp
         }
@@ -392,8 +394,9 @@ enum KernelSandbox {
 
     /// Whether the kernel has every layer of the sandbox: Landlock ABI 6
     /// (files, network, scopes) and seccomp filters.
-    static func isFull() -> Bool {
-        answers.landlockABI >= 6 && answers.seccomp
+    static func isFull() async -> Bool {
+        let answers = await answers.value
+        return answers.landlockABI >= 6 && answers.seccomp
     }
 }
 
@@ -443,6 +446,22 @@ struct LoopbackListener {
 
 /// The processes that are running, as `/proc` shows them.
 enum LivingProcesses {
+    /// Whether `condition` holds within `limit`, looking every 10 ms.
+    ///
+    /// NB: a clock, because a process that is not the test's child cannot be
+    /// awaited from Swift (glibc's `pidfd_open` is not imported), and the
+    /// signal the tests do await, the end of a pipe the process held, comes
+    /// a moment early: the kernel closes a dying process's descriptors before
+    /// it becomes a zombie.
+    static func settle(within limit: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
     /// The pids of living (not zombie) processes whose name is `name`.
     static func named(_ name: String) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
