@@ -176,19 +176,15 @@ struct ContainmentEndToEndTests {
             report: PluginReport(name: "FrameForger", version: "1.0.0", path: "/forged", status: .loaded, fetchers: ["ETH", "E\u{1B}[31mVIL"], error: nil, warnings: []),
             fetchers: [.init(symbol: "ETH", displayName: "Ethereum"), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil")]
         ))
-        let frameFile = try TemporaryDirectory.make().appending(path: "frame.bin")
-        try Data(Frame.encode(forged)).write(to: frameFile)
+        // In the environment, since the worker's full sandbox lets it open no file of the test's.
+        let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
 
-        // The fixture reads its frame from a file, which the worker sandbox's
-        // Landlock layer forbids; the host's check of frames does not depend on it.
         let output = try await CommandRunner.host(
-            ["list-fetchers", "--isolate", "--plugins-dir", directory.path],
-            environment: ["HOSTILE_FRAME_FILE": frameFile.path, "HOST_SANDBOX_DISABLE": "landlock"])
+            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
 
         #expect(output.status == 0)
         #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
         #expect(output.stderrLines == [
-            "host: warning: isolated plugins run in a partial sandbox on this machine: no Landlock (turned off for this run); the other layers still apply",
             "host: warning: skipping \(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol ETH is already provided by \(ethereum)); remove it from the plugins directory or ask its author for a fix"
         ])
     }

@@ -16,9 +16,11 @@
  *   HOSTILE_BLOCK_FETCH       block the thread that calls fetch for 20 s
  *   HOSTILE_LATE_REGISTER     keep the services table and register a second
  *                             fetcher, LATE, from its first fetch
- *   HOSTILE_FORGE_FRAME       in a worker, write the frame in the file named
- *                             by $HOSTILE_FRAME_FILE to descriptor 4 (the
- *                             worker's pipe to the host) before registering
+ *   HOSTILE_FORGE_FRAME       in a worker, write the frame given in hex in
+ *                             $HOSTILE_FRAME_HEX to descriptor 4 (the
+ *                             worker's pipe to the host) before registering;
+ *                             from the environment, because the worker's
+ *                             sandbox lets it open no file of the test's
  */
 #define _POSIX_C_SOURCE 200809L
 #include "patchbay_plugin.h"
@@ -26,6 +28,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -112,16 +115,18 @@ static void fetch(void *context, const pb_fetch_request *request, pb_fetch_compl
 
 #ifdef HOSTILE_FORGE_FRAME
 static void write_forged_frame(void) {
-    const char *path = getenv("HOSTILE_FRAME_FILE");
+    const char *hex = getenv("HOSTILE_FRAME_HEX");
     struct stat facts;
     // Only ever into a worker's frame pipe: in-process, descriptor 4 is the host's business.
-    if (path == NULL || fstat(4, &facts) != 0 || !S_ISFIFO(facts.st_mode)) return;
-    int file = open(path, O_RDONLY | O_CLOEXEC);
-    if (file < 0) return;
-    char buffer[4096];
-    ssize_t length = read(file, buffer, sizeof buffer);
-    close(file);
-    if (length > 0) (void)!write(4, buffer, (size_t)length);
+    if (hex == NULL || fstat(4, &facts) != 0 || !S_ISFIFO(facts.st_mode)) return;
+    unsigned char frame[4096];
+    size_t length = 0;
+    for (; hex[0] && hex[1] && length < sizeof frame; hex += 2) {
+        unsigned int byte;
+        if (sscanf(hex, "%2x", &byte) != 1) return;
+        frame[length++] = (unsigned char)byte;
+    }
+    if (length > 0) (void)!write(4, frame, length);
 }
 #endif
 

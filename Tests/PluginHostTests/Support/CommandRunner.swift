@@ -131,9 +131,10 @@ struct CommandRunner {
     /// SIGKILLs the child and everything in its process group.
     ///
     /// Foundation's `Process` starts each child as a process-group leader,
-    /// and `host` starts its isolated workers (and they their children) in
-    /// that same group, so one signal reaches them all; a child that is not
-    /// a leader, or has already gone, is signalled alone.
+    /// so one signal reaches it and whatever it started in its group; a
+    /// child that is not a leader, or has already gone, is signalled alone.
+    /// The host's isolated workers have groups of their own, and die with
+    /// the host through their parent-death signal.
     private static func killGroup(of pid: Int32) {
         if kill(-pid, SIGKILL) != 0 { _ = kill(pid, SIGKILL) }
     }
