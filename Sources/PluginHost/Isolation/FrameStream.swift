@@ -262,6 +262,9 @@ final class FrameStream: Sendable {
             state.end = end
             close(state.input)
             state.input = -1
+            // What the pipe still takes goes out first: a worker that exits
+            // at its host's end of file must not lose its last log line.
+            state.writeOutbox()
             state.closeOutput()
             // Dropping the handlers breaks the cycle through whoever owns the stream.
             defer {
