@@ -1,0 +1,345 @@
+#!/usr/bin/env bash
+# Mutation testing of the checks that protect users.
+#
+# Each line of the list below plants one small bug in a check a user relies
+# on (the descriptor and trust checks, the lock, what the host believes of a
+# plugin, the URL policy, HTTPS, the container's scopes, exact amounts). For each,
+# this script replaces an exact text, which must occur exactly once in its
+# file, builds incrementally, runs the tests that should notice, restores the
+# file, and prints one line:
+#
+#   KILLED    id  (seconds)  description      a test failed (or the build did,
+#                                              or the tests timed out: it says so)
+#   SURVIVED  id  (seconds)  description      every test passed: a test is missing
+#   STALE     id  (seconds)  description      the text is not in the file exactly
+#                                              once, or the filter ran no test:
+#                                              update the line
+#
+# then "N killed, N survived, N stale", and exits 1 if any survived or is stale.
+#
+# The tree is left exactly as found: each file is copied before it is changed
+# and copied back (contents, mode and mtime) after its run, on exit, and on
+# INT, TERM and HUP; the bytes are then checked against a SHA-256 taken
+# before. Only SIGKILL can stop that: the next run then finds the copy in
+# .build/mutate-restore and puts it back first, if the file still holds the
+# planted bug. At the end the clean tree is built once more, so .build holds no
+# mutated code (the last file restored is recompiled: its mtime is restored,
+# but the build records the mutated one).
+#
+# Run it on a tree whose tests pass (a mutant is killed by any failing test).
+# The whole list takes about 15 minutes on a 2-core machine (20 s a mutant:
+# an incremental build, then the tests), so CI runs only --fast, after
+# `swift test` has built everything.
+#
+# Usage: scripts/mutate.sh                  every mutation
+#        scripts/mutate.sh --fast           the CI subset: five, one per area (2 minutes)
+#        scripts/mutate.sh --only ID[,ID]   the named ones
+#        scripts/mutate.sh --list           print the list and exit
+#        scripts/mutate.sh --check          check every pattern occurs exactly
+#                                           once, without building (seconds)
+#        KEEP=1 scripts/mutate.sh ...       keep each mutant's build and test log
+#
+# When you add a check that protects users, add its mutation here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# ---------------------------------------------------------------------------
+# The list: mutation ID FILE PATTERN REPLACEMENT TEST-FILTER DESCRIPTION
+# PATTERN is literal text that must occur exactly once in FILE; TEST-FILTER is
+# the regular expression `swift test --filter` gets.
+# ---------------------------------------------------------------------------
+list() {
+    # Descriptor checks
+    mutation descriptor-size Sources/PluginHost/Loading/PluginLoader.swift 'guard size >= minimumDescriptorSize else' 'guard size <= minimumDescriptorSize else' 'PluginLoaderTests|DescriptorSizeEndToEndTests' "descriptor size check reversed: a smaller descriptor is read past its end"
+    mutation descriptor-magic Sources/PluginHost/Loading/PluginLoader.swift 'guard magic == PB_PLUGIN_MAGIC else' 'guard magic != 0 else' 'BrokenPluginTests' "any non-zero descriptor magic is accepted"
+    mutation descriptor-abi Sources/PluginHost/Loading/PluginLoader.swift 'guard abiVersion == PB_PLUGIN_ABI_VERSION else' 'guard abiVersion >= PB_PLUGIN_ABI_VERSION else' 'BrokenPluginTests' "a plugin built for a later ABI version is loaded"
+    # Trust rules
+    mutation trust-group-writable-dir Sources/PluginHost/Trust/TrustRules.swift 'let writable = facts.permissions & 0o022' 'let writable = facts.permissions & (subject.isDirectory ? 0o002 : 0o022)' 'TrustRulesTests|TrustEndToEndTests/writableDirectory' "a group-writable plugins directory is accepted"
+    mutation trust-world-writable-file Sources/PluginHost/Trust/TrustRules.swift 'let writable = facts.permissions & 0o022' 'let writable = facts.permissions & (subject.isDirectory ? 0o022 : 0o020)' 'TrustRulesTests|TrustEndToEndTests/writablePlugin' "a world-writable plugin file is accepted"
+    mutation trust-owner Sources/PluginHost/Trust/TrustRules.swift 'guard facts.owner != currentUser && facts.owner != 0 else { return nil }' 'guard facts.owner != currentUser && facts.owner == currentUser else { return nil }' 'TrustRulesTests' "a file or directory of another user is trusted"
+    # Lock file
+    mutation lock-digest Sources/PluginHost/Loading/PluginFile.swift 'guard actual == expected else {' 'guard actual.count == expected.count else {' 'LockFileEndToEndTests/tamperedAfterLocking' "lock digests compared by length only: a changed plugin loads"
+    mutation lock-unlisted Sources/PluginHost/Loading/PluginFile.swift 'throw PluginLoadError(.notLocked(lock: lock.path))' 'return' 'LockFileEndToEndTests/notInLock' "a plugin the lock file does not list loads unchecked"
+    # What the host believes of a plugin
+    mutation symbol-case Sources/PluginHost/Loading/PluginSession.swift '(UInt8(ascii: "A")...UInt8(ascii: "Z"))' '(UInt8(ascii: "A")...UInt8(ascii: "z"))' 'PluginInputTests/symbols' "symbols may hold lower-case letters"
+    mutation symbol-length Sources/PluginHost/Loading/PluginSession.swift '(1...16).contains(symbol.utf8.count)' '(1...32).contains(symbol.utf8.count)' 'PluginInputTests/symbols' "symbols of 17 to 32 characters are accepted"
+    mutation text-length-cap Sources/PluginHost/Trust/PluginInput.swift 'guard length <= limit else' 'guard length <= limit + 1 else' 'PluginInputTests/cStrings' "a plugin's C string may exceed its length limit"
+    mutation frame-text-length-cap Sources/PluginHost/Trust/PluginInput.swift 'guard string.utf8.count <= limit else' 'guard string.utf8.count <= limit * 4 else' 'PluginInputTests' "a plugin's text in Swift (worker frames, answers) may be 4 times its limit"
+    mutation text-utf8 Sources/PluginHost/Trust/PluginInput.swift 'guard let string = String(validating: bytes, as: UTF8.self) else {' 'guard let string = Optional(String(decoding: bytes, as: UTF8.self)) else {' 'PluginInputTests/cStrings' "invalid UTF-8 from a plugin is repaired instead of refused"
+    mutation amount-digits Sources/PluginHost/Trust/PluginInput.swift 'guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(isDigit) else { return false }' 'guard let whole = parts.first, !whole.isEmpty else { return false }' 'PluginInputTests|ContainmentEndToEndTests/nonDecimalAmountsAreRefused' "an amount's integer part may hold any character (1e5, NaN)"
+    mutation quote-base Sources/PluginHost/Trust/PluginInput.swift 'guard base == request.symbol else {' 'guard !base.isEmpty else {' 'PluginInputTests/badQuotesAreRefused' "a plugin's quote for another asset is accepted"
+    mutation quote-currency Sources/PluginHost/Trust/PluginInput.swift 'guard currency == request.currency else {' 'guard !currency.isEmpty else {' 'PluginInputTests/badQuotesAreRefused' "a plugin's quote in another currency is accepted"
+    mutation token-sequential Sources/PluginHost/Fetching/PendingFetches.swift 'token = UInt64.random(in: 1...UInt64.max)' 'token = UInt64(state.waiting.count + state.finishedOrder.count + 1)' 'ContainmentEndToEndTests/forgedTokensAreIgnored' "completion tokens are sequential, so a plugin can answer another's fetch"
+    mutation fetch-timeout Sources/PluginHost/Fetching/PluginFetcher.swift 'try? await Task.sleep(for: timeout)' 'try? await Task.sleep(for: timeout * 30)' 'CallbackMisbehaviourTests/neverCallsBack' "--timeout does not end a fetch the plugin never answers"
+    mutation plugin-call-inline Sources/PluginHost/Support/PluginCallThread.swift 'static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) {' 'static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) { body(); if Bool(true) { return }' 'ContainmentEndToEndTests/blockingFetchesTimeOut' "plugin calls run on the host's own threads, where a blocking one stops every timer"
+    mutation terminal-escape Sources/PluginHost/Output/TerminalText.swift 'case 0x00...0x1F, 0x7F...0x9F,' 'case 0x00...0x1A, 0x1C...0x1F, 0x7F...0x9F,' 'TerminalTextTests|ContainmentEndToEndTests/escapeSequencesAreNeutralised' "ESC from a plugin reaches the terminal"
+    mutation terminal-bidi Sources/PluginHost/Output/TerminalText.swift '0x2028...0x202E' '0x2028...0x2029' 'TerminalTextTests' "bidirectional overrides from a plugin reach the terminal"
+    mutation worker-symbol-rule Sources/PluginHost/Isolation/IsolatedPluginLoader.swift 'let symbol = try PluginInput.symbol(fetcher.symbol)' 'let symbol = fetcher.symbol' 'PluginInputTests/workerReports' "a worker's load report skips the symbol rule"
+    mutation worker-symbol-claims Sources/PluginHost/Isolation/IsolatedPluginLoader.swift 'if let owner = claims.owner(of: symbol) {' 'if let owner = claims.owner(of: symbol), owner.isEmpty {' 'PluginInputTests/workerReports|ContainmentEndToEndTests/forgedWorkerFrameIsRefused' "a worker may claim a symbol another plugin already provides"
+    mutation sandbox-execve Sources/CWorkerSandbox/worker_sandbox.c '__NR_execve, __NR_execveat,' '__NR_execveat,' 'SandboxEndToEndTests/processAttacks' "the worker sandbox lets a plugin execve another program"
+    mutation sandbox-landlock-fs Sources/CWorkerSandbox/worker_sandbox.c 'if (!failed && syscall(__NR_landlock_restrict_self, ruleset, 0) != 0) failed = errno;' 'if (!failed && ruleset < 0) failed = errno;' 'SandboxEndToEndTests/(openPasswd|writeInTmp)' "the worker's Landlock ruleset is built but never enforced"
+    mutation sandbox-landlock-net Sources/CWorkerSandbox/worker_sandbox.c 'attributes.handled_access_net = PB_LL_NET_BIND_TCP | PB_LL_NET_CONNECT_TCP;' 'attributes.handled_access_net = 0;' 'SandboxEndToEndTests' "the worker's Landlock network rule is dropped (TCP connect allowed)"
+    # What a plugin may fetch
+    mutation url-port Sources/PluginHost/Networking/URLPrefix.swift ' && candidate.effectivePort == url.effectivePort' '' 'URLPolicyTests|URLPolicyEndToEndTests/loopbackAttacks' "the URL policy ignores the port: any port on the API's host is admitted"
+    mutation url-path-prefix Sources/PluginHost/Networking/URLPrefix.swift '&& candidate.segments.starts(with: url.directorySegments)' '&& candidate.segments.starts(with: url.directorySegments.prefix(0))' 'URLPolicyTests' "the URL policy ignores the path: anything on the API's host is admitted"
+    mutation url-dot-segment Sources/PluginHost/Networking/StrictURL.swift 'guard text != ".", text != ".." else {' 'guard text != "." else {' 'URLPolicyTests' "a '..' path segment is accepted"
+    mutation url-encoded-slash Sources/PluginHost/Networking/StrictURL.swift 'guard value != 0, value != UInt8(ascii: "/"), value != UInt8(ascii: "\\") else {' 'guard value != 0, value != UInt8(ascii: "\\") else {' 'URLPolicyTests' "an encoded '/' (%2F) in a path is accepted"
+    mutation url-redirect Sources/PluginHost/Loading/HostServices.swift 'current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)' 'current = try URLPolicy.apiBase(location).checkRedirect(to: location, from: current, asked: text)' 'HostServicesPolicyTests' "a redirect is followed wherever it leads"
+    mutation file-root-boundary Sources/PluginHost/Networking/FileNetworking.swift 'path.hasPrefix(root + "/")' 'path.hasPrefix(root)' 'FileNetworkingTests' "a file read may go to a sibling of its root (/srv/prices-secret for /srv/prices)"
+    mutation file-resolve-beneath Sources/CFileBeneath/file_beneath.c 'how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;' 'how.resolve = RESOLVE_NO_MAGICLINKS;' 'FileNetworkingTests' "file reads follow '..' and symlinks out of their root"
+    # HTTPS and proxies
+    mutation tls-no-verification Sources/HostHTTP/HTTPClients.swift 'var tls = TLSConfiguration.makeClientConfiguration()' 'var tls = TLSConfiguration.makeClientConfiguration(); tls.certificateVerification = .none' 'NetworkEndToEndTests/untrusted' "an HTTPS server's certificate is not verified"
+    mutation tls-no-hostname Sources/HostHTTP/HTTPClients.swift 'var tls = TLSConfiguration.makeClientConfiguration()' 'var tls = TLSConfiguration.makeClientConfiguration(); tls.certificateVerification = .noHostnameVerification' 'NetworkEndToEndTests/wrongName' "an HTTPS certificate for another name is accepted"
+    mutation proxy-password-shown Sources/PluginHost/Networking/ProxyServer.swift 'guard let at = text.lastIndex(of: "@") else { return text }' 'guard let at = text.lastIndex(of: "@"), at < text.startIndex else { return text }' 'NetworkEndToEndTests/badProxy|NetworkSettingsTests' "a proxy URL's password is printed in error lines"
+    # The container's scopes
+    mutation scope-singleton Sources/Patchbay/Resolution/Container+Engine.swift 'registration.state.store(Registration.ready, ordering: .releasing)' 'registration.state.store(Registration.empty, ordering: .releasing)' 'ContainerTests/Scopes' "a singleton is made again on every resolve"
+    mutation scope-graph Sources/Patchbay/Resolution/Container+Engine.swift 'state.pointee.depth > 1 || registration.completion != nil' 'state.pointee.depth > 1 && registration.completion != nil' 'ContainerTests/Scopes' "a graph-scope instance is not shared within a resolve"
+    mutation scope-weak Sources/Patchbay/Resolution/Container+Engine.swift 'registration.holdWeakly(object)' '_ = object' 'ContainerTests/WeakStorage' "a weak-scope instance is not shared while someone holds it"
+    mutation scope-circularity Sources/Patchbay/Resolution/ResolutionState.swift 'for index in 0..<depth where path[index].toOpaque() == entry.toOpaque() {' 'for index in 0..<depth where path[index].toOpaque() == entry.toOpaque() && index < 0 {' 'ContainerTests/Circularity' "a dependency cycle is not detected (it runs to the depth limit)"
+    # Exact amounts
+    mutation decimal-through-double Sources/PriceKit/DecimalAmount.swift 'self.text = text' 'self.text = Double(text).map { "\($0)" } ?? text' 'DecimalAmountTests|CoinbaseSpotFetcherTests' "an amount goes through Double and loses digits"
+    mutation decimal-json-number Sources/PriceKit/DecimalAmount+Codable.swift 'text = try container.decode(String.self)' 'text = try (try? container.decode(String.self)) ?? String(container.decode(Double.self))' 'DecimalAmountTests|CoinbaseSpotFetcherErrorTests' "an amount sent as a JSON number is accepted through Double"
+    mutation decimal-fraction Sources/PriceKit/DecimalAmount.swift 'return !fraction.isEmpty && fraction.allSatisfy(isDigit)' 'return !fraction.isEmpty' 'DecimalAmountTests' "an amount's fraction may hold any character (1.5e3)"
+    mutation coinbase-quote-currency Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {' 'guard quote.base.uppercased() == requested[0] else {' 'CoinbaseSpotFetcherErrorTests/aQuoteForAnotherPairIsRejected' "Coinbase's quote currency is not compared with the one asked for"
+    mutation coinbase-quote-base Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {' 'guard quote.currency.uppercased() == requested[1] else {' 'CoinbaseSpotFetcherErrorTests/aQuoteForAnotherPairIsRejected' "Coinbase's quote asset is not compared with the one asked for"
+}
+
+# The CI subset: cheap, and one per area.
+fast_ids=descriptor-size,trust-group-writable-dir,url-dot-segment,scope-singleton,coinbase-quote-currency
+
+# ---------------------------------------------------------------------------
+
+test_timeout=300   # seconds for one mutant's test run; longer counts as killed
+build_timeout=1800 # seconds for one build
+restore_dir=.build/mutate-restore
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
+
+mode=all only=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --list) mode=list ;;
+        --check) mode=check ;;
+        --fast) only=$fast_ids ;;
+        --only) [ $# -ge 2 ] || { echo "mutate: --only needs IDs, e.g. --only descriptor-size,scope-weak" >&2; exit 64; }
+                only=$2; shift ;;
+        --only=*) only=${1#--only=} ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "mutate: unknown argument '$1'; see --help" >&2; exit 64 ;;
+    esac
+    shift
+done
+
+# Collect the list into parallel arrays.
+ids=() files=() patterns=() replacements=() filters=() descriptions=()
+mutation() {
+    ids+=("$1") files+=("$2") patterns+=("$3") replacements+=("$4") filters+=("$5") descriptions+=("$6")
+}
+list
+
+if [ "$mode" = list ]; then
+    for i in "${!ids[@]}"; do
+        printf '%-26s %s\n    %s\n    filter: %s\n' "${ids[$i]}" "${descriptions[$i]}" "${files[$i]}" "${filters[$i]}"
+    done
+    exit 0
+fi
+
+selected=()
+if [ -n "$only" ]; then
+    IFS=, read -r -a wanted <<<"$only"
+    for id in "${wanted[@]}"; do
+        found=""
+        for i in "${!ids[@]}"; do [ "${ids[$i]}" = "$id" ] && found=$i; done
+        [ -n "$found" ] || { echo "mutate: no mutation named '$id'; see --list" >&2; exit 64; }
+        selected+=("$found")
+    done
+else
+    selected=("${!ids[@]}")
+fi
+
+# Literal text replacement (no regular expressions) of FILE into OUTPUT:
+# exits 3 unless the pattern occurs exactly once. Perl, because Debian
+# always has it.
+replace_once() {
+    perl -e '
+        my ($file, $pattern, $replacement, $output) = @ARGV;
+        open(my $in, "<", $file) or die "mutate: cannot read $file: $!\n";
+        my $text = do { local $/; <$in> };
+        close $in;
+        my ($count, $at) = (0, -1);
+        for (my $i = index($text, $pattern); $i >= 0; $i = index($text, $pattern, $i + 1)) {
+            $at = $i if $count == 0;
+            $count++;
+        }
+        exit 3 unless $count == 1;
+        substr($text, $at, length($pattern)) = $replacement;
+        open(my $out, ">", $output) or die "mutate: cannot write $output: $!\n";
+        print $out $text;
+        close $out or die "mutate: cannot write $output: $!\n";
+    ' "$@"
+}
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+# How often the literal PATTERN occurs in FILE.
+occurrences() {
+    perl -e '
+        my ($file, $pattern) = @ARGV;
+        open(my $in, "<", $file) or do { print "0\n"; exit 0 };
+        my $text = do { local $/; <$in> };
+        my $count = 0;
+        for (my $i = index($text, $pattern); $i >= 0; $i = index($text, $pattern, $i + 1)) { $count++ }
+        print "$count\n";
+    ' "$@"
+}
+
+# A run killed by SIGKILL left a mutated file behind: put it back if it still
+# holds the mutation; never overwrite edits made since.
+if [ -f "$restore_dir/path" ]; then
+    left_file=$(cat "$restore_dir/path")
+    left_sum=$(sha "$left_file" 2>/dev/null || true)
+    if [ "$left_sum" = "$(sha "$restore_dir/original")" ]; then
+        rm -rf "$restore_dir"
+    elif [ -f "$restore_dir/mutated-sum" ] && [ "$left_sum" = "$(cat "$restore_dir/mutated-sum")" ]; then
+        cp -p "$restore_dir/original" "$left_file"
+        rm -rf "$restore_dir"
+        echo "mutate: restored $left_file, which an earlier run left mutated"
+    else
+        echo "mutate: $restore_dir holds the original of $left_file from an interrupted run, but the file has changed since; compare and delete $restore_dir" >&2
+        exit 2
+    fi
+fi
+
+if [ "$mode" = check ]; then
+    stale=0
+    for i in "${selected[@]}"; do
+        count=$(occurrences "${files[$i]}" "${patterns[$i]}")
+        if [ "$count" != 1 ]; then
+            printf 'STALE     %-26s the pattern occurs %s times in %s\n' "${ids[$i]}" "$count" "${files[$i]}"
+            stale=$((stale + 1))
+        fi
+    done
+    echo "${#selected[@]} checked, $stale stale"
+    [ "$stale" = 0 ]
+    exit
+fi
+
+# The file being mutated, its copy and checksums; empty when none is.
+current_file="" current_sum=""
+child=""
+
+# Puts the current file back as it was, and checks its bytes.
+restore() {
+    [ -n "$current_file" ] || return 0
+    cp -p "$restore_dir/original" "$current_file"
+    if [ "$(sha "$current_file")" != "$current_sum" ]; then
+        echo "mutate: could not restore $current_file; its original is in $restore_dir/original" >&2
+        return 1
+    fi
+    rm -rf "$restore_dir"
+    current_file=""
+}
+
+on_signal() {
+    local status=$1
+    trap - INT TERM HUP
+    if [ -n "$child" ]; then
+        kill -TERM "$child" 2>/dev/null || true
+        wait "$child" 2>/dev/null || true
+    fi
+    restore || true
+    echo "mutate: interrupted; the tree is as it was" >&2
+    exit "$status"
+}
+trap 'restore || true' EXIT
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 129' HUP
+
+# Runs a command in the background and waits, so that a signal is handled at
+# once rather than when a 5-minute test run ends. `timeout` puts the command
+# in a process group of its own and kills all of it.
+run() {
+    local seconds=$1 log=$2 status=0
+    shift 2
+    timeout --kill-after=10 "$seconds" "$@" >"$log" 2>&1 &
+    child=$!
+    wait "$child" || status=$?
+    child=""
+    return "$status"
+}
+
+logs=$(mktemp -d "${TMPDIR:-/tmp}/mutate.XXXXXX")
+if [ "${KEEP:-0}" = 1 ]; then
+    echo "mutate: keeping the build and test logs in $logs"
+else
+    trap 'restore || true; rm -rf "$logs"' EXIT
+fi
+
+echo "mutate: building the unmutated tree"
+if ! run "$build_timeout" "$logs/build.log" swift build --build-tests; then
+    tail -n 30 "$logs/build.log" >&2
+    echo "mutate: the unmutated tree does not build; fix that first" >&2
+    exit 2
+fi
+
+killed=0 survived=0 stale=0
+for i in "${selected[@]}"; do
+    id=${ids[$i]} file=${files[$i]} description=${descriptions[$i]}
+    started=$SECONDS
+    verdict="" note=""
+
+    mkdir -p "$restore_dir"
+    cp -p "$file" "$restore_dir/original"
+    current_sum=$(sha "$file")
+    printf '%s\n' "$file" >"$restore_dir/path"
+    current_file=$file
+    status=0
+    replace_once "$file" "${patterns[$i]}" "${replacements[$i]}" "$restore_dir/mutated" || status=$?
+    if [ "$status" = 0 ]; then
+        # Recorded before the file changes, so that a run killed at any point
+        # can be undone by the next.
+        sha "$restore_dir/mutated" >"$restore_dir/mutated-sum"
+        cat "$restore_dir/mutated" >"$file"
+    fi
+    if [ "$status" = 3 ]; then
+        verdict=STALE note=" — the pattern is not in $file exactly once"
+    elif [ "$status" != 0 ]; then
+        restore
+        echo "mutate: could not apply $id to $file" >&2
+        exit 2
+    else
+        if ! run "$build_timeout" "$logs/$id.build.log" swift build --build-tests; then
+            verdict=KILLED note=" — by a compile error"
+        else
+            status=0
+            run "$test_timeout" "$logs/$id.test.log" swift test --skip-build --filter "${filters[$i]}" || status=$?
+            if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+                verdict=KILLED note=" — the tests timed out after $test_timeout s"
+            elif [ "$status" != 0 ]; then
+                verdict=KILLED
+            elif ! grep -Eq 'Test run with [1-9][0-9]* tests?' "$logs/$id.test.log"; then
+                verdict=STALE note=" — the filter '${filters[$i]}' runs no test"
+            else
+                verdict=SURVIVED
+            fi
+        fi
+    fi
+    restore
+    case $verdict in
+        KILLED) killed=$((killed + 1)) ;;
+        SURVIVED) survived=$((survived + 1)) ;;
+        STALE) stale=$((stale + 1)) ;;
+    esac
+    printf '%-8s  %-26s (%3d s)  %s%s\n' "$verdict" "$id" $((SECONDS - started)) "$description" "$note"
+done
+
+# Leave .build as it was: built from the unmutated tree.
+if ! run "$build_timeout" "$logs/build.log" swift build --build-tests; then
+    tail -n 30 "$logs/build.log" >&2
+    echo "mutate: the restored tree failed to build" >&2
+    exit 2
+fi
+
+echo "$killed killed, $survived survived, $stale stale"
+[ "$survived" = 0 ] && [ "$stale" = 0 ]
