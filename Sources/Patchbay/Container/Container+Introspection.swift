@@ -56,7 +56,7 @@ extension Container {
     ///   - serviceType: The service type.
     ///   - name: The registration name, or nil.
     ///   - argumentTypes: The factory's argument types, as in `String.self, Int.self`.
-    /// - Returns: Whether ``resolve(_:name:arguments:)`` would find a registration.
+    /// - Returns: Whether ``resolve(_:name:arguments:)->Service`` would find a registration.
     public func isRegistered<Service, each Argument>(
         _ serviceType: Service.Type, name: String? = nil, argumentTypes: repeat (each Argument).Type
     ) -> Bool {

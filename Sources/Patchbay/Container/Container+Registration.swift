@@ -2,7 +2,7 @@ extension Container {
     /// Registers a factory for a service type, optionally under a name and with arguments.
     ///
     /// The factory receives a ``Resolver`` for its own dependencies, then the
-    /// arguments passed to ``resolve(_:name:arguments:)``. Their types are part
+    /// arguments passed to ``resolve(_:name:arguments:)->Service``. Their types are part
     /// of the key, as is the name; registering the same key again replaces the
     /// earlier registration.
     ///

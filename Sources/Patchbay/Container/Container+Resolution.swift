@@ -102,7 +102,7 @@ extension Container {
 
     /// Resolves the service with arguments when the result is optional, and returns nil only if nothing is registered.
     ///
-    /// The optional counterpart of ``resolve(_:name:arguments:)``; see ``resolve(_:name:)-(Wrapped?.Type,_)``.
+    /// The optional counterpart of ``resolve(_:name:arguments:)->Service``; see ``resolve(_:name:)->Wrapped?``.
     ///
     /// - Parameters:
     ///   - serviceType: The optional service type; usually inferred.

@@ -16,7 +16,7 @@
 ///
 /// ## Parent and child containers
 ///
-/// A child made with ``init(parent:defaultScope:)`` sees its parent's
+/// A child made with ``init(parent:defaultScope:creationWaitLimit:)`` sees its parent's
 /// registrations and may override them; the parent never sees the child's.
 /// Instances of the storing scopes (``Scope/singleton``, ``Scope/cached``,
 /// ``Scope/shared`` and ``Scope/custom(_:)``) belong to the container that registered them, so a

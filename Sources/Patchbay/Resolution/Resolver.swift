@@ -101,7 +101,7 @@ extension Resolver {
     /// Resolves the unnamed service when the result is optional, and nil only if nothing is registered.
     ///
     /// So `let networking: Networking? = try r.resolve()` resolves `Networking`,
-    /// not `Optional<Networking>`; see ``Container/resolve(_:name:)-(Wrapped?.Type,_)``.
+    /// not `Optional<Networking>`; see ``Container/resolve(_:name:)->Wrapped?``.
     ///
     /// - Parameter serviceType: The optional service type; usually inferred.
     /// - Returns: The service, or nil if it is not registered.
