@@ -168,7 +168,8 @@ struct CheckedLoadReply {
 
     init(_ reply: LoadReply, claims: SymbolClaims) throws(PluginInput.Violation) {
         let report = reply.report
-        name = try PluginInput.text(report.name, .name, limit: max(PluginInput.Limit.name, 255))
+        // A failed report may carry the file name (up to NAME_MAX) where the descriptor could not be read.
+        name = try PluginInput.text(report.name, .name, limit: report.status == .loaded ? PluginInput.Limit.name : 255)
         metadata = try report.metadata.map { metadata throws(PluginInput.Violation) in try PluginInput.metadata(metadata) }
         warnings = try report.warnings.map { warning throws(PluginInput.Violation) in try PluginInput.text(warning, .error, limit: PluginInput.Limit.error) }
         guard report.status == .loaded else {
@@ -182,7 +183,6 @@ struct CheckedLoadReply {
             throw PluginInput.Violation(field: .name, rule: "or version is missing")
         }
         self.version = try PluginInput.text(version, .version, limit: PluginInput.Limit.version)
-        _ = try PluginInput.text(name, .name, limit: PluginInput.Limit.name)
         error = nil
         guard !reply.fetchers.isEmpty else { throw PluginInput.Violation(field: .symbol, rule: "list is empty for a plugin that loaded") }
         var seen: Set<String> = []
