@@ -2,8 +2,8 @@
 /// its descriptor and fetchers, every trust check with its verdict, the lock
 /// file's verdict, the mode it would load in, and its problem, if any.
 ///
-/// Build one with ``Host/inspect(_:isolation:loadsIsolated:)``; show it with
-/// ``Rendering/inspection(_:as:)``.
+/// Build one with ``Host/inspect(_:isolation:loadsIsolated:)``; `host inspect`
+/// prints it as a table or, through ``encode(to:)``, as JSON.
 public struct PluginInspection: Sendable, Encodable {
     /// The file, as given.
     public let path: String
@@ -77,7 +77,7 @@ public struct PluginInspection: Sendable, Encodable {
         case path, working, name, version, descriptor, fetchers, checks, lock, mode, sandbox, problem, warnings
     }
 
-    /// The JSON shape `host inspect --format json` prints; see ``Rendering``.
+    /// The JSON shape `host inspect --format json` prints, a contract scripts rely on.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)

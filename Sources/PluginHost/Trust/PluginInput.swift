@@ -13,8 +13,8 @@ import Glibc
 /// Both paths call the same functions, so the two modes cannot drift apart.
 ///
 /// Text that passes is valid UTF-8 within a stated length, but may still hold
-/// control characters: those are escaped where text reaches a terminal (see
-/// ``TerminalText``), because JSON output must keep it exact.
+/// control characters: `host` escapes those where text reaches a terminal
+/// (its `TerminalText`), because JSON output must keep it exact.
 enum PluginInput {
     /// The longest text the host accepts, in UTF-8 bytes, per kind of field.
     enum Limit {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PluginHost
 
 /// Turns the host's results into what `host` prints.
 ///
@@ -12,9 +13,9 @@ import Foundation
 ///   where `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
 ///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
-public enum Rendering {
+enum Rendering {
     /// The fetcher listing.
-    public static func fetchers(_ fetchers: [PluginFetcher], as format: OutputFormat) -> String {
+    static func fetchers(_ fetchers: [PluginFetcher], as format: OutputFormat) -> String {
         switch format {
         case .json:
             return json(fetchers.map { FetcherRow(symbol: $0.symbol, name: $0.displayName, plugin: $0.plugin.name) })
@@ -26,7 +27,7 @@ public enum Rendering {
     }
 
     /// The plugin listing.
-    public static func plugins(_ reports: [PluginReport], as format: OutputFormat) -> String {
+    static func plugins(_ reports: [PluginReport], as format: OutputFormat) -> String {
         switch format {
         case .json:
             return json(reports.map(PluginRow.init))
@@ -50,7 +51,7 @@ public enum Rendering {
     }
 
     /// The fetch results, one per symbol in the order asked.
-    public static func prices(_ results: [Result<Quote, FetchError>], as format: OutputFormat) -> String {
+    static func prices(_ results: [Result<Quote, FetchError>], as format: OutputFormat) -> String {
         switch format {
         case .json:
             return json(results.map(PriceRow.init))

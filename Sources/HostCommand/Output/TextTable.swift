@@ -1,3 +1,5 @@
+import PluginHost
+
 /// Left-aligned columns separated by two spaces, with a header row.
 ///
 /// Every cell is shown through ``TerminalText``, since most of them are what

@@ -6,7 +6,7 @@
 /// or retitles the window. Such characters are shown, not obeyed: `\n`,
 /// `\r`, `\t`, and `\u{1B}` for the rest. JSON output needs none of this,
 /// because its encoder escapes them exactly.
-public enum TerminalText {
+enum TerminalText {
     /// `text` with every control character, and every character that
     /// reorders or breaks lines invisibly, replaced by a visible escape.
     ///
@@ -15,7 +15,7 @@ public enum TerminalText {
     /// (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the Unicode line
     /// and paragraph separators (U+2028, U+2029).
     /// - Complexity: O(n), and no copy when nothing needs escaping.
-    public static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count + 8)

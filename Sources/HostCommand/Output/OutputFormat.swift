@@ -1,5 +1,5 @@
 /// How a listing or a fetch is printed.
-public enum OutputFormat: String, Sendable, CaseIterable {
+enum OutputFormat: String, Sendable, CaseIterable {
     /// Aligned columns for people.
     case table
     /// A JSON array for programs.

@@ -1,3 +1,5 @@
+import PluginHost
+
 extension Rendering {
     /// What `host inspect` prints.
     ///
@@ -11,7 +13,7 @@ extension Rendering {
     ///   - inspection: From ``Host/inspect(_:isolation:loadsIsolated:)``.
     ///   - format: Table or JSON.
     /// - Returns: The text, ending in a newline.
-    public static func inspection(_ inspection: PluginInspection, as format: OutputFormat) -> String {
+    static func inspection(_ inspection: PluginInspection, as format: OutputFormat) -> String {
         switch format {
         case .json:
             return json(inspection)
