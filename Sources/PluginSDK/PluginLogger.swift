@@ -20,10 +20,10 @@ public struct PluginLogger: Sendable {
         case error
     }
 
-    private let table: HostServicesTable
+    private let host: HostServicesClient
 
-    init(table: HostServicesTable) {
-        self.table = table
+    init(host: HostServicesClient) {
+        self.host = host
     }
 
     /// Writes `message` at `level`.
@@ -32,7 +32,7 @@ public struct PluginLogger: Sendable {
     ///   - level: The message's severity.
     ///   - message: The text; line breaks become spaces.
     public func log(_ level: Level, _ message: String) {
-        table.log(level.abiLevel, message)
+        host.log(level.abiLevel, message)
     }
 
     /// Writes `message` at ``Level/debug``.

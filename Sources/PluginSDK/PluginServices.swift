@@ -24,12 +24,12 @@ public struct PluginServices: Sendable {
     /// `file:///…/Fixtures/coinbase`.
     public let apiBaseURL: URL
 
-    private let table: HostServicesTable
+    private let host: HostServicesClient
 
-    init(table: HostServicesTable, apiBaseURL: URL) {
-        self.table = table
-        self.networking = HostNetworking(table: table)
-        self.logger = PluginLogger(table: table)
+    init(host: HostServicesClient, apiBaseURL: URL) {
+        self.host = host
+        self.networking = NetworkingViaHost(host: host)
+        self.logger = PluginLogger(host: host)
         self.apiBaseURL = apiBaseURL
     }
 
@@ -38,6 +38,6 @@ public struct PluginServices: Sendable {
     /// - Parameter key: The key; the host sets `"api_base_url"` and `"host_abi_version"`.
     /// - Returns: The value, or `nil` when the host does not set `key`.
     public func configValue(forKey key: String) -> String? {
-        table.configValue(forKey: key)
+        host.configValue(forKey: key)
     }
 }

@@ -30,10 +30,23 @@
  * host's service functions are thread-safe; a plugin's `fetch` must be too.
  * No function here blocks waiting for another: asynchronous work completes
  * through callbacks.
+ *
+ * Shared rules: what both sides must agree on beyond the layout (the symbol
+ * rule, how a duration becomes `timeout_ms`, how a `pb_http_response` is
+ * built and read, the entry point's name) is written once, here, as
+ * `static inline` functions and macros. The host, the Swift SDK and C
+ * plugins compile these same lines, so the two sides cannot drift apart.
+ * Why a header and not a small library: every plugin already compiles this
+ * header, whatever its toolchain, so the rules reach it with nothing more to
+ * link; and `static` keeps each side's copy private to its own binary, so
+ * no plugin exports one that another could bind to. Nothing here crosses
+ * the boundary at run time: each side runs its own copy. The helpers came
+ * in a minor revision, without touching any struct's layout.
  */
 #ifndef PATCHBAY_PLUGIN_H
 #define PATCHBAY_PLUGIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,7 +60,10 @@ extern "C" {
 /** The ABI revision this header describes. Host and plugin must agree. */
 #define PB_PLUGIN_ABI_VERSION 1u
 
-/** The symbol every plugin exports; its type is `pb_plugin_entry_fn`. */
+/**
+ * The symbol every plugin exports; its type is `pb_plugin_entry_fn`. The host
+ * looks it up by this name; a C plugin exports it with `PB_PLUGIN_ENTRY`.
+ */
 #define PB_PLUGIN_ENTRY_SYMBOL "patchbay_plugin_entry"
 
 /** Status codes returned across the boundary. */
@@ -110,6 +126,64 @@ typedef struct pb_http_response {
 typedef void (*pb_http_completion_fn)(void *request_context,
                                       const pb_http_response *response);
 
+/**
+ * A response that arrived, as the host hands it to a `pb_http_completion_fn`:
+ * `struct_size` filled in, no `error`.
+ *
+ * @param status The HTTP status code; positive.
+ * @param body Borrowed, `body_length` bytes; NULL only when `body_length` is 0.
+ * @param body_length Number of bytes at `body`.
+ * @return The response, pointing at `body`: valid as long as `body` is.
+ */
+static inline pb_http_response pb_http_response_arrived(int32_t status, const uint8_t *body, size_t body_length) {
+    pb_http_response response = {sizeof(pb_http_response), status, body, body_length, NULL};
+    return response;
+}
+
+/**
+ * The answer when no response arrived: status 0, no body, and why.
+ *
+ * @param error Borrowed, NUL-terminated, one line; never NULL.
+ * @return The response, pointing at `error`: valid as long as `error` is.
+ */
+static inline pb_http_response pb_http_response_failed(const char *error) {
+    pb_http_response response = {sizeof(pb_http_response), 0, NULL, 0, error};
+    return response;
+}
+
+/** What a `pb_http_response` holds, as `pb_http_response_outcome` reads it. */
+typedef enum pb_http_outcome {
+    /** A response arrived: `status` is positive, and `body` holds `body_length` bytes (NULL only when empty). */
+    PB_HTTP_ARRIVED = 0,
+    /** No response arrived: `error` says why. */
+    PB_HTTP_FAILED = 1,
+    /** The response pointer is NULL. */
+    PB_HTTP_MISSING = 2,
+    /** `struct_size` is smaller than this header's `pb_http_response`: read no other field. */
+    PB_HTTP_TRUNCATED = 3,
+    /** Neither an `error` nor a positive `status`. */
+    PB_HTTP_NO_STATUS = 4,
+    /** `body_length` is positive but `body` is NULL. */
+    PB_HTTP_NO_BODY = 5
+} pb_http_outcome;
+
+/**
+ * Checks a response before a plugin reads it: only `PB_HTTP_ARRIVED` and
+ * `PB_HTTP_FAILED` leave fields worth reading (`status` and `body`, or
+ * `error`); the others are a broken host, to report rather than read.
+ *
+ * @param response As the completion received it; may be NULL.
+ * @return What the response holds.
+ */
+static inline pb_http_outcome pb_http_response_outcome(const pb_http_response *response) {
+    if (response == NULL) return PB_HTTP_MISSING;
+    if (response->struct_size < sizeof(pb_http_response)) return PB_HTTP_TRUNCATED;
+    if (response->error != NULL) return PB_HTTP_FAILED;
+    if (response->status <= 0) return PB_HTTP_NO_STATUS;
+    if (response->body_length > 0 && response->body == NULL) return PB_HTTP_NO_BODY;
+    return PB_HTTP_ARRIVED;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Fetchers, provided by the plugin                                         */
 /* ------------------------------------------------------------------------ */
@@ -128,6 +202,27 @@ typedef struct pb_fetch_request {
     /** How long the host will wait, in milliseconds; 0 means no limit. */
     uint32_t timeout_ms;
 } pb_fetch_request;
+
+/**
+ * A duration as a `timeout_ms` (of `pb_fetch_request` or `http_get`), the one
+ * conversion both sides use: whole milliseconds, rounded up, so a positive
+ * duration however short gives at least 1 and never 0, which both fields
+ * read as something else (no limit; the host's default). 0.0004 s and
+ * 0.001 s give 1; 1.5 ms gives 2. Saturates at UINT32_MAX (about 49.7 days).
+ *
+ * @param seconds Whole seconds of the duration.
+ * @param attoseconds The rest, in 10^-18 s, with the sign of `seconds`
+ *        (as Swift's `Duration.components` gives them; from a `timespec`,
+ *        pass `tv_nsec * 1000000000`).
+ * @return The milliseconds; 0 for a zero or negative duration.
+ */
+static inline uint32_t pb_milliseconds_from_duration(int64_t seconds, int64_t attoseconds) {
+    if (seconds < 0 || attoseconds < 0 || (seconds == 0 && attoseconds == 0)) return 0;
+    if ((uint64_t)seconds > UINT32_MAX / 1000u) return UINT32_MAX;
+    /* At most 1000 from the attoseconds (they are below 10^18), so no overflow. */
+    uint64_t milliseconds = (uint64_t)seconds * 1000u + ((uint64_t)attoseconds + 999999999999999u) / 1000000000000000u;
+    return milliseconds > UINT32_MAX ? UINT32_MAX : (uint32_t)milliseconds;
+}
 
 /**
  * A fetcher's answer: either a price or an error message.
@@ -201,6 +296,27 @@ typedef struct pb_fetcher {
     /** Starts a fetch. Never NULL. */
     pb_fetch_fn fetch;
 } pb_fetcher;
+
+/** The longest `pb_fetcher.symbol`, in bytes. */
+#define PB_SYMBOL_MAX_LENGTH 16
+
+/**
+ * The symbol rule: 1 to `PB_SYMBOL_MAX_LENGTH` characters from A-Z and 0-9.
+ * The host refuses a fetcher whose symbol breaks it with
+ * `PB_ERR_INVALID_ARGUMENT`, and the SDK never registers one.
+ *
+ * @param symbol `length` bytes, NUL-terminated or not; may be NULL when `length` is 0.
+ * @param length Number of bytes at `symbol`, e.g. `strlen(symbol)`.
+ * @return Whether the symbol is valid.
+ */
+static inline bool pb_symbol_is_valid(const char *symbol, size_t length) {
+    if (symbol == NULL || length == 0 || length > PB_SYMBOL_MAX_LENGTH) return false;
+    for (size_t index = 0; index < length; index++) {
+        char character = symbol[index];
+        if (!((character >= 'A' && character <= 'Z') || (character >= '0' && character <= '9'))) return false;
+    }
+    return true;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Host services, provided by the host                                      */
@@ -337,6 +453,27 @@ typedef struct pb_plugin_descriptor {
  * to a descriptor with static lifetime.
  */
 typedef const pb_plugin_descriptor *(*pb_plugin_entry_fn)(void);
+
+/** NB: Mach-O prefixes C names with an underscore; ELF does not. */
+#if defined(__APPLE__)
+#define PB_PLUGIN_SYMBOL_PREFIX "_"
+#else
+#define PB_PLUGIN_SYMBOL_PREFIX ""
+#endif
+
+/**
+ * Defines a C plugin's entry point: the function is exported under
+ * `PB_PLUGIN_ENTRY_SYMBOL` whatever it is called, so the name the host looks
+ * up is written only in this header. GCC and Clang (it uses an asm label).
+ *
+ *     PB_PLUGIN_ENTRY(coinbase_plugin_entry) { return &descriptor; }
+ *
+ * @param function The C name of the function, private to the plugin's source.
+ */
+#define PB_PLUGIN_ENTRY(function)                                                   \
+    __attribute__((visibility("default"))) const pb_plugin_descriptor *function(void) \
+        __asm__(PB_PLUGIN_SYMBOL_PREFIX PB_PLUGIN_ENTRY_SYMBOL);                    \
+    const pb_plugin_descriptor *function(void)
 
 #ifdef __cplusplus
 }

@@ -1,14 +1,5 @@
 internal import PluginABI
 
-/// A registered fetcher, reached through `pb_fetcher.context`.
-final class FetcherBox: Sendable {
-    let fetcher: any PriceFetcher
-
-    init(_ fetcher: any PriceFetcher) {
-        self.fetcher = fetcher
-    }
-}
-
 /// The `pb_fetch_fn` of every fetcher the SDK registers.
 let fetchTrampoline: pb_fetch_fn = { fetcherContext, request, completion, completionContext in
     FetchBridge.start(fetcherContext, request, completion, completionContext)
@@ -25,7 +16,7 @@ enum FetchBridge {
     ) {
         // Without a completion there is nobody to answer; the host will time out.
         guard let completion else { return }
-        let reply = FetchReply(completion: completion, context: completionContext)
+        let reply = FetchCompletion(completion: completion, context: completionContext)
         guard let fetcherContext else {
             reply.fail("The host called fetch with a NULL fetcher context: pass back the context the plugin registered")
             return
@@ -74,39 +65,5 @@ enum FetchBridge {
             timeout = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         }
         return .success((String(cString: currency), timeout))
-    }
-}
-
-/// The host's completion for one fetch.
-///
-/// NB: `@unchecked Sendable` because `context` is an opaque host token.
-/// The SDK never dereferences it, only hands it back, once, to the host's
-/// thread-safe completion.
-struct FetchReply: @unchecked Sendable {
-    let completion: pb_fetch_completion_fn
-    let context: UnsafeMutableRawPointer?
-
-    func succeed(_ price: Price) {
-        price.base.withCString { base in
-            price.currency.withCString { currency in
-                price.amount.text.withCString { amount in
-                    var result = pb_fetch_result(
-                        struct_size: UInt32(MemoryLayout<pb_fetch_result>.size),
-                        base: base, currency: currency, amount: amount, error: nil
-                    )
-                    completion(context, &result)
-                }
-            }
-        }
-    }
-
-    func fail(_ message: String) {
-        message.singleLine.withCString { error in
-            var result = pb_fetch_result(
-                struct_size: UInt32(MemoryLayout<pb_fetch_result>.size),
-                base: nil, currency: nil, amount: nil, error: error
-            )
-            completion(context, &result)
-        }
     }
 }

@@ -58,56 +58,56 @@ enum PluginRegistration {
     /// The body of `register_plugin`.
     static func register(_ services: UnsafePointer<pb_host_services>?) -> pb_status {
         guard let services else { return PB_ERR_INVALID_ARGUMENT }
-        let table: HostServicesTable
+        let host: HostServicesClient
         do {
-            table = try HostServicesTable(validating: services)
+            host = try HostServicesClient(validating: services)
         } catch {
             error.log?(PB_LOG_ERROR, error.message)
             return error.status
         }
         guard let exported = state.withLock({ $0 }) else {
-            table.log(PB_LOG_ERROR, "register_plugin was called before the plugin's entry point returned its descriptor: call \(PB_PLUGIN_ENTRY_SYMBOL) first")
+            host.log(PB_LOG_ERROR, "register_plugin was called before the plugin's entry point returned its descriptor: call \(PB_PLUGIN_ENTRY_SYMBOL) first")
             return PB_ERR_PLUGIN_FAILED
         }
-        guard let apiBaseURL = apiBaseURL(from: table, plugin: exported.name) else {
+        guard let apiBaseURL = apiBaseURL(from: host, plugin: exported.name) else {
             return PB_ERR_PLUGIN_FAILED
         }
-        let pluginServices = PluginServices(table: table, apiBaseURL: apiBaseURL)
+        let pluginServices = PluginServices(host: host, apiBaseURL: apiBaseURL)
         let fetchers: [any PriceFetcher]
         do {
             fetchers = try exported.makeFetchers(pluginServices)
         } catch {
-            table.log(PB_LOG_ERROR, "\(exported.name) could not create its fetchers: \(error)")
+            host.log(PB_LOG_ERROR, "\(exported.name) could not create its fetchers: \(error)")
             return PB_ERR_PLUGIN_FAILED
         }
         if fetchers.isEmpty {
-            table.log(PB_LOG_WARNING, "\(exported.name) has no fetchers to register")
+            host.log(PB_LOG_WARNING, "\(exported.name) has no fetchers to register")
         }
         for fetcher in fetchers {
-            register(fetcher, with: table, plugin: exported.name)
+            register(fetcher, with: host, plugin: exported.name)
         }
         return PB_OK
     }
 
-    private static func apiBaseURL(from table: HostServicesTable, plugin: String) -> URL? {
-        guard let text = table.configValue(forKey: "api_base_url"), !text.isEmpty else {
-            table.log(PB_LOG_ERROR, "\(plugin) needs the configuration value api_base_url, and the host did not set it: set it to the API root, e.g. https://api.coinbase.com")
+    private static func apiBaseURL(from host: HostServicesClient, plugin: String) -> URL? {
+        guard let text = host.configValue(forKey: "api_base_url"), !text.isEmpty else {
+            host.log(PB_LOG_ERROR, "\(plugin) needs the configuration value api_base_url, and the host did not set it: set it to the API root, e.g. https://api.coinbase.com")
             return nil
         }
         guard let url = URL(string: text),
               let scheme = url.scheme?.lowercased(),
               scheme == "file" || ((scheme == "http" || scheme == "https") && !(url.host ?? "").isEmpty)
         else {
-            table.log(PB_LOG_ERROR, "\(plugin) cannot use api_base_url \"\(text)\": it must be an http://, https:// or file:// URL, e.g. https://api.coinbase.com")
+            host.log(PB_LOG_ERROR, "\(plugin) cannot use api_base_url \"\(text)\": it must be an http://, https:// or file:// URL, e.g. https://api.coinbase.com")
             return nil
         }
         return url
     }
 
-    private static func register(_ fetcher: any PriceFetcher, with table: HostServicesTable, plugin: String) {
+    private static func register(_ fetcher: any PriceFetcher, with host: HostServicesClient, plugin: String) {
         let symbol = fetcher.symbol
         guard isValidSymbol(symbol) else {
-            table.log(PB_LOG_ERROR, "\(plugin) skipped a fetcher with symbol \"\(symbol)\": a symbol must be 1 to 16 upper-case ASCII letters or digits, e.g. ETH")
+            host.log(PB_LOG_ERROR, "\(plugin) skipped a fetcher with symbol \"\(symbol)\": a symbol must be 1 to \(PB_SYMBOL_MAX_LENGTH) upper-case ASCII letters or digits, e.g. ETH")
             return
         }
         // Retained for good: the host may call `fetch` with this context
@@ -123,26 +123,29 @@ enum PluginRegistration {
                     context: context,
                     fetch: fetchTrampoline
                 )
-                return table.registerFetcher(&record)
+                return host.registerFetcher(&record)
             }
         }
         switch status {
         case PB_OK:
-            table.log(PB_LOG_DEBUG, "\(plugin) registered \(symbol) (\(fetcher.displayName))")
+            host.log(PB_LOG_DEBUG, "\(plugin) registered \(symbol) (\(fetcher.displayName))")
         case PB_ERR_DUPLICATE:
-            table.log(PB_LOG_WARNING, "\(plugin) did not register \(symbol): another plugin already did, and the first registration stays")
+            host.log(PB_LOG_WARNING, "\(plugin) did not register \(symbol): another plugin already did, and the first registration stays")
         case PB_ERR_TOO_LATE:
-            table.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host says registration is over")
+            host.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host says registration is over")
         case PB_ERR_INVALID_ARGUMENT:
-            table.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host refused the fetcher as invalid")
+            host.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host refused the fetcher as invalid")
         default:
-            table.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host answered status \(status.rawValue)")
+            host.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host answered status \(status.rawValue)")
         }
     }
 
-    private static func isValidSymbol(_ symbol: String) -> Bool {
-        (1...16).contains(symbol.utf8.count) && symbol.utf8.allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    /// The header's symbol rule, `pb_symbol_is_valid`: the one the host
+    /// applies, so the SDK never sends a symbol the host would refuse.
+    static func isValidSymbol(_ symbol: String) -> Bool {
+        var symbol = symbol
+        return symbol.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { pb_symbol_is_valid($0.baseAddress, $0.count) }
         }
     }
 }

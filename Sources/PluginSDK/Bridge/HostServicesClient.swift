@@ -1,12 +1,13 @@
 internal import PluginABI
 
-/// A validated copy of the host's `pb_host_services` table.
+/// What a plugin sees of the host: a validated copy of its
+/// `pb_host_services` table, and calls through it.
 ///
 /// NB: `@unchecked Sendable` because it holds `host_context`, a raw pointer.
 /// The header makes it safe: the host owns the context for the life of the
 /// process, and its service functions are thread-safe. This type only
 /// passes the pointer back to them and never dereferences it.
-struct HostServicesTable: @unchecked Sendable {
+struct HostServicesClient: @unchecked Sendable {
     private let hostContext: UnsafeMutableRawPointer?
     private let registerFetcherFunction: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_fetcher>?) -> pb_status
     private let logFunction: @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void
@@ -87,30 +88,5 @@ struct HostServicesTable: @unchecked Sendable {
         requestContext: UnsafeMutableRawPointer
     ) {
         url.withCString { httpGetFunction(hostContext, $0, timeoutMilliseconds, completion, requestContext) }
-    }
-}
-
-/// The host's `log` service, found in a table that may be unusable
-/// otherwise, so that the reason for refusing it can still be reported.
-///
-/// NB: `@unchecked Sendable` for the same reason as ``HostServicesTable``.
-struct HostLog: @unchecked Sendable {
-    private let hostContext: UnsafeMutableRawPointer?
-    private let function: @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void
-
-    /// Reads `host_context` and `log` only if both lie inside `size` bytes.
-    init?(reading raw: UnsafeRawPointer, size: Int) {
-        typealias LogFunction = @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void
-        guard let contextOffset = MemoryLayout<pb_host_services>.offset(of: \.host_context),
-              let logOffset = MemoryLayout<pb_host_services>.offset(of: \.log),
-              size >= logOffset + MemoryLayout<LogFunction?>.size,
-              let function = raw.load(fromByteOffset: logOffset, as: LogFunction?.self)
-        else { return nil }
-        self.hostContext = raw.load(fromByteOffset: contextOffset, as: UnsafeMutableRawPointer?.self)
-        self.function = function
-    }
-
-    func callAsFunction(_ level: pb_log_level, _ message: String) {
-        message.singleLine.withCString { function(hostContext, level, $0) }
     }
 }
