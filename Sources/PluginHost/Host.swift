@@ -55,7 +55,7 @@ public struct Host: Sendable {
         // One cap for every body a plugin receives, over HTTP or from a file.
         let maximumBodySize = 1 << 20
         let networking = SchemeRoutingNetworking(
-            web: AsyncHTTPClientNetworking(maximumBodySize: maximumBodySize, settings: network, logger: logger),
+            web: HostHTTPNetworking(maximumBodySize: maximumBodySize, settings: network, logger: logger),
             files: FileNetworking(roots: policy.fileRoots, maximumBodySize: maximumBodySize)
         )
         return Host(

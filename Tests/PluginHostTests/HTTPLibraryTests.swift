@@ -3,16 +3,16 @@ import Testing
 
 @testable import PluginHost
 
-/// `AsyncHTTPClientNetworking` loads the HTTP client from `libHostHTTP.so`
+/// `HostHTTPNetworking` loads the HTTP client from `libHostHTTP.so`
 /// on its first request; these talk to it directly, over loopback.
 @Suite("The HTTP client library", .timeLimit(.minutes(5)))
 struct HTTPLibraryTests {
-    private static let library = CommandRunner.buildDirectory.appending(path: AsyncHTTPClientNetworking.libraryName).path
+    private static let library = CommandRunner.buildDirectory.appending(path: HostHTTPNetworking.libraryName).path
 
     @Test("The first request loads the library and returns the status and body")
     func response() async throws {
         let server = try await LoopbackPriceServer(routes: ["/v2/prices/BTC-USD/spot": .respond(status: 404, body: "{\"errors\":[]}")])
-        let networking = AsyncHTTPClientNetworking(libraryPath: Self.library)
+        let networking = HostHTTPNetworking(libraryPath: Self.library)
         let outcome = await networking.get(try #require(URL(string: server.baseURL + "/v2/prices/BTC-USD/spot")), timeout: .seconds(5))
         await server.stop()
         #expect(outcome == .response(status: 404, body: Array("{\"errors\":[]}".utf8)))
@@ -21,7 +21,7 @@ struct HTTPLibraryTests {
     @Test("A request past its deadline fails and says after how long")
     func timeout() async throws {
         let server = try await LoopbackPriceServer(routes: ["/slow": .hang])
-        let networking = AsyncHTTPClientNetworking(libraryPath: Self.library)
+        let networking = HostHTTPNetworking(libraryPath: Self.library)
         let outcome = await networking.get(try #require(URL(string: server.baseURL + "/slow")), timeout: .milliseconds(300))
         await server.stop()
         #expect(outcome == .failure("timed out after 300 ms"))
@@ -29,7 +29,7 @@ struct HTTPLibraryTests {
 
     @Test("A missing library is one line that names it and says how to build it")
     func missing() async throws {
-        let networking = AsyncHTTPClientNetworking(libraryPath: "/nonexistent/libHostHTTP.so")
+        let networking = HostHTTPNetworking(libraryPath: "/nonexistent/libHostHTTP.so")
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
         guard case .failure(let message) = outcome else { Issue.record("expected a failure, got \(outcome)"); return }
         #expect(message.hasPrefix("cannot load /nonexistent/libHostHTTP.so, the host's HTTP client ("))
@@ -40,7 +40,7 @@ struct HTTPLibraryTests {
     @Test("A library that is not the HTTP client is refused before any call")
     func notTheClient() async throws {
         let impostor = try await FixturePlugins.privateCopy(of: .cPlugin).path
-        let networking = AsyncHTTPClientNetworking(libraryPath: impostor)
+        let networking = HostHTTPNetworking(libraryPath: impostor)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
         #expect(outcome == .failure("\(impostor) is not the host's HTTP client: it lacks host_http_abi_version; rebuild it with `swift build`"))
     }
@@ -48,7 +48,7 @@ struct HTTPLibraryTests {
     @Test("A library built for another HTTP ABI is refused, naming both versions")
     func otherVersion() async throws {
         let library = try await FixturePlugins.httpLibrary(reportingVersion: 99).path
-        let networking = AsyncHTTPClientNetworking(libraryPath: library)
+        let networking = HostHTTPNetworking(libraryPath: library)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
         #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 3; rebuild both with `swift build`"))
     }
@@ -56,7 +56,7 @@ struct HTTPLibraryTests {
     @Test("A body over the limit fails in one line, across the C boundary")
     func bodyTooLarge() async throws {
         let server = try await LoopbackPriceServer(routes: ["/big": .respond(status: 200, body: String(repeating: "x", count: 100))])
-        let networking = AsyncHTTPClientNetworking(maximumBodySize: 10, libraryPath: Self.library)
+        let networking = HostHTTPNetworking(maximumBodySize: 10, libraryPath: Self.library)
         let outcome = await networking.get(try #require(URL(string: server.baseURL + "/big")), timeout: .seconds(5))
         await server.stop()
         #expect(outcome == .failure("response body larger than 10 bytes"))
@@ -66,7 +66,7 @@ struct HTTPLibraryTests {
     func concurrent() async throws {
         let routes = Dictionary(uniqueKeysWithValues: (0..<8).map { ("/r\($0)", LoopbackPriceServer.Reply.respond(status: 200, body: "\($0)")) })
         let server = try await LoopbackPriceServer(routes: routes)
-        let networking = AsyncHTTPClientNetworking(libraryPath: Self.library)
+        let networking = HostHTTPNetworking(libraryPath: Self.library)
         let base = server.baseURL
         let outcomes = await withTaskGroup(of: (Int, HTTPOutcome).self) { group in
             for index in 0..<8 {
@@ -94,7 +94,7 @@ struct HTTPLibraryTests {
 
         let fetch = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", "http://127.0.0.1:9"], executable: host)
         #expect(fetch.status == 1)
-        let missing = directory.appending(path: AsyncHTTPClientNetworking.libraryName).path
+        let missing = directory.appending(path: HostHTTPNetworking.libraryName).path
         #expect(fetch.stderr.contains("cannot load \(missing), the host's HTTP client ("))
         #expect(fetch.stderr.split(separator: "\n").count == 1)
     }

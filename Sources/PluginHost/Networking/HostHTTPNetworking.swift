@@ -12,8 +12,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// Real HTTP and HTTPS through AsyncHTTPClient, which lives in
-/// `libHostHTTP.so` and is loaded on the first request.
+/// Real HTTP and HTTPS through `libHostHTTP.so`, the host's HTTP client
+/// library (AsyncHTTPClient inside), loaded with dlopen on the first request.
 ///
 /// AsyncHTTPClient brings SwiftNIO's HTTP/1, HTTP/2, TLS and compression with
 /// it. Linked into `host`, they would cost every command about 1.5 ms of
@@ -23,7 +23,7 @@ import Glibc
 /// unloaded, and only C crosses to it (`host_http.h`).
 ///
 /// A request cannot be cancelled once started; it ends at its `timeout`.
-public struct AsyncHTTPClientNetworking: HostNetworking {
+package struct HostHTTPNetworking: HostNetworking {
     /// The library's file name.
     public static let libraryName = "libHostHTTP.so"
 
@@ -185,7 +185,7 @@ private struct HTTPLibrary: Sendable {
     }
 
     /// `libHostHTTP.so` beside the running executable.
-    static let besideExecutable = FilePaths.join(PluginDiscovery.runningExecutableDirectory, AsyncHTTPClientNetworking.libraryName)
+    static let besideExecutable = FilePaths.join(PluginDiscovery.runningExecutableDirectory, HostHTTPNetworking.libraryName)
 
     /// What loading each path gave. A path is loaded once per process, and a
     /// failure is kept too: retrying on every request would repeat the same
