@@ -34,8 +34,9 @@ let package = Package(
         // The bundled plugins, loaded by `host` with dlopen.
         .library(name: "BitcoinPlugin", type: .dynamic, targets: ["BitcoinPlugin"]),
         .library(name: "EthereumPlugin", type: .dynamic, targets: ["EthereumPlugin"]),
-        // The plugin loader and the host's composition root.
-        .library(name: "PluginHost", targets: ["PluginHost"]),
+        // No PluginHost product: nothing outside this package uses the host's
+        // library (plugin authors use PluginSDK, container users Patchbay), so
+        // its API is `package`, free to change with the `host` command.
         // The host's HTTP client, loaded by `host` on its first http(s) request.
         .library(name: "HostHTTP", type: .dynamic, targets: ["HostHTTP"]),
         .executable(name: "host", targets: ["HostCommand"]),

@@ -13,13 +13,13 @@ import PluginABI
 /// networking. Nothing is looked up at run time, so the compiler checks the
 /// wiring. The Patchbay container is used only where late binding pays off:
 /// as the registry that plugins fill (see ``FetcherRegistry``).
-public struct Host: Sendable {
+package struct Host: Sendable {
     /// Where plugin files are found.
-    public let discovery: PluginDiscovery
+    package let discovery: PluginDiscovery
     /// What plugins are offered.
-    public let services: HostServices
+    package let services: HostServices
     /// The checks a plugin file passes before it is loaded.
-    public let trust: PluginTrust
+    package let trust: PluginTrust
 
     /// Wires a host.
     /// - Parameters:
@@ -27,7 +27,7 @@ public struct Host: Sendable {
     ///   - services: The services every plugin gets.
     ///   - trust: Ownership, permission and lock-file checks; by default
     ///     the rules for the current user and any `plugins.lock` beside the plugins.
-    public init(discovery: PluginDiscovery, services: HostServices, trust: PluginTrust = PluginTrust()) {
+    package init(discovery: PluginDiscovery, services: HostServices, trust: PluginTrust = PluginTrust()) {
         self.discovery = discovery
         self.services = services
         self.trust = trust
@@ -45,7 +45,7 @@ public struct Host: Sendable {
     ///     and the advice after a refused certificate.
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - trust: The checks plugin files pass before they are loaded.
-    public static func live(
+    package static func live(
         discovery: PluginDiscovery, apiBaseURL: URL, allowedURLs: [URLPrefix] = [], grantOption: String? = nil,
         network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust()
     ) -> Host {
@@ -66,7 +66,7 @@ public struct Host: Sendable {
     }
 
     /// The configuration values plugins may read with `config_value`.
-    public static func configuration(apiBaseURL: URL) -> [String: String] {
+    package static func configuration(apiBaseURL: URL) -> [String: String] {
         var base = apiBaseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return ["api_base_url": base, "host_abi_version": "\(PluginABIVersion.current)"]
@@ -75,7 +75,7 @@ public struct Host: Sendable {
     /// Finds and loads the plugins and fills the registry with their fetchers.
     ///
     /// Problems are logged, one line per file, and never stop the others.
-    public func loadPlugins() -> LoadedPlugins {
+    package func loadPlugins() -> LoadedPlugins {
         let files = pluginFiles()
         let result = PluginLoader(services: services, trust: trust).load(files)
         return LoadedPlugins(reports: result.reports.map(withAllowedURLs), registry: FetcherRegistry(result.fetchers), workers: [])
@@ -93,7 +93,7 @@ public struct Host: Sendable {
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop the workers.
     /// - Parameter isolation: The worker executable and the load timeout.
     /// - Returns: The reports and a registry whose fetchers call into the workers.
-    public func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
+    package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
         let files = pluginFiles()
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
         return LoadedPlugins(reports: result.reports.map(withAllowedURLs), registry: FetcherRegistry(result.fetchers), workers: workers)
@@ -123,18 +123,18 @@ extension Host {
 }
 
 /// The plugins a host loaded and the registry they filled.
-public struct LoadedPlugins: Sendable {
+package struct LoadedPlugins: Sendable {
     /// One report per plugin file, in load order.
-    public let reports: [PluginReport]
+    package let reports: [PluginReport]
     /// The fetchers, by symbol.
-    public let registry: FetcherRegistry
+    package let registry: FetcherRegistry
     /// The isolated workers serving the fetchers, if loaded with `--isolate`.
     let workers: [WorkerConnection]
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
     /// are never unloaded.
-    public func shutdown() async {
+    package func shutdown() async {
         await withTaskGroup(of: Void.self) { group in
             for worker in workers {
                 group.addTask { await worker.shutdown() }
@@ -148,7 +148,7 @@ public struct LoadedPlugins: Sendable {
     ///   - currency: The quote currency.
     ///   - timeout: How long each fetch may take.
     /// - Returns: One result per symbol, in the order asked.
-    public func fetch(_ symbols: [String], currency: String, timeout: Duration) async -> [Result<Quote, FetchError>] {
+    package func fetch(_ symbols: [String], currency: String, timeout: Duration) async -> [Result<Quote, FetchError>] {
         let failedFiles = reports.count { $0.status == .failed }
         return await withTaskGroup(of: (Int, Result<Quote, FetchError>).self) { group in
             for (index, symbol) in symbols.enumerated() {
@@ -171,7 +171,7 @@ public struct LoadedPlugins: Sendable {
 }
 
 /// The ABI revision this host speaks, from `patchbay_plugin.h`.
-public enum PluginABIVersion {
+package enum PluginABIVersion {
     /// `PB_PLUGIN_ABI_VERSION`.
-    public static let current: UInt32 = PB_PLUGIN_ABI_VERSION
+    package static let current: UInt32 = PB_PLUGIN_ABI_VERSION
 }

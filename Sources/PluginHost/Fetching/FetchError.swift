@@ -1,7 +1,7 @@
 import HostShared
 
 /// Why a symbol produced no price.
-public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case unknownSymbol(available: [String])
         /// Timed out while the plugin had an `http_get` outstanding.
@@ -15,7 +15,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The symbol that failed, as the user typed it.
-    public let symbol: String
+    package let symbol: String
     let kind: Kind
     /// How many plugin files failed to load or were refused, for the hint on an unknown symbol.
     var failedPluginFiles = 0
@@ -26,7 +26,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line for the user, without the symbol (tables show it beside).
-    public var message: String {
+    package var message: String {
         switch kind {
         case .unknownSymbol where failedPluginFiles > 0:
             "unknown symbol \(symbol)\(availability); \(failedPluginFiles) plugin file\(failedPluginFiles == 1 ? "" : "s") failed to load and may provide it: run `host list-plugins` to see why"
@@ -53,10 +53,10 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `SYMBOL: message`.
-    public var description: String { "\(symbol): \(message)" }
+    package var description: String { "\(symbol): \(message)" }
 
     /// Whether the symbol was unknown rather than failing to fetch.
-    public var isUnknownSymbol: Bool {
+    package var isUnknownSymbol: Bool {
         if case .unknownSymbol = kind { true } else { false }
     }
 }

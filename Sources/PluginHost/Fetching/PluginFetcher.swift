@@ -6,13 +6,13 @@ import PluginABI
 /// This is what the host's registry holds under each symbol. Calling it
 /// crosses the C ABI: the plugin's `fetch` starts the work and answers
 /// through a completion callback, so no thread waits.
-public struct PluginFetcher: Sendable {
+package struct PluginFetcher: Sendable {
     /// The ticker, e.g. "ETH".
-    public let symbol: String
+    package let symbol: String
     /// A human-readable name, e.g. "Ethereum".
-    public let displayName: String
+    package let displayName: String
     /// The plugin that registered it.
-    public let plugin: PluginIdentity
+    package let plugin: PluginIdentity
 
     /// Where the fetch runs.
     private let backend: Backend
@@ -48,7 +48,7 @@ public struct PluginFetcher: Sendable {
     ///   - currency: The quote currency, e.g. "USD".
     ///   - timeout: How long to wait for the plugin's answer.
     /// - Returns: The plugin's quote, or why there is none.
-    public func price(in currency: String, timeout: Duration) async -> Result<Quote, FetchError> {
+    package func price(in currency: String, timeout: Duration) async -> Result<Quote, FetchError> {
         switch backend {
         case .inProcess(let context, let fetch, let session):
             await price(in: currency, timeout: timeout, context: context, fetch: fetch, session: session)

@@ -12,7 +12,7 @@ extension Host {
     ///   - loadsIsolated: Whether this host's options load plugins in workers,
     ///     for the inspection to report the mode.
     /// - Returns: The verdicts and what the plugin registered.
-    public func inspect(_ path: String, isolation: IsolationOptions, loadsIsolated: Bool) async -> PluginInspection {
+    package func inspect(_ path: String, isolation: IsolationOptions, loadsIsolated: Bool) async -> PluginInspection {
         let locks = LockFileCache(trust: trust)
         let (checks, lock) = FileInspection(rules: trust.rules, locks: locks).run(path)
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load([path])

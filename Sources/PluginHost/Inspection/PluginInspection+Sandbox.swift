@@ -4,7 +4,7 @@ extension PluginInspection {
 
     /// "full", or "partial (no …)"; nil when no worker ran any of the
     /// plugin's code, because the checks refused the file first.
-    public var sandboxSummary: String? {
+    package var sandboxSummary: String? {
         report.sandbox == .unconfined && !isWorking ? nil : report.sandbox.summary
     }
 }

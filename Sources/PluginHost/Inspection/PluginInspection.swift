@@ -4,50 +4,50 @@
 ///
 /// Build one with ``Host/inspect(_:isolation:loadsIsolated:)``; `host inspect`
 /// prints it as a table or, through ``encode(to:)``, as JSON.
-public struct PluginInspection: Sendable, Encodable {
+package struct PluginInspection: Sendable, Encodable {
     /// The file, as given.
-    public let path: String
+    package let path: String
     /// Whether the file is a working plugin: every check passed and it
     /// registered at least one fetcher.
-    public var isWorking: Bool { report.status == .loaded }
+    package var isWorking: Bool { report.status == .loaded }
     /// What `list-plugins` would report for the file, loaded alone.
-    public let report: PluginReport
+    package let report: PluginReport
     /// The descriptor, or nil when loading stopped before it was read.
-    public var descriptor: PluginMetadata? { report.metadata }
+    package var descriptor: PluginMetadata? { report.metadata }
     /// The fetchers it registered, in registration order.
-    public let fetchers: [Fetcher]
+    package let fetchers: [Fetcher]
     /// The ownership, permission and ELF checks, in the order the loader makes them.
-    public let checks: [Check]
+    package let checks: [Check]
     /// The lock file's verdict.
-    public let lock: LockStatus
+    package let lock: LockStatus
     /// Whether the host, run with the same options, would load it in-process
     /// or in an isolated worker.
-    public let loadsIsolated: Bool
+    package let loadsIsolated: Bool
 
     /// One registered fetcher.
-    public struct Fetcher: Sendable, Encodable, Equatable {
+    package struct Fetcher: Sendable, Encodable, Equatable {
         /// The ticker, e.g. "DOGE".
-        public let symbol: String
+        package let symbol: String
         /// Its display name, e.g. "Dogecoin".
-        public let displayName: String
+        package let displayName: String
     }
 
     /// One trust check and its verdict.
-    public struct Check: Sendable, Encodable, Equatable {
+    package struct Check: Sendable, Encodable, Equatable {
         /// The rule: "regular file", "owner", "ELF shared library", …
-        public let check: String
+        package let check: String
         /// The file or directory it was made on.
-        public let path: String
+        package let path: String
         /// Whether it passed.
-        public let passed: Bool
+        package let passed: Bool
         /// For a failure, the refusal the loader would print.
-        public let problem: String?
+        package let problem: String?
     }
 
     /// The lock file's verdict on the file.
-    public struct LockStatus: Sendable, Encodable, Equatable {
+    package struct LockStatus: Sendable, Encodable, Equatable {
         /// What the lock file said.
-        public enum Verdict: String, Sendable, Encodable {
+        package enum Verdict: String, Sendable, Encodable {
             /// No lock file applies: the file loads unverified.
             case unlocked
             /// The file's digest is the one the lock file lists.
@@ -61,16 +61,16 @@ public struct PluginInspection: Sendable, Encodable {
         }
 
         /// The verdict.
-        public let verdict: Verdict
+        package let verdict: Verdict
         /// The lock file that applies, if any.
-        public let lockFile: String?
+        package let lockFile: String?
         /// The file's SHA-256, when it could be read.
-        public let sha256: String?
+        package let sha256: String?
         /// For a failing verdict, the refusal the loader would print.
-        public let problem: String?
+        package let problem: String?
 
         /// Whether the lock file lets the file load.
-        public var passed: Bool { verdict == .unlocked || verdict == .matches }
+        package var passed: Bool { verdict == .unlocked || verdict == .matches }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -78,7 +78,7 @@ public struct PluginInspection: Sendable, Encodable {
     }
 
     /// The JSON shape `host inspect --format json` prints, a contract scripts rely on.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .path)
         try container.encode(isWorking, forKey: .working)

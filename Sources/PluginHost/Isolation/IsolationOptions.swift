@@ -5,19 +5,19 @@
 /// ```swift
 /// let loaded = await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .seconds(5), requireFullSandbox: true))
 /// ```
-public struct IsolationOptions: Sendable {
+package struct IsolationOptions: Sendable {
     /// The executable started as a worker; it must run ``PluginWorker/run(skippingSandbox:)``
     /// when given ``workerArguments``. By default the running `host` itself.
-    public var workerExecutable: String
+    package var workerExecutable: String
     /// The arguments that make ``workerExecutable`` a worker.
-    public var workerArguments: [String]
+    package var workerArguments: [String]
     /// How long a worker may take to start and load its plugin before it is
     /// stopped and the plugin reported as hung.
-    public var loadTimeout: Duration
+    package var loadTimeout: Duration
     /// Refuse, before it is loaded, a plugin whose worker could not confine
     /// itself fully (see ``SandboxReport``). Otherwise such a plugin runs
     /// with the layers the kernel offers, and the run logs one warning.
-    public var requireFullSandbox: Bool
+    package var requireFullSandbox: Bool
 
     /// Creates the options.
     /// - Parameters:
@@ -25,7 +25,7 @@ public struct IsolationOptions: Sendable {
     ///   - workerArguments: Defaults to `["plugin-worker"]`, `host`'s hidden subcommand.
     ///   - loadTimeout: Defaults to 10 seconds.
     ///   - requireFullSandbox: Defaults to false.
-    public init(
+    package init(
         workerExecutable: String = "/proc/self/exe", workerArguments: [String] = ["plugin-worker"], loadTimeout: Duration = .seconds(10),
         requireFullSandbox: Bool = false
     ) {

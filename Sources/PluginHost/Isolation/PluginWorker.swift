@@ -31,7 +31,7 @@ import Darwin
 /// `_exit(0)`, from the pipe loop's own thread, so a plugin that hangs every
 /// other thread cannot keep it alive; and a host that dies takes its workers
 /// with it (`PR_SET_PDEATHSIG`).
-public enum PluginWorker {
+package enum PluginWorker {
     /// Confines the process, then serves the host on descriptors 3 and 4
     /// until it closes them.
     ///
@@ -42,7 +42,7 @@ public enum PluginWorker {
     /// - Returns: Never: the process exits when the host is done with it.
     ///   Run by hand (without the host's pipes), it prints one line and
     ///   exits with status 64.
-    public static func run(skippingSandbox skipped: SandboxLayers = []) -> Never {
+    package static func run(skippingSandbox skipped: SandboxLayers = []) -> Never {
         guard isPipe(WorkerProcess.framesIn), isPipe(WorkerProcess.framesOut) else {
             StandardError.write("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
             exit(64)

@@ -7,33 +7,33 @@
 /// ```swift
 /// let skipped = try SandboxLayers(naming: "seccomp,rlimits")
 /// ```
-public struct SandboxLayers: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
+package struct SandboxLayers: OptionSet, Sendable, Hashable {
+    package let rawValue: UInt8
 
     /// Creates a set from its raw bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Landlock: files, network and scopes.
-    public static let landlock = SandboxLayers(rawValue: 1 << 0)
+    package static let landlock = SandboxLayers(rawValue: 1 << 0)
     /// The seccomp-bpf filter.
-    public static let seccomp = SandboxLayers(rawValue: 1 << 1)
+    package static let seccomp = SandboxLayers(rawValue: 1 << 1)
     /// The resource limits.
-    public static let rlimits = SandboxLayers(rawValue: 1 << 2)
+    package static let rlimits = SandboxLayers(rawValue: 1 << 2)
     /// Every layer.
-    public static let all: SandboxLayers = [.landlock, .seccomp, .rlimits]
+    package static let all: SandboxLayers = [.landlock, .seccomp, .rlimits]
 
     /// A name that is none of `landlock`, `seccomp`, `rlimits` or `all`.
-    public struct UnknownName: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct UnknownName: Error, Sendable, Equatable, CustomStringConvertible {
         /// The name as given.
-        public let name: String
-        public var description: String {
+        package let name: String
+        package var description: String {
             "'\(name)' names no sandbox layer; use landlock, seccomp, rlimits or all, separated by commas"
         }
     }
 
     /// Parses a comma-separated list such as `landlock,seccomp`; an empty string is no layer.
     /// - Throws: ``UnknownName`` for a name that is not a layer.
-    public init(naming list: String) throws(UnknownName) {
+    package init(naming list: String) throws(UnknownName) {
         var layers: SandboxLayers = []
         for name in list.split(separator: ",").map({ $0.filter { !$0.isWhitespace }.lowercased() }) where !name.isEmpty {
             switch name {

@@ -10,9 +10,9 @@
 ///     print(report.path, report.sandbox.summary)   // "partial (no Landlock network rules)"
 /// }
 /// ```
-public struct SandboxReport: Sendable, Equatable, Codable {
+package struct SandboxReport: Sendable, Equatable, Codable {
     /// How much of the sandbox took effect.
-    public enum Level: String, Sendable, Codable {
+    package enum Level: String, Sendable, Codable {
         /// Every layer: Landlock (files, network, scopes), the seccomp filter and the resource limits.
         case full
         /// Some layers; ``SandboxReport/missing`` names the others.
@@ -22,23 +22,23 @@ public struct SandboxReport: Sendable, Equatable, Codable {
     }
 
     /// A layer that did not take effect, and why.
-    public struct Gap: Sendable, Equatable, Codable, CustomStringConvertible {
+    package struct Gap: Sendable, Equatable, Codable, CustomStringConvertible {
         /// The layer, e.g. "Landlock network rules".
-        public let layer: String
+        package let layer: String
         /// Why it is missing, e.g. "the kernel's Landlock ABI is 3; they need 4".
-        public let reason: String
+        package let reason: String
 
         /// "Landlock network rules (the kernel's Landlock ABI is 3; they need 4)".
-        public var description: String { "\(layer) (\(reason))" }
+        package var description: String { "\(layer) (\(reason))" }
 
         /// The reason of a layer turned off on purpose, for tests and benchmarks.
         static let turnedOff = "turned off for this run"
     }
 
     /// How much of the sandbox took effect.
-    public let level: Level
+    package let level: Level
     /// The layers that did not take effect; empty for ``Level/full`` and for an in-process plugin.
-    public let missing: [Gap]
+    package let missing: [Gap]
     /// What confining the worker cost, for `--verbose` and the benchmarks; nil in-process.
     let cost: Cost?
 
@@ -64,10 +64,10 @@ public struct SandboxReport: Sendable, Equatable, Codable {
 
     /// No sandbox: an in-process plugin's, by design, and a plugin's whose
     /// worker never started.
-    public static let unconfined = SandboxReport(level: .none, missing: [])
+    package static let unconfined = SandboxReport(level: .none, missing: [])
 
     /// "full", "none", or "partial (no Landlock network rules, no seccomp filter)".
-    public var summary: String {
+    package var summary: String {
         guard level == .partial else { return level.rawValue }
         return "partial (" + missing.map { "no \($0.layer)" }.joined(separator: ", ") + ")"
     }

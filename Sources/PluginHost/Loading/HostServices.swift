@@ -18,7 +18,7 @@ import Synchronization
 /// plugin asks for, and every redirect it leads to, is checked against a
 /// ``URLPolicy`` in ``get(_:timeout:for:)``, the one path both in-process
 /// plugins and isolated workers' requests take.
-public final class HostServices: Sendable {
+package final class HostServices: Sendable {
     /// Where `http_get` requests go, reached only through ``get(_:timeout:for:)``.
     private let route: Route
 
@@ -31,9 +31,9 @@ public final class HostServices: Sendable {
     }
 
     /// Used when a plugin asks for an HTTP timeout of 0.
-    public let defaultTimeout: Duration
+    package let defaultTimeout: Duration
     /// Receives the plugins' log lines, with `plugin` metadata.
-    public let logger: Logger
+    package let logger: Logger
     /// When a transient answer is asked for again, within the request's deadline.
     let retries: RetryPolicy
 
@@ -56,7 +56,7 @@ public final class HostServices: Sendable {
     ///   - defaultTimeout: The timeout for requests that do not name one.
     ///   - logger: Where plugin log lines go, and refusals.
     ///   - retryPolicy: When a 429, a 5xx or a dropped connection is asked again.
-    public init(
+    package init(
         networking: any HostNetworking,
         configuration: [String: String],
         urlPolicy: URLPolicy? = nil,
@@ -90,7 +90,7 @@ public final class HostServices: Sendable {
     }
 
     /// The URLs plugins may fetch, as text, the API base first.
-    public var allowedURLs: [String] {
+    package var allowedURLs: [String] {
         switch route {
         case .checked(let policy, _): policy.allowedURLs
         case .forwarded: []

@@ -26,20 +26,20 @@ import Darwin
 /// Within a directory, files load in file-name order. The same file reached
 /// twice (say through a symlinked directory) loads once. A usual directory
 /// that does not exist is skipped in silence; one the user named is warned about.
-public struct PluginDiscovery: Sendable {
+package struct PluginDiscovery: Sendable {
     /// One place to search.
-    public struct Location: Sendable, Equatable {
+    package struct Location: Sendable, Equatable {
         /// The directory.
-        public let directory: String
+        package let directory: String
         /// Which files in it count as plugins.
-        public let pattern: Pattern
+        package let pattern: Pattern
         /// Whether a missing directory deserves a warning (the user named it).
-        public let isExplicit: Bool
+        package let isExplicit: Bool
         /// Which of the search path's places this is.
-        public let origin: Origin
+        package let origin: Origin
 
         /// Creates a location.
-        public init(directory: String, pattern: Pattern, isExplicit: Bool, origin: Origin? = nil) {
+        package init(directory: String, pattern: Pattern, isExplicit: Bool, origin: Origin? = nil) {
             self.directory = directory
             self.pattern = pattern
             self.isExplicit = isExplicit
@@ -48,7 +48,7 @@ public struct PluginDiscovery: Sendable {
     }
 
     /// Where a location comes from, which says who put plugins there.
-    public enum Origin: String, Sendable, Equatable {
+    package enum Origin: String, Sendable, Equatable {
         /// Beside the `host` executable: built with it.
         case bundled
         /// The user's data directory.
@@ -62,16 +62,16 @@ public struct PluginDiscovery: Sendable {
     }
 
     /// Why a search path cannot be used.
-    public struct ConfigurationError: Error, Sendable, Equatable {
+    package struct ConfigurationError: Error, Sendable, Equatable {
         /// The value of `HOST_PLUGINS_DIR` that names no usable directory.
-        public let environmentValue: String
+        package let environmentValue: String
     }
 
     /// The system-wide plugin directories, searched after the user's.
-    public static let systemDirectories = ["/usr/local/lib/patchbay/plugins", "/usr/lib/patchbay/plugins"]
+    package static let systemDirectories = ["/usr/local/lib/patchbay/plugins", "/usr/lib/patchbay/plugins"]
 
     /// Which files of a directory count as plugins.
-    public enum Pattern: Sendable, Equatable {
+    package enum Pattern: Sendable, Equatable {
         /// Every `*.so` file.
         case anySharedLibrary
         /// Only `lib*Plugin.so`, for directories that hold other libraries too.
@@ -86,10 +86,10 @@ public struct PluginDiscovery: Sendable {
     }
 
     /// Where to look, in order.
-    public let locations: [Location]
+    package let locations: [Location]
 
     /// Creates a discovery over explicit locations.
-    public init(locations: [Location]) {
+    package init(locations: [Location]) {
         self.locations = locations
     }
 
@@ -106,7 +106,7 @@ public struct PluginDiscovery: Sendable {
     ///   empty or has an empty entry (`''`, `':::'`, `'a::b'`): silently
     ///   falling back to the usual directories would load plugins the user
     ///   did not mean to name.
-    public init(
+    package init(
         flags: [String], environment: String?, executableDirectory: String, dataHome: String?,
         systemDirectories: [String] = Self.systemDirectories, workingDirectory: String
     ) throws(ConfigurationError) {
@@ -128,7 +128,7 @@ public struct PluginDiscovery: Sendable {
     /// `$XDG_DATA_HOME`, or `$HOME/.local/share`, as the XDG base directory
     /// specification defines the user's data directory; a relative
     /// `XDG_DATA_HOME` is ignored, as the specification says.
-    public static func dataHome(xdgDataHome: String?, home: String?) -> String? {
+    package static func dataHome(xdgDataHome: String?, home: String?) -> String? {
         if let xdgDataHome, xdgDataHome.hasPrefix("/") { return xdgDataHome }
         guard let home, !home.isEmpty else { return nil }
         return FilePaths.join(home, ".local/share")
@@ -136,13 +136,13 @@ public struct PluginDiscovery: Sendable {
 
     /// The directory of the running executable, where `swift build` puts the
     /// bundled plugins beside `host`.
-    public static var runningExecutableDirectory: String {
+    package static var runningExecutableDirectory: String {
         FilePaths.directory(of: FilePaths.resolved("/proc/self/exe"))
     }
 
     /// The plugin files to load, in load order.
     /// - Parameter warn: Receives one line per explicit directory that cannot be read.
-    public func files(warn: (String) -> Void = { _ in }) -> [String] {
+    package func files(warn: (String) -> Void = { _ in }) -> [String] {
         var seen = Set<String>()
         var files: [String] = []
         for location in locations {

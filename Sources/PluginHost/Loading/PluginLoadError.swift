@@ -4,7 +4,7 @@ import PluginABI
 ///
 /// Every description is one line that names what was found, what the host
 /// expected, and what to do about it.
-public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case notALibrary(reason: String)
         case missingEntryPoint
@@ -34,7 +34,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Whether a trust check refused the file before any of its code ran
     /// (ownership, permissions, symlink target or lock file).
-    public var isTrustRefusal: Bool {
+    package var isTrustRefusal: Bool {
         switch kind {
         case .untrusted, .lockFile, .notLocked, .digestMismatch: true
         default: false
@@ -42,7 +42,7 @@ public struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// One line: what is wrong with the file and how to fix it.
-    public var description: String {
+    package var description: String {
         switch kind {
         case .notALibrary(let reason):
             "not a loadable plugin library: \(reason); remove it from the plugins directory or rebuild it"

@@ -12,7 +12,7 @@ import PluginABI
 /// Loading is sequential and in the order given, so "the first plugin to
 /// register a symbol wins" is deterministic. A file that fails any step is
 /// reported and skipped; the others still load.
-public struct PluginLoader: Sendable {
+package struct PluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
     let claims: SymbolClaims
@@ -21,7 +21,7 @@ public struct PluginLoader: Sendable {
     /// - Parameters:
     ///   - services: What every plugin is offered.
     ///   - trust: The checks a file passes before it is loaded.
-    public init(services: HostServices, trust: PluginTrust = PluginTrust()) {
+    package init(services: HostServices, trust: PluginTrust = PluginTrust()) {
         self.init(services: services, trust: trust, claims: SymbolClaims())
     }
 
@@ -32,11 +32,11 @@ public struct PluginLoader: Sendable {
     }
 
     /// The outcome of loading a set of files.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// One report per file, in load order.
-        public var reports: [PluginReport] = []
+        package var reports: [PluginReport] = []
         /// Every fetcher that registered, in load order.
-        public var fetchers: [PluginFetcher] = []
+        package var fetchers: [PluginFetcher] = []
     }
 
     /// Loads `files` in order.
@@ -44,7 +44,7 @@ public struct PluginLoader: Sendable {
     /// Each refused file is logged as one warning line naming it.
     /// - Parameter files: Paths of candidate plugin files.
     /// - Returns: A report per file and the fetchers that registered.
-    public func load(_ files: [String]) -> Result {
+    package func load(_ files: [String]) -> Result {
         // Every dlopen of a Swift library empties the Swift runtime's
         // protocol-conformance cache, and refilling it scans every
         // conformance in the process. So all files are opened first and

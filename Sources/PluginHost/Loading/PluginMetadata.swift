@@ -6,23 +6,23 @@ import PluginABI
 /// The text fields are nil when the plugin left them NULL, and also when it
 /// was built against the first revision of `patchbay_plugin.h`, whose
 /// descriptor ends before them: the host never reads past `struct_size`.
-public struct PluginMetadata: Sendable, Equatable, Codable {
+package struct PluginMetadata: Sendable, Equatable, Codable {
     /// The descriptor's `abi_version`.
-    public let abiVersion: UInt32
+    package let abiVersion: UInt32
     /// The descriptor's `struct_size`: which revision of the header the
     /// plugin was built against.
-    public let descriptorSize: UInt32
+    package let descriptorSize: UInt32
     /// One sentence on what the plugin fetches.
-    public let description: String?
+    package let description: String?
     /// Who wrote it.
-    public let author: String?
+    package let author: String?
     /// Its licence, e.g. an SPDX identifier.
-    public let license: String?
+    package let license: String?
     /// Where to read about it.
-    public let homepage: String?
+    package let homepage: String?
 
     /// The first revision's descriptor size, which every host accepts.
-    public static let minimumDescriptorSize = Int(PluginHost.minimumDescriptorSize)
+    package static let minimumDescriptorSize = Int(PluginHost.minimumDescriptorSize)
     /// The size of the descriptor this host was built with.
-    public static let currentDescriptorSize = MemoryLayout<pb_plugin_descriptor>.size
+    package static let currentDescriptorSize = MemoryLayout<pb_plugin_descriptor>.size
 }

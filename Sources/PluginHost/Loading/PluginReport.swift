@@ -1,7 +1,7 @@
 /// What happened to one plugin file.
-public struct PluginReport: Sendable, Equatable, Codable {
+package struct PluginReport: Sendable, Equatable, Codable {
     /// Whether the plugin's fetchers are available.
-    public enum Status: String, Sendable, Codable {
+    package enum Status: String, Sendable, Codable {
         /// Loaded and registered at least one fetcher.
         case loaded
         /// Refused or broken; see ``PluginReport/error``.
@@ -9,26 +9,26 @@ public struct PluginReport: Sendable, Equatable, Codable {
     }
 
     /// The descriptor's name, or the file name when the descriptor could not be read.
-    public let name: String
+    package let name: String
     /// The descriptor's version, or nil when it could not be read.
-    public let version: String?
+    package let version: String?
     /// The file, as found in the plugins directory.
-    public let path: String
+    package let path: String
     /// Whether it loaded.
-    public let status: Status
+    package let status: Status
     /// The symbols it provides, in registration order.
-    public let fetchers: [String]
+    package let fetchers: [String]
     /// Why it failed, for a failed plugin.
-    public let error: String?
+    package let error: String?
     /// Problems that did not stop it loading, e.g. a symbol another plugin owns.
-    public let warnings: [String]
+    package let warnings: [String]
     /// The URL prefixes its `http_get` may fetch under: the API base, then
     /// the user's grants. Filled in by ``Host``; empty from a bare loader.
-    public internal(set) var allowedURLs: [String] = []
+    package internal(set) var allowedURLs: [String] = []
     /// What the descriptor says beyond name and version, or nil when it
     /// could not be read.
-    public internal(set) var metadata: PluginMetadata?
+    package internal(set) var metadata: PluginMetadata?
     /// What confined its code: the worker sandbox under `--isolate`, else
     /// ``SandboxReport/unconfined``.
-    public internal(set) var sandbox: SandboxReport = .unconfined
+    package internal(set) var sandbox: SandboxReport = .unconfined
 }

@@ -18,7 +18,7 @@ import Glibc
 /// `openat2(2)` and `RESOLVE_BENEATH`, so neither `..` nor a symbolic link
 /// leads out of it, and only a regular file is read; a device, a named pipe
 /// or a socket is refused. A body is capped at the same size as over HTTP.
-public struct FileNetworking: HostNetworking {
+package struct FileNetworking: HostNetworking {
     /// The directories reads may resolve beneath. A root that is a file
     /// allows that one file.
     let roots: [String]
@@ -30,7 +30,7 @@ public struct FileNetworking: HostNetworking {
     ///   - roots: The directories whose files may be read, e.g. the API
     ///     base's; a URL beneath none of them is refused. By default `/`.
     ///   - maximumBodySize: A larger file fails, as a larger HTTP body does.
-    public init(roots: [String] = ["/"], maximumBodySize: Int = 1 << 20) {
+    package init(roots: [String] = ["/"], maximumBodySize: Int = 1 << 20) {
         self.roots = roots.map { $0.count > 1 && $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.maximumBodySize = maximumBodySize
     }
@@ -42,7 +42,7 @@ public struct FileNetworking: HostNetworking {
     /// - Returns: Status 200 with the file's bytes; status 404 with a
     ///   Coinbase-shaped error body when neither file exists; a failure when
     ///   the file cannot or may not be read.
-    public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+    package func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         switch read(url.path(percentEncoded: false)) {
         case .outcome(let outcome): outcome
         case .refused(let reason): .failure(reason)
@@ -58,7 +58,7 @@ public struct FileNetworking: HostNetworking {
     ///   - url: A `file://` URL.
     ///   - timeout: Ignored.
     /// - Returns: The outcome, or why the file may not be read.
-    public func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+    package func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
         read(url.path(percentEncoded: false))
     }
 

@@ -25,7 +25,7 @@ import Glibc
 /// A request cannot be cancelled once started; it ends at its `timeout`.
 package struct HostHTTPNetworking: HostNetworking {
     /// The library's file name.
-    public static let libraryName = "libHostHTTP.so"
+    package static let libraryName = "libHostHTTP.so"
 
     /// The most body bytes accepted; a spot price is a few hundred.
     let maximumBodySize: Int
@@ -46,7 +46,7 @@ package struct HostHTTPNetworking: HostNetworking {
     ///     roots and no proxy.
     ///   - logger: Receives, at debug level, whether each request goes
     ///     through a proxy and why.
-    public init(maximumBodySize: Int = 1 << 20, libraryPath: String? = nil, settings: NetworkSettings = NetworkSettings(), logger: Logger? = nil) {
+    package init(maximumBodySize: Int = 1 << 20, libraryPath: String? = nil, settings: NetworkSettings = NetworkSettings(), logger: Logger? = nil) {
         self.maximumBodySize = maximumBodySize
         self.libraryPath = libraryPath
         self.settings = settings
@@ -62,7 +62,7 @@ package struct HostHTTPNetworking: HostNetworking {
     ///   failure such as "timed out after 2 s", "connection refused",
     ///   "response body larger than 1048576 bytes", or why the library could
     ///   not be loaded.
-    public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+    package func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         await perform(url, timeout: timeout).outcome(advice: settings.advice)
     }
 
@@ -75,7 +75,7 @@ package struct HostHTTPNetworking: HostNetworking {
     ///   - timeout: The deadline for this hop, body included.
     /// - Returns: The redirect, the transient answer, or what
     ///   ``get(_:timeout:)`` would answer.
-    public func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+    package func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
         let answer = await perform(url, timeout: timeout)
         let outcome = answer.outcome(advice: settings.advice)
         switch answer.reply {

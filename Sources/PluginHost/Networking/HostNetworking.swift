@@ -11,7 +11,7 @@ import Foundation
 /// its composition root was given: real HTTP, fixture files, or a simulation
 /// in tests. The host checks every URL against its ``URLPolicy`` before it
 /// gets here, and each redirect before it asks for the next hop.
-public protocol HostNetworking: Sendable {
+package protocol HostNetworking: Sendable {
     /// Performs a GET and returns the response, or the reason none arrived.
     ///
     /// Implementations never throw: a transport failure is a value, because
@@ -39,13 +39,13 @@ public protocol HostNetworking: Sendable {
 
 extension HostNetworking {
     /// Answers ``get(_:timeout:)``'s outcome.
-    public func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+    package func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
         .outcome(await get(url, timeout: timeout))
     }
 }
 
 /// The result of ``HostNetworking/hop(_:timeout:)``: one step of a GET.
-public enum HTTPHop: Sendable, Equatable {
+package enum HTTPHop: Sendable, Equatable {
     /// The request ended here: a response, or why none arrived.
     case outcome(HTTPOutcome)
     /// A 3xx response with a `Location`, as the server sent it (possibly
@@ -64,7 +64,7 @@ public enum HTTPHop: Sendable, Equatable {
 }
 
 /// The result of ``HostNetworking/get(_:timeout:)``.
-public enum HTTPOutcome: Sendable, Equatable {
+package enum HTTPOutcome: Sendable, Equatable {
     /// A response arrived, whatever its status.
     case response(status: Int, body: [UInt8])
     /// No response arrived; the string says why in one line, e.g.

@@ -11,20 +11,20 @@ import Foundation
 /// The command line fills it from its flags and the environment
 /// (`SSL_CERT_FILE`, `HTTPS_PROXY`, `NO_PROXY` and the rest); the default is
 /// the system's trust roots and no proxy.
-public struct NetworkSettings: Sendable {
+package struct NetworkSettings: Sendable {
     /// The certificates the host trusts.
-    public var trust: TrustSettings
+    package var trust: TrustSettings
     /// The proxies requests go through.
-    public var proxy: ProxySettings
+    package var proxy: ProxySettings
     /// The fix each certificate failure names.
-    public var advice: CertificateAdvice
+    package var advice: CertificateAdvice
 
     /// Creates settings.
     /// - Parameters:
     ///   - trust: The trust roots; by default the system's alone.
     ///   - proxy: The proxies; by default none.
     ///   - advice: The fixes certificate failures name; by default wording that names no flag.
-    public init(trust: TrustSettings = TrustSettings(), proxy: ProxySettings = .none, advice: CertificateAdvice = CertificateAdvice()) {
+    package init(trust: TrustSettings = TrustSettings(), proxy: ProxySettings = .none, advice: CertificateAdvice = CertificateAdvice()) {
         self.trust = trust
         self.proxy = proxy
         self.advice = advice
@@ -32,18 +32,18 @@ public struct NetworkSettings: Sendable {
 }
 
 /// The certificates an https server's chain may lead to.
-public struct TrustSettings: Sendable, Equatable {
+package struct TrustSettings: Sendable, Equatable {
     /// PEM files of CA certificates, and directories of them, trusted beside
     /// (or, without ``trustsSystemRoots``, instead of) the system's.
-    public var caPaths: [String]
+    package var caPaths: [String]
     /// Whether the system's trust roots are trusted.
-    public var trustsSystemRoots: Bool
+    package var trustsSystemRoots: Bool
 
     /// Creates trust settings.
     /// - Parameters:
     ///   - caPaths: Extra PEM files or directories of CA certificates.
     ///   - trustsSystemRoots: Whether the system's roots are trusted too.
-    public init(caPaths: [String] = [], trustsSystemRoots: Bool = true) {
+    package init(caPaths: [String] = [], trustsSystemRoots: Bool = true) {
         self.caPaths = caPaths
         self.trustsSystemRoots = trustsSystemRoots
     }
@@ -51,15 +51,15 @@ public struct TrustSettings: Sendable, Equatable {
 
 /// Which proxy, if any, each request goes through, by curl's conventions:
 /// one proxy for https URLs, one for http, and hosts that bypass both.
-public struct ProxySettings: Sendable {
+package struct ProxySettings: Sendable {
     /// The proxy for `https` URLs.
-    public let https: ProxyServer?
+    package let https: ProxyServer?
     /// The proxy for `http` URLs.
-    public let http: ProxyServer?
+    package let http: ProxyServer?
     /// Hosts reached directly, whatever the proxies.
-    public let bypass: NoProxyList
+    package let bypass: NoProxyList
     /// Where the bypass list came from, e.g. `NO_PROXY`, for log lines.
-    public let bypassSource: String
+    package let bypassSource: String
     /// Why there is no proxy at all, when that was asked for, e.g. `--no-proxy`.
     let disabledBy: String?
 
@@ -69,7 +69,7 @@ public struct ProxySettings: Sendable {
     ///   - http: The proxy for `http` URLs, or nil.
     ///   - bypass: The hosts reached directly.
     ///   - bypassSource: Where `bypass` came from, for log lines.
-    public init(https: ProxyServer?, http: ProxyServer?, bypass: NoProxyList = NoProxyList(""), bypassSource: String = "NO_PROXY") {
+    package init(https: ProxyServer?, http: ProxyServer?, bypass: NoProxyList = NoProxyList(""), bypassSource: String = "NO_PROXY") {
         self.https = https
         self.http = http
         self.bypass = bypass
@@ -86,12 +86,12 @@ public struct ProxySettings: Sendable {
     }
 
     /// No proxy: every request connects directly.
-    public static let none = ProxySettings(disabledBy: nil)
+    package static let none = ProxySettings(disabledBy: nil)
 
     /// No proxy, because `reason` (e.g. `--no-proxy`) said so.
     /// - Parameter reason: What turned proxies off, for log lines.
     /// - Returns: Settings that connect directly.
-    public static func disabled(by reason: String) -> ProxySettings {
+    package static func disabled(by reason: String) -> ProxySettings {
         ProxySettings(disabledBy: reason)
     }
 
@@ -120,20 +120,20 @@ enum ProxyDecision: Sendable, Equatable {
 /// command line fills these with sentences that name its flags and
 /// variables, e.g. "pass --ca-file with the CA that signed it, or set
 /// SSL_CERT_FILE". The defaults name none.
-public struct CertificateAdvice: Sendable {
+package struct CertificateAdvice: Sendable {
     /// After a certificate signed by no trusted CA.
-    public var untrusted: String
+    package var untrusted: String
     /// After a certificate for another name than the one connected to.
-    public var wrongName: String
+    package var wrongName: String
     /// After a certificate out of date.
-    public var outOfDate: String
+    package var outOfDate: String
 
     /// Creates advice.
     /// - Parameters:
     ///   - untrusted: How to trust the CA that signed a certificate.
     ///   - wrongName: How to connect by the certificate's name.
     ///   - outOfDate: What to do about an expired or not yet valid certificate.
-    public init(
+    package init(
         untrusted: String = "add the certificate authority that signed it to the host's trust roots",
         wrongName: String = "connect by a name the certificate was issued for",
         outOfDate: String = "the server must renew it; if it has, check this machine's clock"

@@ -5,7 +5,7 @@
 /// `example.com` and `.example.com` both match `example.com` and every name
 /// under it; `127.0.0.1` matches that address; `10.0.0.0/8` matches the
 /// range. Ports in entries are ignored, and names compare without case.
-public struct NoProxyList: Sendable, Equatable {
+package struct NoProxyList: Sendable, Equatable {
     private enum Entry: Sendable, Equatable {
         case everything
         case domain(String)
@@ -15,7 +15,7 @@ public struct NoProxyList: Sendable, Equatable {
     private let entries: [Entry]
 
     /// Reads a `NO_PROXY` value; an empty one matches nothing.
-    public init(_ text: String) {
+    package init(_ text: String) {
         entries = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" }).compactMap { raw in
             var entry = raw.lowercased()
             if entry == "*" { return .everything }
@@ -37,7 +37,7 @@ public struct NoProxyList: Sendable, Equatable {
 
     /// Whether requests to `host` go directly rather than through the proxy.
     /// - Parameter host: A host name or IP address, IPv6 without brackets.
-    public func matches(host: String) -> Bool {
+    package func matches(host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         while name.hasSuffix(".") { name.removeLast() }

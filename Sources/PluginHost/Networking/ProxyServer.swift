@@ -10,13 +10,13 @@ import Foundation
 /// Requests to `https` URLs go through it with `CONNECT`, so the proxy sees
 /// the host and port, never the request. The credentials are sent to the
 /// proxy and never printed: ``description`` leaves them out.
-public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
+package struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     /// The proxy's host name or IP address.
-    public let host: String
+    package let host: String
     /// The proxy's port; 1080 when the URL names none, as in curl.
-    public let port: Int
+    package let port: Int
     /// Where the setting came from, e.g. `HTTPS_PROXY` or `--proxy`, for log lines.
-    public let source: String
+    package let source: String
     /// The user name, percent-decoded.
     let username: String?
     /// The password, percent-decoded.
@@ -28,7 +28,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     ///   - source: Where it came from, for log lines and errors.
     /// - Throws: ``ProxyURLError`` when it is not an http proxy URL; its
     ///   description never shows the credentials.
-    public init(_ text: String, source: String) throws(ProxyURLError) {
+    package init(_ text: String, source: String) throws(ProxyURLError) {
         let trimmed = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
         let written = trimmed.contains("://") ? trimmed : "http://" + trimmed
         guard let components = URLComponents(string: written), let scheme = components.scheme?.lowercased() else {
@@ -51,7 +51,7 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `http://host:port`, without credentials.
-    public var description: String {
+    package var description: String {
         host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
     }
 
@@ -66,14 +66,14 @@ public struct ProxyServer: Sendable, Hashable, CustomStringConvertible {
 
 /// A proxy setting that cannot be used, e.g. `HTTPS_PROXY 'socks5://…'
 /// uses socks5://, and only http:// proxies are supported`.
-public struct ProxyURLError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ProxyURLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where the setting came from, e.g. `HTTPS_PROXY`.
-    public let source: String
+    package let source: String
     /// The setting, credentials hidden.
-    public let text: String
+    package let text: String
     /// What is wrong with it.
-    public let problem: String
+    package let problem: String
 
     /// `SOURCE 'text' problem`.
-    public var description: String { "\(source) '\(text)' \(problem)" }
+    package var description: String { "\(source) '\(text)' \(problem)" }
 }

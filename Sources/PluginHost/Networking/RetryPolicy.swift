@@ -6,27 +6,27 @@
 /// delay. Without one, the host waits a jittered, doubling backoff, and
 /// asks at most ``maximumRetries`` more times. A 4xx other than 429 is
 /// never asked again.
-public struct RetryPolicy: Sendable {
+package struct RetryPolicy: Sendable {
     /// How many more times one request is asked, at most.
-    public var maximumRetries: Int
+    package var maximumRetries: Int
     /// The backoff before the first retry without `Retry-After`; each
     /// further one doubles it.
-    public var initialBackoff: Duration
+    package var initialBackoff: Duration
 
     /// Creates a policy.
     /// - Parameters:
     ///   - maximumRetries: Retries after the first attempt; 0 never retries.
     ///   - initialBackoff: The first backoff, doubled on each retry.
-    public init(maximumRetries: Int, initialBackoff: Duration) {
+    package init(maximumRetries: Int, initialBackoff: Duration) {
         self.maximumRetries = maximumRetries
         self.initialBackoff = initialBackoff
     }
 
     /// Three retries, from 250 ms: at most about 2 s of backoff in all.
-    public static let standard = RetryPolicy(maximumRetries: 3, initialBackoff: .milliseconds(250))
+    package static let standard = RetryPolicy(maximumRetries: 3, initialBackoff: .milliseconds(250))
 
     /// No retries: every answer stands.
-    public static let never = RetryPolicy(maximumRetries: 0, initialBackoff: .zero)
+    package static let never = RetryPolicy(maximumRetries: 0, initialBackoff: .zero)
 
     /// The backoff before retry `retry` (from 1): half the doubled backoff,
     /// plus a random part up to the other half, so that many clients

@@ -6,7 +6,7 @@ import Foundation
 
 /// Sends each URL to the networking for its scheme: `file` to one, `http`
 /// and `https` to another. Any other scheme fails without I/O.
-public struct SchemeRoutingNetworking: HostNetworking {
+package struct SchemeRoutingNetworking: HostNetworking {
     let web: any HostNetworking
     let files: any HostNetworking
 
@@ -14,7 +14,7 @@ public struct SchemeRoutingNetworking: HostNetworking {
     /// - Parameters:
     ///   - web: Handles `http` and `https`.
     ///   - files: Handles `file`.
-    public init(web: any HostNetworking, files: any HostNetworking) {
+    package init(web: any HostNetworking, files: any HostNetworking) {
         self.web = web
         self.files = files
     }
@@ -25,7 +25,7 @@ public struct SchemeRoutingNetworking: HostNetworking {
     ///   - timeout: Passed on unchanged.
     /// - Returns: What that networking answered, or a failure naming the
     ///   unsupported scheme.
-    public func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
+    package func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
         switch url.scheme?.lowercased() {
         case "http", "https": await web.get(url, timeout: timeout)
         case "file": await files.get(url, timeout: timeout)
@@ -39,7 +39,7 @@ public struct SchemeRoutingNetworking: HostNetworking {
     ///   - timeout: Passed on unchanged.
     /// - Returns: What that networking answered, or a failure naming the
     ///   unsupported scheme.
-    public func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+    package func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
         switch url.scheme?.lowercased() {
         case "http", "https": await web.hop(url, timeout: timeout)
         case "file": await files.hop(url, timeout: timeout)

@@ -21,18 +21,18 @@ import Foundation
 /// ```swift
 /// let policy = URLPolicy(allowing: [try URLPrefix("https://api.coinbase.com")])
 /// ```
-public struct URLPolicy: Sendable, Equatable {
+package struct URLPolicy: Sendable, Equatable {
     /// The prefixes allowed, the API base first.
-    public let prefixes: [URLPrefix]
+    package let prefixes: [URLPrefix]
     /// How a user grants a prefix, named in refusals, e.g. `--allow-url`;
     /// nil for a neutral "grant the host …".
-    public let grantOption: String?
+    package let grantOption: String?
 
     /// Creates a policy.
     /// - Parameters:
     ///   - prefixes: The URLs under which plugins may fetch; none allows nothing.
     ///   - grantOption: The option that grants a prefix, for refusals to name.
-    public init(allowing prefixes: [URLPrefix], grantOption: String? = nil) {
+    package init(allowing prefixes: [URLPrefix], grantOption: String? = nil) {
         var unique: [URLPrefix] = []
         for prefix in prefixes where !unique.contains(prefix) { unique.append(prefix) }
         self.prefixes = unique
@@ -42,16 +42,16 @@ public struct URLPolicy: Sendable, Equatable {
     /// The policy that admits only what is under `apiBaseURL`, if that can
     /// be a prefix at all.
     /// - Parameter apiBaseURL: The API plugins read as `api_base_url`.
-    public static func apiBase(_ apiBaseURL: String) -> URLPolicy {
+    package static func apiBase(_ apiBaseURL: String) -> URLPolicy {
         URLPolicy(allowing: (try? URLPrefix(apiBaseURL)).map { [$0] } ?? [])
     }
 
     /// The prefixes as text, in order: what `list-plugins` shows.
-    public var allowedURLs: [String] { prefixes.map(\.description) }
+    package var allowedURLs: [String] { prefixes.map(\.description) }
 
     /// The directories (or files) of the `file` prefixes: the only places
     /// file reads may resolve beneath.
-    public var fileRoots: [String] { prefixes.compactMap(\.filePath) }
+    package var fileRoots: [String] { prefixes.compactMap(\.filePath) }
 
     /// Checks a URL a plugin asked for.
     /// - Parameter text: The URL as the plugin wrote it.

@@ -10,14 +10,14 @@
 /// ```swift
 /// let prefix = try URLPrefix("https://api.example.com/v2")
 /// ```
-public struct URLPrefix: Sendable, Hashable, CustomStringConvertible {
+package struct URLPrefix: Sendable, Hashable, CustomStringConvertible {
     let url: StrictURL
 
     /// Reads a prefix.
     /// - Parameter text: An absolute http, https or file URL, without a
     ///   query, user name, fragment, or `.` or `..` segment.
     /// - Throws: ``URLPrefixError`` saying what is wrong with `text`.
-    public init(_ text: String) throws(URLPrefixError) {
+    package init(_ text: String) throws(URLPrefixError) {
         let url: StrictURL
         do {
             url = try StrictURL(text)
@@ -31,7 +31,7 @@ public struct URLPrefix: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The prefix as the host reads it: the scheme and host lower-cased.
-    public var description: String { url.text }
+    package var description: String { url.text }
 
     /// Whether `candidate` is under this prefix.
     func admits(_ candidate: StrictURL) -> Bool {
@@ -46,12 +46,12 @@ public struct URLPrefix: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A text that cannot be a ``URLPrefix``.
-public struct URLPrefixError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct URLPrefixError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text as given.
-    public let text: String
+    package let text: String
     let problem: String
 
     /// One line: the text and what is wrong with it, e.g.
     /// "'https://user@example.com' has a user name or password (user@host), which the host never sends".
-    public var description: String { "'\(text)' \(problem)" }
+    package var description: String { "'\(text)' \(problem)" }
 }

@@ -2,9 +2,9 @@
 ///
 /// Its ``description`` is the one line the plugin's `http_get` completion
 /// gets as its error, written for the plugin to show to its user.
-public struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL the plugin asked for, as it wrote it.
-    public let url: String
+    package let url: String
     private let reason: Reason
 
     indirect enum Reason: Sendable, Equatable {
@@ -25,7 +25,7 @@ public struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// One line: what was refused, why, and, when a grant would allow it,
     /// how to grant it.
-    public var description: String { "refused http_get of \(url): \(explanation)" }
+    package var description: String { "refused http_get of \(url): \(explanation)" }
 
     private var explanation: String {
         switch reason {

@@ -5,13 +5,13 @@ import Patchbay
 ///
 /// Each plugin is registered too, under its name, and its fetchers resolve it,
 /// so the container's dependency graph shows which plugin provides what.
-public struct FetcherRegistry: Sendable {
+package struct FetcherRegistry: Sendable {
     let container: Container
     /// Every fetcher, in load order.
-    public let fetchers: [PluginFetcher]
+    package let fetchers: [PluginFetcher]
 
     /// The graph notations ``graph(_:)`` can print.
-    public enum GraphNotation: Sendable {
+    package enum GraphNotation: Sendable {
         /// Graphviz DOT.
         case dot
         /// A Mermaid flowchart.
@@ -19,7 +19,7 @@ public struct FetcherRegistry: Sendable {
     }
 
     /// Registers `fetchers`, and the plugins they come from, in a new container.
-    public init(_ fetchers: [PluginFetcher]) {
+    package init(_ fetchers: [PluginFetcher]) {
         let container = Container(defaultScope: .singleton)
         var pluginKeys: [String: String] = [:]
         for fetcher in fetchers {
@@ -44,11 +44,11 @@ public struct FetcherRegistry: Sendable {
     }
 
     /// The registered symbols, sorted.
-    public var symbols: [String] { fetchers.map(\.symbol).sorted() }
+    package var symbols: [String] { fetchers.map(\.symbol).sorted() }
 
     /// The fetcher for `symbol`, matched case-insensitively.
     /// - Throws: ``FetchError`` naming the available symbols when none matches.
-    public func fetcher(for symbol: String) throws(FetchError) -> PluginFetcher {
+    package func fetcher(for symbol: String) throws(FetchError) -> PluginFetcher {
         do {
             return try container.resolve(PluginFetcher.self, name: FetcherSymbol.normalized(symbol))
         } catch where error.code == .notRegistered {
@@ -61,7 +61,7 @@ public struct FetcherRegistry: Sendable {
     }
 
     /// The container's dependency graph, as observed by `verify()`.
-    public func graph(_ notation: GraphNotation) -> String {
+    package func graph(_ notation: GraphNotation) -> String {
         let graph: DependencyGraph
         do {
             graph = try container.verify()

@@ -5,33 +5,33 @@ import Logging
 ///
 /// The CLI writes those parts to stderr; an isolated worker sends them to
 /// its host, which logs them with its own handler.
-public struct LineLogHandler: LogHandler {
+package struct LineLogHandler: LogHandler {
     /// Receives one message.
-    public typealias Emit = @Sendable (_ level: Logger.Level, _ message: String, _ plugin: String?) -> Void
+    package typealias Emit = @Sendable (_ level: Logger.Level, _ message: String, _ plugin: String?) -> Void
 
     /// The lowest level handed on.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     /// Metadata set on the logger; a message's own metadata wins over it.
-    public var metadata: Logger.Metadata = [:]
+    package var metadata: Logger.Metadata = [:]
     private let emit: Emit
 
     /// Creates a handler.
     /// - Parameters:
     ///   - logLevel: The lowest level handed on.
     ///   - emit: Receives each message's level, text and plugin name.
-    public init(logLevel: Logger.Level, emit: @escaping Emit) {
+    package init(logLevel: Logger.Level, emit: @escaping Emit) {
         self.logLevel = logLevel
         self.emit = emit
     }
 
     /// One metadata value of the logger.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     /// Hands the message on.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let plugin = event.metadata?["plugin"] ?? metadata["plugin"]
         emit(event.level, "\(event.message)", plugin.map { "\($0)" })
     }

@@ -12,11 +12,11 @@ private let writeBytes = Darwin.write
 /// Each line goes out in as few `write(2)` calls as the pipe takes, so lines
 /// from concurrent tasks do not interleave mid-line, and nothing waits in a
 /// buffer when the process exits.
-public enum StandardError {
+package enum StandardError {
     /// Writes `text` as it is; end it with a newline for a whole line.
     /// - Parameter text: What to write. A write that fails is dropped: there
     ///   is nowhere left to report it.
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0

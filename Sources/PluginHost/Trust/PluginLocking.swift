@@ -11,29 +11,29 @@ import Darwin
 
 /// What `host lock-plugins` did: the lock files it wrote and the files it
 /// would not lock.
-public struct LockReport: Sendable, Equatable {
+package struct LockReport: Sendable, Equatable {
     /// One lock file written.
-    public struct Written: Sendable, Equatable {
+    package struct Written: Sendable, Equatable {
         /// Its path.
-        public let path: String
+        package let path: String
         /// Its lines, as written: `<sha256 hex>  <file name>`.
-        public let lines: [String]
+        package let lines: [String]
     }
 
     /// A plugin file that failed a check and was left out.
-    public struct Skipped: Sendable, Equatable {
+    package struct Skipped: Sendable, Equatable {
         /// The file, as found.
-        public let path: String
+        package let path: String
         /// Why, in one line with the fix.
-        public let reason: String
+        package let reason: String
     }
 
     /// The lock files written, in path order.
-    public var written: [Written] = []
+    package var written: [Written] = []
     /// The files left out, in discovery order.
-    public var skipped: [Skipped] = []
+    package var skipped: [Skipped] = []
     /// Lock files that could not be written, with the reason.
-    public var failures: [Skipped] = []
+    package var failures: [Skipped] = []
 }
 
 extension Host {
@@ -47,7 +47,7 @@ extension Host {
     /// existing lock file is replaced (atomically, by rename), so check the
     /// plugins before you lock them.
     /// - Returns: What was written and what was skipped.
-    public func lockPlugins() -> LockReport {
+    package func lockPlugins() -> LockReport {
         var report = LockReport()
         var entries: [String: [(digest: String, name: String)]] = [:]
         for path in discovery.files(warn: { services.logger.warning("\($0)") }) {

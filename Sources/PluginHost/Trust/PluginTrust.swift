@@ -18,9 +18,9 @@ import Synchronization
 /// let trust = PluginTrust(allowlist: .file("/etc/patchbay/plugins.lock"))
 /// let host = Host(discovery: discovery, services: services, trust: trust)
 /// ```
-public struct PluginTrust: Sendable {
+package struct PluginTrust: Sendable {
     /// Which lock file, if any, lists the allowed plugins.
-    public enum Allowlist: Sendable, Equatable {
+    package enum Allowlist: Sendable, Equatable {
         /// A `plugins.lock` in a plugin's own directory, when there is one.
         /// A directory without one loads any file that passes the
         /// ownership and permission checks.
@@ -32,12 +32,12 @@ public struct PluginTrust: Sendable {
     }
 
     /// Where the digests come from.
-    public let allowlist: Allowlist
+    package let allowlist: Allowlist
     let rules: TrustRules
 
     /// Creates a policy for the user this process runs as.
     /// - Parameter allowlist: Which lock file applies.
-    public init(allowlist: Allowlist = .perDirectory) {
+    package init(allowlist: Allowlist = .perDirectory) {
         self.init(allowlist: allowlist, currentUser: UInt32(geteuid()))
     }
 
