@@ -72,13 +72,49 @@ package struct Host: Sendable {
         return ["api_base_url": base, "host_abi_version": "\(PluginABIVersion.current)"]
     }
 
-    /// Finds and loads the plugins and fills the registry with their fetchers.
+    /// Learns what the plugins provide and wires a registry of their fetchers.
+    ///
+    /// With the registry cache (the default), nothing is loaded: the cache
+    /// says which file provides which symbol, files that are new or changed
+    /// since their last scan are scanned in sandboxed workers first, and a
+    /// fetch loads only the plugins it needs, each where ``LoadOptions/policy``
+    /// puts it. Without it, every plugin is loaded, in search order.
     ///
     /// Problems are logged, one line per file, and never stop the others.
+    /// Call ``LoadedPlugins/shutdown()`` when done, to stop any workers.
+    package func loadPlugins(_ options: LoadOptions) async -> LoadedPlugins {
+        switch options.cache {
+        case .use(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: false).0
+        case .rebuild(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: true).0
+        case .off: await loadEagerly(options)
+        }
+    }
+
+    /// ``loadPlugins(_:)`` when it needs neither a task nor a worker: a warm
+    /// cache, or in-process loading without one. Nil when it would need
+    /// either, having loaded nothing.
+    package func loadPluginsWithoutWaiting(_ options: LoadOptions) -> LoadedPlugins? {
+        switch options.cache {
+        case .use(let cacheHome): catalogWithoutScanning(options, cacheHome: cacheHome)
+        case .rebuild: nil
+        case .off: options.policy.mayIsolate ? nil : loadPlugins(mode: options.policy.mode(origin: .named, pinnedBy: nil))
+        }
+    }
+
+    /// Scans every plugin again and rewrites the registry cache.
+    package func rescan(_ options: LoadOptions, cacheHome: String) async -> (LoadedPlugins, RescanReport) {
+        await catalog(options, cacheHome: cacheHome, rebuild: true)
+    }
+
+    /// Finds and loads every plugin in-process and fills the registry with their fetchers.
     package func loadPlugins() -> LoadedPlugins {
+        loadPlugins(mode: nil)
+    }
+
+    private func loadPlugins(mode: LoadMode?) -> LoadedPlugins {
         let files = pluginFiles()
         let result = PluginLoader(services: services, trust: trust).load(files)
-        return LoadedPlugins(reports: result.reports.map(withAllowedURLs), registry: FetcherRegistry(result.fetchers), workers: [])
+        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [])
     }
 
     /// Finds the plugins and loads each in a worker process of its own, so a
@@ -96,13 +132,53 @@ package struct Host: Sendable {
     package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
         let files = pluginFiles()
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
-        return LoadedPlugins(reports: result.reports.map(withAllowedURLs), registry: FetcherRegistry(result.fetchers), workers: workers)
+        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers)
     }
 
-    /// `report`, recording the URLs its plugin may fetch.
-    private func withAllowedURLs(_ report: PluginReport) -> PluginReport {
+    /// Loads every plugin in search order, each where the policy puts it,
+    /// with one set of claims, so the first file to register a symbol keeps
+    /// it whichever way either was loaded. Consecutive files of one mode load
+    /// together: workers start at once, and in-process files are all opened
+    /// before any registers.
+    private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
+        let candidates = pluginCandidates()
+        let locks = LockFileCache(trust: trust)
+        let modes = candidates.map { candidate in
+            let pinned: String? =
+                if case .lock(let lock) = locks.lock(for: candidate.path), lock.expectedDigest(for: candidate.path) != nil { lock.path } else { nil }
+            return options.policy.mode(origin: candidate.origin, pinnedBy: pinned)
+        }
+        let claims = SymbolClaims()
+        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, claims: claims)
+        isolated.warnedAboutSandbox = OnceFlag()
+        var reports: [PluginReport] = []
+        var fetchers: [PluginFetcher] = []
+        var workers: [WorkerConnection] = []
+        var start = 0
+        while start < candidates.count {
+            var end = start + 1
+            while end < candidates.count, modes[end].place == modes[start].place { end += 1 }
+            let files = candidates[start..<end].map(\.path)
+            let result: PluginLoader.Result
+            if modes[start].place == .isolated {
+                let loaded = await isolated.load(files)
+                result = loaded.0
+                workers += loaded.1
+            } else {
+                result = PluginLoader(services: services, trust: trust, claims: claims).load(files)
+            }
+            reports += zip(result.reports, modes[start..<end]).map { withAllowedURLs($0, mode: $1) }
+            fetchers += result.fetchers
+            start = end
+        }
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers)
+    }
+
+    /// `report`, recording the URLs its plugin may fetch and where it ran.
+    private func withAllowedURLs(_ report: PluginReport, mode: LoadMode? = nil) -> PluginReport {
         var report = report
         report.allowedURLs = services.allowedURLs
+        report.mode = mode
         return report
     }
 }
@@ -111,14 +187,15 @@ extension Host {
     /// The files discovery finds, with a warning line when there are none:
     /// an empty listing alone would not say where the host looked.
     func pluginFiles() -> [String] {
-        let files = discovery.files { services.logger.warning("\($0)") }
-        if files.isEmpty {
-            let searched = discovery.locations.map(\.directory).joined(separator: ", ")
-            services.logger.warning(
-                "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or pass --plugins-dir DIR"
-            )
-        }
-        return files
+        pluginCandidates().map(\.path)
+    }
+
+    /// The warning for a search that found nothing.
+    func warnNoPluginFiles() {
+        let searched = discovery.locations.map(\.directory).joined(separator: ", ")
+        services.logger.warning(
+            "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or pass --plugins-dir DIR"
+        )
     }
 }
 
@@ -130,6 +207,8 @@ package struct LoadedPlugins: Sendable {
     package let registry: FetcherRegistry
     /// The isolated workers serving the fetchers, if loaded with `--isolate`.
     let workers: [WorkerConnection]
+    /// The plugins that load on their first fetch, with the registry cache.
+    var onDemand: [OnDemandPlugin] = []
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -138,6 +217,9 @@ package struct LoadedPlugins: Sendable {
         await withTaskGroup(of: Void.self) { group in
             for worker in workers {
                 group.addTask { await worker.shutdown() }
+            }
+            for plugin in onDemand {
+                group.addTask { await plugin.shutdown() }
             }
         }
     }

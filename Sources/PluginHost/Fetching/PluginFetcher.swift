@@ -22,6 +22,8 @@ package struct PluginFetcher: Sendable {
         case inProcess(context: OpaqueContext, fetch: FetchFunction, session: PluginSession)
         /// The plugin runs in an isolated worker (`--isolate`).
         case isolated(WorkerConnection)
+        /// The plugin is known from a listing and loads on the first fetch.
+        case onDemand(OnDemandPlugin)
     }
 
     init(symbol: String, displayName: String, plugin: PluginIdentity, context: OpaqueContext, fetch: FetchFunction, session: PluginSession) {
@@ -36,6 +38,13 @@ package struct PluginFetcher: Sendable {
         self.displayName = displayName
         self.plugin = plugin
         self.backend = .isolated(worker)
+    }
+
+    init(symbol: String, displayName: String, plugin: OnDemandPlugin) {
+        self.symbol = symbol
+        self.displayName = displayName
+        self.plugin = plugin.identity
+        self.backend = .onDemand(plugin)
     }
 
     /// Fetches the current price.
@@ -54,6 +63,23 @@ package struct PluginFetcher: Sendable {
             await price(in: currency, timeout: timeout, context: context, fetch: fetch, session: session)
         case .isolated(let worker):
             await price(in: currency, timeout: timeout, worker: worker)
+        case .onDemand(let plugin):
+            await price(in: currency, timeout: timeout, loading: plugin)
+        }
+    }
+
+    /// Loads the plugin, if this run has not yet, and asks the fetcher it
+    /// registered. Loading does not count against `timeout`: a worker's
+    /// load has its own limit.
+    private func price(in currency: String, timeout: Duration, loading plugin: OnDemandPlugin) async -> Result<Quote, FetchError> {
+        switch await plugin.fetchers() {
+        case .failure(let failure):
+            return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) could not be loaded: \(failure.error)")))
+        case .success(let fetchers):
+            guard let fetcher = fetchers.first(where: { $0.symbol == symbol }) else {
+                return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) no longer registers \(symbol)")))
+            }
+            return await fetcher.price(in: currency, timeout: timeout)
         }
     }
 

@@ -23,6 +23,10 @@ struct IsolatedPluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
     let options: IsolationOptions
+    /// The symbols taken, by earlier plugins of this run or by this loader's.
+    var claims = SymbolClaims()
+    /// Set once a sandbox short of full has been warned about in this run.
+    var warnedAboutSandbox = OnceFlag()
 
     /// Loads `files`; the result's fetchers call into the workers.
     func load(_ files: [String]) async -> (PluginLoader.Result, [WorkerConnection]) {
@@ -32,28 +36,47 @@ struct IsolatedPluginLoader: Sendable {
             started.append(await start(path, locks: locks))
         }
 
-        let claims = SymbolClaims()
         var result = PluginLoader.Result()
         var workers: [WorkerConnection] = []
-        var warnedAboutSandbox = false
         for (path, start) in zip(files, started) {
-            let outcome: Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>
-            var sandbox = SandboxReport.unconfined
-            switch start {
-            case .failure(let failure):
-                outcome = .failure(failure)
-            case .success(let worker):
-                (outcome, sandbox) = await loadConfined(path, in: worker, claims: claims, warned: &warnedAboutSandbox)
-                if case .success = outcome {
-                    workers.append(worker)
-                } else {
-                    await worker.shutdown()
-                }
-            }
+            let (outcome, sandbox, worker) = await finish(path, started: start)
+            if let worker { workers.append(worker) }
             result.record(outcome, for: path, logger: services.logger)
             result.reports[result.reports.count - 1].sandbox = sandbox
         }
         return (result, workers)
+    }
+
+    /// Loads one file in a worker, checking first that it is still the file
+    /// a listing described. Logs nothing: the caller reports the outcome.
+    /// - Returns: The outcome, the worker's sandbox, and the worker when the
+    ///   plugin loaded (the caller shuts it down).
+    func loadOne(_ path: String, expecting identity: FileIdentity?) async -> (
+        Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport, WorkerConnection?
+    ) {
+        let started: Result<WorkerConnection, PluginLoader.Failure>
+        switch open(path, locks: LockFileCache(trust: trust), expecting: identity) {
+        case .failure(let failure): started = .failure(failure)
+        case .success(let file): started = await spawn(path, file: file)
+        }
+        return await finish(path, started: started)
+    }
+
+    /// Has a started worker load its plugin; shuts the worker down unless the plugin loaded.
+    func finish(_ path: String, started: Result<WorkerConnection, PluginLoader.Failure>) async -> (
+        Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport, WorkerConnection?
+    ) {
+        switch started {
+        case .failure(let failure):
+            return (.failure(failure), .unconfined, nil)
+        case .success(let worker):
+            let (outcome, sandbox) = await loadConfined(path, in: worker)
+            guard case .success = outcome else {
+                await worker.shutdown()
+                return (outcome, sandbox, nil)
+            }
+            return (outcome, sandbox, worker)
+        }
     }
 
     /// Waits for the worker's sandbox, refuses the plugin if the sandbox is
@@ -65,7 +88,7 @@ struct IsolatedPluginLoader: Sendable {
     /// The first sandbox short of full is one warning line, not one per
     /// plugin: it is the machine's kernel, the same for every worker.
     private func loadConfined(
-        _ path: String, in worker: WorkerConnection, claims: SymbolClaims, warned: inout Bool
+        _ path: String, in worker: WorkerConnection
     ) async -> (Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport) {
         let sandbox: SandboxReport
         switch await worker.sandbox(timeout: options.loadTimeout) {
@@ -81,22 +104,33 @@ struct IsolatedPluginLoader: Sendable {
             if options.requireFullSandbox {
                 return (.failure(PluginLoader.Failure(error: PluginLoadError(.sandboxRequired(sandbox)))), sandbox)
             }
-            if !warned {
-                warned = true
+            if warnedAboutSandbox.set() {
                 services.logger.warning("\(sandbox.machineWarning)")
             }
         }
-        return (await load(path, in: worker, claims: claims), sandbox)
+        return (await load(path, in: worker), sandbox)
     }
 
     /// Checks the file here and starts its worker.
-    private func start(_ path: String, locks: LockFileCache) async -> Result<WorkerConnection, PluginLoader.Failure> {
-        let file: PluginFile
-        do {
-            file = try PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path))
+    func start(_ path: String, locks: LockFileCache) async -> Result<WorkerConnection, PluginLoader.Failure> {
+        switch open(path, locks: locks, expecting: nil) {
+        case .failure(let failure): .failure(failure)
+        case .success(let file): await spawn(path, file: file)
+        }
+    }
+
+    /// Opens and checks the file, as in-process: trust rules, lock file, ELF
+    /// headers; and when `identity` is given, that it is still that file.
+    func open(_ path: String, locks: LockFileCache, expecting identity: FileIdentity?) -> Result<PluginFile, PluginLoader.Failure> {
+        do throws(PluginLoadError) {
+            return .success(try PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path), expecting: identity))
         } catch {
             return .failure(PluginLoader.Failure(error: error))
         }
+    }
+
+    /// Starts a worker for a checked file, handing it the descriptor.
+    func spawn(_ path: String, file: PluginFile) async -> Result<WorkerConnection, PluginLoader.Failure> {
         // The worker has its own copy of the descriptor; the host never loads this one.
         defer { file.closeUnloaded() }
         do throws(WorkerFailure) {
@@ -108,7 +142,7 @@ struct IsolatedPluginLoader: Sendable {
     }
 
     /// Has the worker load its plugin and turns its reply into fetchers.
-    private func load(_ path: String, in worker: WorkerConnection, claims: SymbolClaims) async -> Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure> {
+    private func load(_ path: String, in worker: WorkerConnection) async -> Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure> {
         let request = LoadRequest(
             path: path,
             configuration: services.configurationValues,

@@ -143,8 +143,30 @@ package struct PluginDiscovery: Sendable {
     /// The plugin files to load, in load order.
     /// - Parameter warn: Receives one line per explicit directory that cannot be read.
     package func files(warn: (String) -> Void = { _ in }) -> [String] {
-        var seen = Set<String>()
-        var files: [String] = []
+        candidates(warn: warn).map(\.path)
+    }
+
+    /// A plugin file found, with where it was found and what identifies its content.
+    package struct Candidate: Sendable, Equatable {
+        /// The file as found in its directory.
+        package let path: String
+        /// Which place of the search path it is in.
+        package let origin: Origin
+        /// What `stat` says of the file a symlink leads to; nil for a dangling
+        /// symlink, kept so the loader can say what it points at.
+        let identity: FileIdentity?
+    }
+
+    /// The plugin files to load, in load order, with their origins and identities.
+    ///
+    /// One `stat` per file: its device and inode tell the same file reached
+    /// twice (through a symlinked directory, say) apart, and are the start of
+    /// what the registry cache keys on.
+    /// - Parameter warn: Receives one line per explicit directory that cannot be read.
+    func candidates(warn: (String) -> Void = { _ in }) -> [Candidate] {
+        var seen = Set<[UInt64]>()
+        var seenDangling = Set<String>()
+        var found: [Candidate] = []
         for location in locations {
             let names: [String]
             do {
@@ -157,17 +179,19 @@ package struct PluginDiscovery: Sendable {
             }
             for name in names.sorted() where location.pattern.matches(name) {
                 let path = FilePaths.join(location.directory, name)
-                if let facts = try? FileFacts.of(path: path) {
-                    guard facts.kind != .directory else { continue }
-                } else {
-                    // A dangling symlink stays in, so the loader can say what it points at.
-                    guard (try? FileFacts.of(linkAt: path))?.kind == .symbolicLink else { continue }
+                var status = stat()
+                if stat(path, &status) == 0 {
+                    guard status.st_mode & S_IFMT != S_IFDIR else { continue }
+                    let identity = FileIdentity(status)
+                    if seen.insert([identity.device, identity.inode]).inserted {
+                        found.append(Candidate(path: path, origin: location.origin, identity: identity))
+                    }
+                } else if (try? FileFacts.of(linkAt: path))?.kind == .symbolicLink, seenDangling.insert(path).inserted {
+                    found.append(Candidate(path: path, origin: location.origin, identity: nil))
                 }
-                let identity = FilePaths.resolved(path)
-                if seen.insert(identity).inserted { files.append(path) }
             }
         }
-        return files
+        return found
     }
 }
 

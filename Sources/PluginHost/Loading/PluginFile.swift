@@ -24,6 +24,8 @@ struct PluginFile {
     let descriptor: Int32
     /// The file size when it was checked.
     let size: Int
+    /// Its SHA-256, when a lock file applied and it matched.
+    private(set) var digest: String?
 
     /// The path `dlopen` loads this file through.
     var loadPath: String { "/proc/self/fd/\(descriptor)" }
@@ -65,8 +67,8 @@ struct PluginFile {
             if let violation = rules.violation(of: facts, for: subject) { throw PluginLoadError(.untrusted(violation)) }
             try checkDirectories(of: path, target: link == nil ? nil : target, rules: rules)
 
-            let file = PluginFile(descriptor: descriptor, size: facts.size)
-            try file.verify(against: lock, path: path)
+            var file = PluginFile(descriptor: descriptor, size: facts.size)
+            file.digest = try file.verify(against: lock, path: path)
             try ELFHeaderCheck(file: file).run()
             return file
         } catch {
@@ -159,19 +161,43 @@ struct PluginFile {
     }
 
     /// Compares this descriptor's SHA-256 with the lock file's entry.
-    private func verify(against applicable: ApplicableLock, path: String) throws(PluginLoadError) {
-        let lock: PluginLock
-        switch applicable {
-        case .unlocked: return
-        case .lock(let found): lock = found
-        case .unusable(let error): throw PluginLoadError(.lockFile(error))
+    private func verify(against applicable: ApplicableLock, path: String) throws(PluginLoadError) -> String? {
+        try applicable.verify(path, digest: sha256)
+    }
+
+    /// ``open(_:rules:lock:)``, and then a check that the file is still the
+    /// one a listing described: a file that changed is refused, never loaded
+    /// on the listing's word.
+    static func open(_ path: String, rules: TrustRules, lock: ApplicableLock, expecting identity: FileIdentity?) throws(PluginLoadError) -> PluginFile {
+        let file = try open(path, rules: rules, lock: lock)
+        if let identity, file.identity() != identity {
+            file.closeUnloaded()
+            throw PluginLoadError(.changedSinceListed)
         }
-        guard let expected = lock.expectedDigest(for: path) else {
-            throw PluginLoadError(.notLocked(lock: lock.path))
-        }
-        let actual = try sha256()
-        guard actual == expected else {
-            throw PluginLoadError(.digestMismatch(actual: actual, expected: expected, lock: lock.path))
+        return file
+    }
+
+    /// What identifies the open file's content, to compare with a listing's.
+    func identity() -> FileIdentity? {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? FileIdentity(status) : nil
+    }
+
+    /// The checks of ``open(_:rules:lock:)`` that depend on where the file
+    /// is rather than what it holds: its directory's, and for a symlink its
+    /// target directory's, ownership and permissions. A listing from the
+    /// registry cache makes them on every run, since the cache keys on the
+    /// file alone.
+    /// - Parameter checked: Directories already found fine in this run.
+    static func checkPlacement(of path: String, rules: TrustRules, checked: inout Set<String>) throws(PluginLoadError) {
+        let (target, link) = try resolve(path)
+        if link == nil {
+            let directory = parent(of: path)
+            guard !checked.contains(directory) else { return }
+            try checkDirectories(of: path, target: nil, rules: rules)
+            checked.insert(directory)
+        } else {
+            try checkDirectories(of: path, target: target, rules: rules)
         }
     }
 

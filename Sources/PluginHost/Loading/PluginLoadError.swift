@@ -26,6 +26,10 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case reportedByWorker(String)
         /// A full sandbox is required, and the worker got less.
         case sandboxRequired(SandboxReport)
+        /// Its scan failed, as the registry cache remembers until the file changes.
+        case failedScan(String)
+        /// The file changed between the listing that named it and its load.
+        case changedSinceListed
     }
 
     let kind: Kind
@@ -82,6 +86,10 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
             description
         case .sandboxRequired(let sandbox):
             "refused (sandbox): \(sandbox.refusal)"
+        case .failedScan(let description):
+            description
+        case .changedSinceListed:
+            "the file changed after this run listed it; run the command again to scan it anew"
         }
     }
 }

@@ -94,6 +94,20 @@ package struct PluginLoader: Sendable {
         return try register(path, descriptor)
     }
 
+    /// Opens, checks and loads one file, checking first that it is still the
+    /// file a listing described. Logs nothing: the caller reports the outcome.
+    func loadOne(_ path: String, expecting identity: FileIdentity?) -> Swift.Result<(PluginReport, [PluginFetcher]), Failure> {
+        Swift.Result { () throws(Failure) in
+            let file: PluginFile
+            do throws(PluginLoadError) {
+                file = try PluginFile.open(path, rules: trust.rules, lock: LockFileCache(trust: trust).lock(for: path), expecting: identity)
+            } catch {
+                throw Failure(error: error)
+            }
+            return try load(path, from: file)
+        }
+    }
+
     /// A failure with whatever the descriptor told us before it happened.
     struct Failure: Error, Sendable {
         let error: PluginLoadError
@@ -109,16 +123,14 @@ package struct PluginLoader: Sendable {
 
         let session = PluginSession(path: path, name: name, services: services, claims: claims)
         session.setAcceptsRegistrations(true)
-        let status = descriptor.register(HostServicesTable.make(for: session))
+        let status = descriptor.register(HostServicesVendor.make(for: session))
         session.setAcceptsRegistrations(false)
 
         let outcome = session.outcome
         guard status == PB_OK else {
             throw fail(PluginLoadError(.registrationFailed(status: Int32(bitPattern: status.rawValue), lastError: outcome.lastError)))
         }
-        let warnings = outcome.duplicates.map {
-            "symbol \($0.symbol) is already provided by \($0.owner); keeping that one and ignoring this plugin's"
-        }
+        let warnings = outcome.duplicates.map { Self.duplicateWarning(symbol: $0.symbol, owner: $0.owner) }
         guard !outcome.staged.isEmpty else {
             throw fail(PluginLoadError(.nothingRegistered(duplicates: outcome.duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: outcome.refused)))
         }
@@ -132,6 +144,11 @@ package struct PluginLoader: Sendable {
         )
         report.metadata = descriptor.metadata
         return (report, fetchers)
+    }
+
+    /// The warning for a plugin that registered a symbol an earlier one keeps.
+    static func duplicateWarning(symbol: String, owner: String) -> String {
+        "symbol \(symbol) is already provided by \(owner); keeping that one and ignoring this plugin's"
     }
 
     /// The checked parts of a `pb_plugin_descriptor`.

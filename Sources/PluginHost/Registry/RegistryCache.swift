@@ -17,7 +17,7 @@ import Glibc
 /// scan is scanned again, never loaded on the strength of the cache.
 struct RegistryCache: Codable, Sendable, Equatable {
     /// Bumped whenever the layout below changes; any other value is refused.
-    static let format = 1
+    static let format = 2
 
     /// ``format`` as written.
     var format = Self.format
@@ -53,6 +53,10 @@ struct RegistryCache: Codable, Sendable, Equatable {
         var error: String?
         /// Problems that did not stop it loading.
         var warnings: [String] = []
+        /// What the descriptor says beyond name and version, when it could be read.
+        var metadata: PluginMetadata?
+        /// What confined the scanning worker.
+        var sandbox: SandboxReport = .unconfined
     }
 
     /// A fetcher as a scan saw it.
@@ -60,6 +64,16 @@ struct RegistryCache: Codable, Sendable, Equatable {
         var symbol: String
         var displayName: String
     }
+}
+
+/// What identifies the running host build: its executable's identity. A
+/// rebuilt host may read plugins differently, so it scans them again.
+enum HostIdentity {
+    /// `dev:inode:size:mtime` of `/proc/self/exe`, read once per process.
+    static let current: String = {
+        guard let identity = try? FileIdentity.of(path: "/proc/self/exe") else { return "unknown" }
+        return "\(identity.device):\(identity.inode):\(identity.size):\(identity.modifiedNanoseconds)"
+    }()
 }
 
 /// What identifies a file's content without reading it: a changed or
@@ -114,10 +128,13 @@ struct RegistryCacheStore: Sendable {
     /// - Parameters:
     ///   - cacheHome: `$XDG_CACHE_HOME`, or `$HOME/.cache`.
     ///   - searchPath: The plugin directories, in order; each order has its own file.
-    init(cacheHome: String, searchPath: [String]) {
+    ///   - configuration: What plugins may read while they register
+    ///     (`config_value`), which may change what they register.
+    init(cacheHome: String, searchPath: [String], configuration: [String: String] = [:]) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        let key = searchPath + configuration.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // FNV-1a: a name, not a secret; the file's contents are checked on read.
-        for byte in searchPath.joined(separator: "\u{0}").utf8 {
+        for byte in key.joined(separator: "\u{0}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         let name = "registry-" + String(hash, radix: 16) + ".json"

@@ -73,6 +73,28 @@ enum ApplicableLock: Sendable {
     case unusable(LockFileError)
 }
 
+extension ApplicableLock {
+    /// Checks `pluginPath`'s digest against the lock, if one applies.
+    /// - Parameter digest: Takes the file's SHA-256; called only when a lock applies.
+    /// - Returns: The digest, when a lock applied and it matched.
+    func verify(_ pluginPath: String, digest: () throws(PluginLoadError) -> String) throws(PluginLoadError) -> String? {
+        let lock: PluginLock
+        switch self {
+        case .unlocked: return nil
+        case .lock(let found): lock = found
+        case .unusable(let error): throw PluginLoadError(.lockFile(error))
+        }
+        guard let expected = lock.expectedDigest(for: pluginPath) else {
+            throw PluginLoadError(.notLocked(lock: lock.path))
+        }
+        let actual = try digest()
+        guard actual == expected else {
+            throw PluginLoadError(.digestMismatch(actual: actual, expected: expected, lock: lock.path))
+        }
+        return actual
+    }
+}
+
 /// Reads each lock file once per load, however many plugins it covers.
 final class LockFileCache: Sendable {
     let trust: PluginTrust

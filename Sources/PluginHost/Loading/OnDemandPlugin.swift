@@ -1,0 +1,89 @@
+import Synchronization
+
+/// A plugin file that a listing says provides some symbols, loaded the first
+/// time one of them is fetched, and at most once.
+///
+/// The listing (the registry cache) only says which file to load. Loading
+/// checks the file as any load does (trust rules, lock digest on the very
+/// descriptor that is loaded) and also that it is still the file the
+/// listing described; one that changed is refused, never loaded on the
+/// listing's word.
+final class OnDemandPlugin: Sendable {
+    /// The plugin file, as found.
+    let path: String
+    /// What the listing knows of it.
+    let identity: PluginIdentity
+    /// Where its code runs.
+    let mode: LoadMode
+    private let fileIdentity: FileIdentity?
+    private let services: HostServices
+    private let trust: PluginTrust
+    private let isolation: IsolationOptions
+    private let warnedAboutSandbox: OnceFlag
+    /// Symbols other files of the listing keep: the plugin may not take them,
+    /// just as when every file loads in search order.
+    private let claimedElsewhere: [String: String]
+
+    private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoader.Failure>, Never>?>(nil)
+    private let worker = Mutex<WorkerConnection?>(nil)
+
+    init(
+        path: String, identity: PluginIdentity, mode: LoadMode, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
+        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, claimedElsewhere: [String: String]
+    ) {
+        self.path = path
+        self.identity = identity
+        self.mode = mode
+        self.fileIdentity = fileIdentity
+        self.services = services
+        self.trust = trust
+        self.isolation = isolation
+        self.warnedAboutSandbox = warnedAboutSandbox
+        self.claimedElsewhere = claimedElsewhere
+    }
+
+    /// The plugin's fetchers, loading it on the first call; later and
+    /// concurrent calls share that one load.
+    func fetchers() async -> Result<[PluginFetcher], PluginLoader.Failure> {
+        let task = loading.withLock { loading in
+            if let loading { return loading }
+            let task = Task { await load() }
+            loading = task
+            return task
+        }
+        return await task.value
+    }
+
+    /// Stops its worker, if it has one.
+    func shutdown() async {
+        if let worker = worker.withLock({ $0 }) { await worker.shutdown() }
+    }
+
+    private func load() async -> Result<[PluginFetcher], PluginLoader.Failure> {
+        let claims = SymbolClaims()
+        for (symbol, owner) in claimedElsewhere { claims.claim([symbol], for: owner) }
+        let started = ContinuousClock.now
+        defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
+        switch mode.place {
+        case .isolated:
+            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, claims: claims)
+            loader.warnedAboutSandbox = warnedAboutSandbox
+            let (outcome, _, worker) = await loader.loadOne(path, expecting: fileIdentity)
+            self.worker.withLock { $0 = worker }
+            return outcome.map(\.1)
+        case .inProcess:
+            let loader = PluginLoader(services: services, trust: trust, claims: claims)
+            let (path, fileIdentity) = (path, fileIdentity)
+            // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
+            return await withCheckedContinuation { continuation in
+                do throws(PluginCallThread.StartError) {
+                    try PluginCallThread.start {
+                        continuation.resume(returning: loader.loadOne(path, expecting: fileIdentity).map(\.1))
+                    }
+                } catch {
+                    continuation.resume(returning: .failure(PluginLoader.Failure(error: PluginLoadError(.notALibrary(reason: "\(error)")))))
+                }
+            }
+        }
+    }
+}

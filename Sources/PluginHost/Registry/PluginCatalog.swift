@@ -1,0 +1,268 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+
+/// Whether and how a run uses the registry cache.
+package enum RegistryCacheUse: Sendable, Equatable {
+    /// Neither read nor write it: load every plugin, as `--no-cache` asks.
+    case off
+    /// Read it from `cacheHome`/patchbay, scan what is new or changed, and
+    /// write it back.
+    case use(cacheHome: String)
+    /// Scan every plugin again and write it, as `host rescan` asks.
+    case rebuild(cacheHome: String)
+}
+
+/// How a run learns what the plugins provide, and where each one runs.
+package struct LoadOptions: Sendable {
+    /// Who decides where each plugin runs.
+    package var policy: IsolationPolicy
+    /// How workers run: the scanners, and plugins the policy isolates.
+    package var isolation: IsolationOptions
+    /// Whether the registry cache is read and written.
+    package var cache: RegistryCacheUse
+
+    /// Creates the options.
+    package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: RegistryCacheUse) {
+        self.policy = policy
+        self.isolation = isolation
+        self.cache = cache
+    }
+}
+
+/// What `host rescan` did.
+package struct RescanReport: Sendable, Equatable {
+    /// The cache file written.
+    package let cachePath: String
+    /// How many plugin files were scanned.
+    package let scanned: Int
+    /// How many of them loaded in their scan.
+    package let loaded: Int
+    /// Why the cache could not be written, if it could not.
+    package let writeError: String?
+}
+
+extension Host {
+    /// The plugins as the registry cache describes them, scanning in
+    /// sandboxed workers only the files that are new or changed since their
+    /// last scan; no plugin is loaded. A fetch loads only the plugins that
+    /// provide the symbols asked for (``LoadedPlugins/fetch(_:currency:timeout:)``),
+    /// each in its ``LoadMode``.
+    func catalog(_ options: LoadOptions, cacheHome: String, rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
+        let plan = plan(options, cacheHome: cacheHome, rebuild: rebuild)
+        let scanned = await PluginScanner(services: services, trust: trust, options: options.isolation).scan(plan.needingScan)
+        return finish(plan, scanned: scanned, options: options)
+    }
+
+    /// ``catalog(_:cacheHome:rebuild:)`` when nothing needs a scan, which
+    /// needs no task and no worker; nil when something does.
+    func catalogWithoutScanning(_ options: LoadOptions, cacheHome: String) -> LoadedPlugins? {
+        let plan = plan(options, cacheHome: cacheHome, rebuild: false)
+        guard plan.needingScan.isEmpty else { return nil }
+        return finish(plan, scanned: [], options: options).0
+    }
+
+    /// One plugin file as this run knows it.
+    private enum Item {
+        /// Described by the cache.
+        case cached(PluginDiscovery.Candidate, RegistryCache.Entry)
+        /// New or changed: to be scanned.
+        case needsScan(PluginDiscovery.Candidate)
+        /// Refused by the host's own checks before any of its code ran.
+        case refused(PluginDiscovery.Candidate, PluginLoader.Failure)
+    }
+
+    private struct Plan {
+        let store: RegistryCacheStore
+        let previous: RegistryCache?
+        let locks: LockFileCache
+        var items: [Item]
+        var needingScan: [PluginDiscovery.Candidate] {
+            items.compactMap { if case .needsScan(let candidate) = $0 { candidate } else { nil } }
+        }
+    }
+
+    private func plan(_ options: LoadOptions, cacheHome: String, rebuild: Bool) -> Plan {
+        let candidates = pluginCandidates()
+        let store = RegistryCacheStore(cacheHome: cacheHome, searchPath: discovery.locations.map(\.directory), configuration: services.configurationValues)
+        var previous: RegistryCache?
+        if !rebuild {
+            switch store.read(host: HostIdentity.current, abiVersion: PluginABIVersion.current) {
+            case .success(let cache): previous = cache
+            case .failure(.missing): break
+            case .failure(let refusal): services.logger.warning("ignoring the plugin cache \(store.path): \(refusal); rebuilding it")
+            }
+        }
+        let entries = Dictionary((previous?.entries ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let locks = LockFileCache(trust: trust)
+        let items = candidates.map { candidate -> Item in
+            if let identity = candidate.identity, let entry = entries[candidate.path], entry.identity == identity {
+                // A lock file that appeared since the scan needs the digest the scan did not take.
+                if entry.sha256 != nil || !locks.applies(to: candidate.path) { return .cached(candidate, entry) }
+            }
+            // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
+            do throws(PluginLoadError) {
+                try PluginFile.open(candidate.path, rules: trust.rules, lock: locks.lock(for: candidate.path)).closeUnloaded()
+                return .needsScan(candidate)
+            } catch {
+                return .refused(candidate, PluginLoader.Failure(error: error))
+            }
+        }
+        return Plan(store: store, previous: previous, locks: locks, items: items)
+    }
+
+    private func finish(_ plan: Plan, scanned: [PluginScanner.Outcome], options: LoadOptions) -> (LoadedPlugins, RescanReport) {
+        var outcomes = scanned.makeIterator()
+        var items: [Item] = []
+        var fresh = Set<String>()
+        for item in plan.items {
+            guard case .needsScan(let candidate) = item, let outcome = outcomes.next() else {
+                items.append(item)
+                continue
+            }
+            switch outcome {
+            case .scanned(let entry):
+                items.append(.cached(candidate, entry))
+                fresh.insert(candidate.path)
+            case .refused(let failure):
+                items.append(.refused(candidate, failure))
+            }
+        }
+
+        let cache = RegistryCache(
+            host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: discovery.locations.map(\.directory),
+            entries: items.compactMap { if case .cached(_, let entry) = $0 { entry } else { nil } })
+        var writeError: String?
+        if cache != plan.previous {
+            do throws(RegistryCacheStore.WriteError) {
+                try plan.store.write(cache)
+            } catch {
+                writeError = error.description
+                services.logger.warning("\(error); the next run scans the plugins again")
+            }
+        }
+        services.logger.debug("plugin cache \(plan.store.path): \(items.count - fresh.count) files described by it, \(fresh.count) scanned")
+
+        let loaded = compose(items, fresh: fresh, locks: plan.locks, options: options)
+        let report = RescanReport(
+            cachePath: plan.store.path, scanned: fresh.count,
+            loaded: items.count { if case .cached(let candidate, let entry) = $0 { fresh.contains(candidate.path) && entry.status == .loaded } else { false } },
+            writeError: writeError)
+        return (loaded, report)
+    }
+
+    /// The reports and on-demand fetchers of the listed files, in search
+    /// order, with the rules loading in that order would apply: the first
+    /// file to register a symbol keeps it. The host's checks that depend on
+    /// more than the file (its directory, the lock file) are made again here.
+    private func compose(_ items: [Item], fresh: Set<String>, locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
+        var owners: [String: String] = [:]
+        var outcomes: [(Swift.Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?)] = []
+        var checkedDirectories = Set<String>()
+        for item in items {
+            switch item {
+            case .needsScan(let candidate):
+                // Scanned after the plan, so never left here; stated for completeness.
+                outcomes.append((.failure(PluginLoader.Failure(error: PluginLoadError(.changedSinceListed))), candidate, nil))
+            case .refused(let candidate, let failure):
+                outcomes.append((.failure(failure), candidate, nil))
+            case .cached(let candidate, let entry):
+                let outcome = Swift.Result { () throws(PluginLoader.Failure) in
+                    try listing(entry, candidate: candidate, owners: &owners, locks: locks, checkedDirectories: &checkedDirectories)
+                }
+                outcomes.append((outcome, candidate, entry))
+            }
+        }
+
+        var result = PluginLoader.Result()
+        var onDemand: [OnDemandPlugin] = []
+        let warned = OnceFlag()
+        for (outcome, candidate, entry) in outcomes {
+            let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
+            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
+            var fetchers: [PluginFetcher] = []
+            if case .success(let (report, listed)) = outcome, let entry {
+                let own = Set(listed.map(\.symbol))
+                let plugin = OnDemandPlugin(
+                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
+                    fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
+                    claimedElsewhere: owners.filter { !own.contains($0.key) })
+                onDemand.append(plugin)
+                fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
+            }
+            result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, logger: services.logger)
+            let index = result.reports.count - 1
+            result.reports[index].mode = mode
+            result.reports[index].cached = entry != nil && !fresh.contains(candidate.path)
+            if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            result.reports[index].allowedURLs = services.allowedURLs
+        }
+        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
+    }
+
+    /// One listed file's report and the fetchers it keeps, or why it fails now.
+    private func listing(
+        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, owners: inout [String: String], locks: LockFileCache,
+        checkedDirectories: inout Set<String>
+    ) throws(PluginLoader.Failure) -> (PluginReport, [RegistryCache.Fetcher]) {
+        let path = candidate.path
+        func fail(_ error: PluginLoadError) -> PluginLoader.Failure {
+            PluginLoader.Failure(error: error, name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
+        }
+        do throws(PluginLoadError) {
+            try PluginFile.checkPlacement(of: path, rules: trust.rules, checked: &checkedDirectories)
+            try locks.check(path, digest: entry.sha256)
+        } catch {
+            throw fail(error)
+        }
+        guard entry.status == .loaded, let version = entry.version else {
+            var failure = fail(PluginLoadError(.failedScan(entry.error ?? "failed")))
+            failure.name = entry.name
+            throw failure
+        }
+        let kept = entry.fetchers.filter { owners[$0.symbol] == nil }
+        let duplicates = entry.fetchers.compactMap { fetcher in owners[fetcher.symbol].map { (symbol: fetcher.symbol, owner: $0) } }
+        guard !kept.isEmpty else {
+            throw fail(PluginLoadError(.nothingRegistered(duplicates: duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: [])))
+        }
+        for fetcher in kept { owners[fetcher.symbol] = path }
+        var report = PluginReport(
+            name: entry.name, version: version, path: path, status: .loaded, fetchers: kept.map(\.symbol), error: nil,
+            warnings: entry.warnings + duplicates.map { PluginLoader.duplicateWarning(symbol: $0.symbol, owner: $0.owner) })
+        report.metadata = entry.metadata
+        return (report, kept)
+    }
+
+    /// The files discovery finds, with a warning line when there are none.
+    func pluginCandidates() -> [PluginDiscovery.Candidate] {
+        let candidates = discovery.candidates { services.logger.warning("\($0)") }
+        if candidates.isEmpty { warnNoPluginFiles() }
+        return candidates
+    }
+}
+
+extension LockFileCache {
+    /// Whether a lock file governs `pluginPath`.
+    func applies(to pluginPath: String) -> Bool {
+        if case .unlocked = lock(for: pluginPath) { false } else { true }
+    }
+
+    /// The lock file that pins `pluginPath` to `digest`, if one does.
+    func pin(of pluginPath: String, digest: String?) -> String? {
+        guard case .lock(let lock) = lock(for: pluginPath), let digest, lock.expectedDigest(for: pluginPath) == digest else { return nil }
+        return lock.path
+    }
+
+    /// The lock-file check of loading, made on a digest taken earlier from
+    /// the same, unchanged file.
+    func check(_ pluginPath: String, digest: String?) throws(PluginLoadError) {
+        _ = try lock(for: pluginPath).verify(pluginPath) { () throws(PluginLoadError) in
+            // A scan takes the digest whenever a lock applies; without one the file is scanned again.
+            guard let digest else { throw PluginLoadError(.changedSinceListed) }
+            return digest
+        }
+    }
+}

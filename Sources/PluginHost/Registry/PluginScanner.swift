@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Scans plugin files for the registry cache: each in a sandboxed worker of
+/// its own, several at once, so a plugin that crashes or hangs while it
+/// registers costs its own entry and nothing else.
+///
+/// A scan is a load with no symbol taken: the worker loads the plugin,
+/// reports what it registered, and is stopped. Which plugin keeps a symbol
+/// two of them register is decided later, from the entries in search order,
+/// exactly as loading in that order would decide it.
+struct PluginScanner: Sendable {
+    let services: HostServices
+    let trust: PluginTrust
+    let options: IsolationOptions
+    /// How many workers run at once.
+    let parallelism: Int
+
+    /// What scanning one file found.
+    enum Outcome: Sendable {
+        /// The plugin ran in its worker: what it registered, or how it failed.
+        /// This is what the cache remembers until the file changes.
+        case scanned(RegistryCache.Entry)
+        /// The host refused the file before any of its code ran (trust rules,
+        /// lock file, ELF headers, or a sandbox short of the one required).
+        /// These depend on more than the file, so they are checked again on
+        /// every run rather than remembered.
+        case refused(PluginLoader.Failure)
+    }
+
+    /// Creates a scanner running at most `parallelism` workers at once; by
+    /// default one per online core.
+    init(services: HostServices, trust: PluginTrust, options: IsolationOptions, parallelism: Int? = nil) {
+        self.services = services
+        self.trust = trust
+        self.options = options
+        self.parallelism = max(1, parallelism ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Scans `candidates`, returning one outcome per candidate, in order.
+    func scan(_ candidates: [PluginDiscovery.Candidate]) async -> [Outcome] {
+        let loader = IsolatedPluginLoader(services: services, trust: trust, options: options)
+        let locks = LockFileCache(trust: trust)
+        var outcomes = [Outcome?](repeating: nil, count: candidates.count)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < candidates.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await scan(candidates[index], loader: loader, locks: locks)) }
+            }
+            for _ in 0..<parallelism { startNext() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                startNext()
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    private func scan(_ candidate: PluginDiscovery.Candidate, loader: IsolatedPluginLoader, locks: LockFileCache) async -> Outcome {
+        let path = candidate.path
+        let file: PluginFile
+        switch loader.open(path, locks: locks, expecting: nil) {
+        case .failure(let failure): return .refused(failure)
+        case .success(let opened): file = opened
+        }
+        // What was checked is what is described: the identity of the open file.
+        guard let identity = file.identity() else {
+            file.closeUnloaded()
+            return .refused(PluginLoader.Failure(error: PluginLoadError(.changedSinceListed)))
+        }
+        let digest = file.digest
+        let (outcome, sandbox, worker) = await loader.finish(path, started: await loader.spawn(path, file: file))
+        await worker?.shutdown()
+        var entry = RegistryCache.Entry(
+            path: path, identity: identity, sha256: digest, name: FilePaths.name(of: path), version: nil, abiVersion: nil,
+            fetchers: [], status: .failed, error: nil)
+        entry.sandbox = sandbox
+        switch outcome {
+        case .success(let (report, fetchers)):
+            entry.name = report.name
+            entry.version = report.version
+            entry.abiVersion = report.metadata?.abiVersion
+            entry.metadata = report.metadata
+            entry.status = .loaded
+            entry.fetchers = fetchers.map { RegistryCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
+            entry.warnings = report.warnings
+        case .failure(let failure):
+            if case .sandboxRequired = failure.error.kind { return .refused(failure) }
+            entry.name = failure.name ?? entry.name
+            entry.version = failure.version
+            entry.abiVersion = failure.metadata?.abiVersion
+            entry.metadata = failure.metadata
+            entry.error = failure.error.description
+        }
+        return .scanned(entry)
+    }
+}
