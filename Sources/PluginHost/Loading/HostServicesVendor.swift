@@ -6,12 +6,13 @@ import Foundation
 import HostShared
 import PluginABI
 
-/// Builds the `pb_host_services` table a plugin receives.
+/// What the host vends each plugin: its own `pb_host_services` table, and
+/// the C functions behind it.
 ///
 /// The C functions cannot capture anything, so each one recovers its
 /// ``PluginSession`` from `host_context`. The table and the session are
 /// retained for the life of the process, as the header promises.
-enum HostServicesTable {
+enum HostServicesVendor {
     /// A table bound to `session`, allocated once and never freed.
     static func make(for session: PluginSession) -> UnsafePointer<pb_host_services> {
         let table = UnsafeMutablePointer<pb_host_services>.allocate(capacity: 1)

@@ -142,39 +142,3 @@ final class PluginSession: Sendable {
 
 /// The C type of a fetcher's `fetch` function.
 typealias FetchFunction = pb_fetch_fn
-
-/// Which plugin file owns each symbol. The first committed wins.
-final class SymbolClaims: Sendable {
-    private let owners = Mutex<[String: String]>([:])
-
-    func owner(of symbol: String) -> String? {
-        owners.withLock { $0[symbol] }
-    }
-
-    /// Every claimed symbol with its owner's path.
-    var all: [String: String] {
-        owners.withLock { $0 }
-    }
-
-    /// Records `path` as the owner of `symbols`. Loading is sequential, so
-    /// nothing can claim them between the check and this commit.
-    func claim(_ symbols: [String], for path: String) {
-        owners.withLock { owners in
-            for symbol in symbols where owners[symbol] == nil { owners[symbol] = path }
-        }
-    }
-}
-
-/// The rules for a ticker symbol.
-enum FetcherSymbol {
-    /// 1 to 16 characters from A–Z and 0–9.
-    static func isValid(_ symbol: String) -> Bool {
-        (1...16).contains(symbol.utf8.count)
-            && symbol.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-    }
-
-    /// The form a user's input is matched in: `eth` finds `ETH`.
-    static func normalized(_ input: String) -> String {
-        input.uppercased()
-    }
-}

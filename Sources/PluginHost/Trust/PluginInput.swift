@@ -148,10 +148,15 @@ enum PluginInput {
         )
     }
 
-    /// Checks a fetcher's symbol against the ticker rule.
+    /// Checks a fetcher's symbol against the header's rule,
+    /// `pb_symbol_is_valid`: the one the SDK applies before it registers.
     static func symbol(_ symbol: String) throws(Violation) -> String {
-        guard FetcherSymbol.isValid(symbol) else {
-            throw Violation(field: .symbol, rule: "\(quoted(symbol)) is not 1 to 16 upper-case letters or digits")
+        var bytes = symbol
+        let isValid = bytes.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { pb_symbol_is_valid($0.baseAddress, $0.count) }
+        }
+        guard isValid else {
+            throw Violation(field: .symbol, rule: "\(quoted(symbol)) is not 1 to \(PB_SYMBOL_MAX_LENGTH) upper-case letters or digits")
         }
         return symbol
     }
