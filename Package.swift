@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "BitcoinPlugin", dependencies: ["PluginSDK"], path: "Plugins/BitcoinPlugin"),
         .target(name: "EthereumPlugin", dependencies: ["PluginSDK"], path: "Plugins/EthereumPlugin"),
 
-        .target(name: "HostShared", dependencies: ["PluginABI"]),
+        .target(name: "HostShared", dependencies: ["HostHTTPABI", "PluginABI"]),
         // NB: Landlock, seccomp-bpf and rlimits for isolated workers, in C: raw system calls Swift cannot make.
         .target(name: "CWorkerSandbox"),
         .target(name: "HostHTTPABI", dependencies: ["PluginABI"]),

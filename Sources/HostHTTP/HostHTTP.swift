@@ -31,12 +31,12 @@ public func hostHTTPGet(
 ) {
     guard let completion else { return }
     let reply = Reply(completion: completion, context: requestContext)
-    guard let request else { return reply.send(.failure(LibraryFailure(.other, "no request given"))) }
+    guard let request else { return reply.send(HostHTTPAnswer(LibraryFailure(.other, "no request given"))) }
     // Fields past the host's `struct_size` are not there to read.
     guard request.pointee.struct_size >= MemoryLayout<host_http_request>.size else {
-        return reply.send(.failure(LibraryFailure(.other, "the host sent a \(request.pointee.struct_size)-byte request; rebuild it with `swift build`")))
+        return reply.send(HostHTTPAnswer(LibraryFailure(.other, "the host sent a \(request.pointee.struct_size)-byte request; rebuild it with `swift build`")))
     }
-    guard let spec = RequestSpec(request.pointee) else { return reply.send(.failure(LibraryFailure(.other, "no URL given"))) }
+    guard let spec = RequestSpec(request.pointee) else { return reply.send(HostHTTPAnswer(LibraryFailure(.other, "no URL given"))) }
     Task {
         reply.send(await HTTPGet.perform(spec))
     }
@@ -65,14 +65,6 @@ struct RequestSpec: Sendable {
     }
 }
 
-/// What came of a GET.
-enum Outcome {
-    /// `location` is a 3xx response's `Location` header, as sent;
-    /// `retryAfter` a 429 or 5xx response's `Retry-After`.
-    case response(status: Int, body: [UInt8], location: String?, retryAfter: String?)
-    case failure(LibraryFailure)
-}
-
 /// Why no response arrived: a `HOST_HTTP_FAILURE_*` kind and a sentence
 /// that names no flag.
 struct LibraryFailure: Error {
@@ -97,35 +89,16 @@ private struct Reply: @unchecked Sendable {
     let completion: host_http_completion_fn
     let context: UnsafeMutableRawPointer?
 
-    private static let structSize = UInt32(MemoryLayout<host_http_response>.size)
-
-    /// Calls the completion with a response that lives only for the call.
-    func send(_ outcome: Outcome) {
-        switch outcome {
-        case .response(let status, let body, let location, let retryAfter):
-            body.withUnsafeBufferPointer { bytes in
-                withOptionalCString(location) { location in
-                    withOptionalCString(retryAfter) { retryAfter in
-                        var response = host_http_response(
-                            struct_size: Self.structSize, status: Int32(clamping: status), body: bytes.baseAddress, body_length: bytes.count,
-                            location: location, error: nil, failure_kind: Int32(HOST_HTTP_FAILURE_NONE), retry_after: retryAfter)
-                        completion(context, &response)
-                    }
-                }
-            }
-        case .failure(let failure):
-            failure.message.withCString { reason in
-                var response = host_http_response(
-                    struct_size: Self.structSize, status: 0, body: nil, body_length: 0, location: nil, error: reason,
-                    failure_kind: failure.kind.rawValue, retry_after: nil)
-                completion(context, &response)
-            }
-        }
+    /// Calls the completion with `answer`, as a response that lives only for the call.
+    func send(_ answer: HostHTTPAnswer) {
+        answer.send(to: completion, context: context)
     }
+}
 
-    private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-        guard let string else { return body(nil) }
-        return string.withCString { body($0) }
+extension HostHTTPAnswer {
+    /// The answer for a request that failed with `failure`.
+    init(_ failure: LibraryFailure) {
+        self = .failure(failure.message, kind: failure.kind.rawValue)
     }
 }
 
@@ -137,11 +110,11 @@ enum HTTPGet {
     ///   one-line failure such as "timed out after 2 s", "connection
     ///   refused", "response body larger than 1048576 bytes", or why the
     ///   server's certificate was refused.
-    static func perform(_ spec: RequestSpec) async -> Outcome {
+    static func perform(_ spec: RequestSpec) async -> HostHTTPAnswer {
         let client: HTTPClient
         switch HTTPClients.client(for: spec.client) {
         case .success(let found): client = found
-        case .failure(let failure): return .failure(failure)
+        case .failure(let failure): return HostHTTPAnswer(failure)
         }
         var request = HTTPClientRequest(url: spec.url)
         request.method = .GET
@@ -154,9 +127,9 @@ enum HTTPGet {
             let status = Int(response.status.code)
             let location = (300..<400).contains(status) ? response.headers.first(name: "Location") : nil
             let retryAfter = status == 429 || status >= 500 ? response.headers.first(name: "Retry-After") : nil
-            return .response(status: status, body: Array(body.readableBytesView), location: location, retryAfter: retryAfter)
+            return HostHTTPAnswer(reply: .response(status: status, body: Array(body.readableBytesView)), location: location, retryAfter: retryAfter)
         } catch {
-            return .failure(await failure(error, spec: spec, deadline: deadline))
+            return HostHTTPAnswer(await failure(error, spec: spec, deadline: deadline))
         }
     }
 

@@ -1,3 +1,5 @@
+import PluginABI
+
 // One place that turns a Duration into the units the host hands on: C's
 // milliseconds, NIO's nanoseconds, and text for messages. Every conversion
 // saturates instead of trapping on a duration too long to represent.
@@ -10,9 +12,13 @@ extension Duration {
         return overflow || carry ? .max : total
     }
 
-    /// Whole milliseconds, clamped to the range of a C `uint32_t`.
-    package var clampedMilliseconds: UInt32 {
-        UInt32(clamping: nanoseconds / 1_000_000)
+    /// This duration as a `timeout_ms`, by the plugin header's one rule
+    /// (`pb_milliseconds_from_duration`, which plugins use too): rounded up,
+    /// so a positive duration is never 0, which a plugin reads as no limit;
+    /// 0 for a zero or negative one; at most `UInt32.max`.
+    package var timeoutMilliseconds: UInt32 {
+        let (seconds, attoseconds) = components
+        return pb_milliseconds_from_duration(seconds, attoseconds)
     }
 
     /// A short human form for messages: "0.42 ms", "250 ms", "2 s", "1.5 s".

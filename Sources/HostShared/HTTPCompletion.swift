@@ -1,29 +1,34 @@
-// What both the host and libHostHTTP.so link. Each gets its own copy of this
-// module, which is safe because no Swift value crosses between them: only C.
-
 import PluginABI
 
-/// Answers a `pb_http_completion_fn`: the host answers its plugins this way,
-/// and libHostHTTP.so answers the host.
+/// Answers a plugin's `pb_http_completion_fn`, in the host and in an
+/// isolated worker alike, with the header's `pb_http_response_arrived` and
+/// `pb_http_response_failed`: the same code that builds the struct a plugin
+/// checks with `pb_http_response_outcome`.
 package enum HTTPCompletion {
     /// Calls `completion` with a response that is valid only during the call.
+    /// - Parameters:
+    ///   - completion: The plugin's completion.
+    ///   - context: The plugin's `request_context`, handed back untouched.
+    ///   - status: The HTTP status; positive.
+    ///   - body: The body, lent for the call.
     package static func respond(
         _ completion: pb_http_completion_fn, _ context: UnsafeMutableRawPointer?, status: Int, body: [UInt8]
     ) {
         body.withUnsafeBufferPointer { bytes in
-            var response = pb_http_response(
-                struct_size: structSize, status: Int32(clamping: status), body: bytes.baseAddress, body_length: bytes.count, error: nil)
+            var response = pb_http_response_arrived(Int32(clamping: status), bytes.baseAddress, bytes.count)
             completion(context, &response)
         }
     }
 
     /// Calls `completion` with the reason no response arrived.
+    /// - Parameters:
+    ///   - completion: The plugin's completion.
+    ///   - context: The plugin's `request_context`, handed back untouched.
+    ///   - reason: One line, lent for the call.
     package static func fail(_ completion: pb_http_completion_fn, _ context: UnsafeMutableRawPointer?, reason: String) {
         reason.withCString { reason in
-            var response = pb_http_response(struct_size: structSize, status: 0, body: nil, body_length: 0, error: reason)
+            var response = pb_http_response_failed(reason)
             completion(context, &response)
         }
     }
-
-    private static let structSize = UInt32(MemoryLayout<pb_http_response>.size)
 }

@@ -111,7 +111,7 @@ package struct PluginFetcher: Sendable {
                     ? .timedOut(after: timeout, plugin: plugin.name) : .neverAnswered(after: timeout, plugin: plugin.name)
                 pending.fail(token: token, with: FetchError(symbol: symbol, cause))
             }
-            let milliseconds = timeout.clampedMilliseconds
+            let milliseconds = timeout.timeoutMilliseconds
             do throws(PluginCallThread.StartError) {
                 // The plugin may block the calling thread: never let it be one the host needs.
                 try PluginCallThread.start {

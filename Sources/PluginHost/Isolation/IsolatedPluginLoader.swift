@@ -146,7 +146,7 @@ struct IsolatedPluginLoader: Sendable {
         let request = LoadRequest(
             path: path,
             configuration: services.configurationValues,
-            defaultTimeoutMilliseconds: Int64(services.defaultTimeout.clampedMilliseconds),
+            defaultTimeoutMilliseconds: Int64(services.defaultTimeout.timeoutMilliseconds),
             logLevel: services.logger.logLevel.rawValue,
             claims: claims.all
         )

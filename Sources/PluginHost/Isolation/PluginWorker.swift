@@ -121,7 +121,7 @@ final class HostLink: Sendable {
                 state.httpWaiters[id] = continuation
                 return id
             }
-            send(.httpGet(HTTPRequestFrame(id: id, url: url, timeoutMilliseconds: Int64(timeout.clampedMilliseconds))))
+            send(.httpGet(HTTPRequestFrame(id: id, url: url, timeoutMilliseconds: Int64(timeout.timeoutMilliseconds))))
         }
     }
 

@@ -122,7 +122,7 @@ final class WorkerConnection: Sendable {
             case .failure(let failure):
                 continuation.resume(returning: .failure(failure))
             case .success(let id):
-                send(.fetch(FetchRequest(id: id, symbol: symbol, currency: currency, timeoutMilliseconds: Int64(timeout.clampedMilliseconds))))
+                send(.fetch(FetchRequest(id: id, symbol: symbol, currency: currency, timeoutMilliseconds: Int64(timeout.timeoutMilliseconds))))
             }
         }
     }

@@ -84,18 +84,18 @@ package struct HostHTTPNetworking: HostNetworking {
         case .response(let status, _) where status == 429 || (500..<600).contains(status):
             let now = Date().timeIntervalSince1970
             return .transient(outcome, retryAfter: answer.retryAfter.flatMap { RetryAfter.delay($0, now: now) })
-        case .failure(_, let kind) where kind == HOST_HTTP_FAILURE_CONNECTION_RESET:
+        case .failure(_, let kind) where kind == Int32(HOST_HTTP_FAILURE_CONNECTION_RESET):
             return .transient(outcome, retryAfter: nil)
         default:
             return .outcome(outcome)
         }
     }
 
-    private func perform(_ url: URL, timeout: Duration) async -> LibraryAnswer {
+    private func perform(_ url: URL, timeout: Duration) async -> HostHTTPAnswer {
         let library: HTTPLibrary
         switch HTTPLibrary.loaded(from: libraryPath ?? HTTPLibrary.besideExecutable) {
         case .success(let loaded): library = loaded
-        case .failure(let problem): return LibraryAnswer(reply: .failure(problem.message, kind: Int(HOST_HTTP_FAILURE_OTHER)))
+        case .failure(let problem): return .failure(problem.message, kind: Int32(HOST_HTTP_FAILURE_OTHER))
         }
         let proxy: ProxyServer?
         switch settings.proxy.decision(for: url) {
@@ -129,7 +129,7 @@ private struct LibraryRequest: Sendable {
         return paths.withUnsafeBufferPointer { paths in
             var request = host_http_request(
                 struct_size: UInt32(MemoryLayout<host_http_request>.size),
-                timeout_ms: max(timeout.clampedMilliseconds, 1),
+                timeout_ms: timeout.timeoutMilliseconds,
                 url: UnsafePointer(copies[0] ?? nil),
                 max_body_bytes: UInt64(max(maximumBodySize, 0)),
                 proxy_host: UnsafePointer(copies[1] ?? nil),
@@ -144,20 +144,7 @@ private struct LibraryRequest: Sendable {
     }
 }
 
-/// What the library answered, as it said it.
-private struct LibraryAnswer: Sendable {
-    enum Reply: Sendable {
-        case response(status: Int, body: [UInt8])
-        /// `kind` is a `HOST_HTTP_FAILURE_*` value.
-        case failure(String, kind: Int)
-    }
-
-    var reply: Reply
-    /// A 3xx response's `Location`.
-    var location: String? = nil
-    /// A 429 or 5xx response's `Retry-After`, as sent.
-    var retryAfter: String? = nil
-
+extension HostHTTPAnswer {
     /// The outcome a plugin sees: a refused certificate gets its fix.
     func outcome(advice: CertificateAdvice) -> HTTPOutcome {
         switch reply {
@@ -165,9 +152,9 @@ private struct LibraryAnswer: Sendable {
             return .response(status: status, body: body)
         case .failure(let reason, let kind):
             switch kind {
-            case Int(HOST_HTTP_FAILURE_CERTIFICATE_UNTRUSTED): return .failure("\(reason); \(advice.untrusted)")
-            case Int(HOST_HTTP_FAILURE_CERTIFICATE_WRONG_NAME): return .failure("\(reason); \(advice.wrongName)")
-            case Int(HOST_HTTP_FAILURE_CERTIFICATE_EXPIRED), Int(HOST_HTTP_FAILURE_CERTIFICATE_NOT_YET_VALID):
+            case Int32(HOST_HTTP_FAILURE_CERTIFICATE_UNTRUSTED): return .failure("\(reason); \(advice.untrusted)")
+            case Int32(HOST_HTTP_FAILURE_CERTIFICATE_WRONG_NAME): return .failure("\(reason); \(advice.wrongName)")
+            case Int32(HOST_HTTP_FAILURE_CERTIFICATE_EXPIRED), Int32(HOST_HTTP_FAILURE_CERTIFICATE_NOT_YET_VALID):
                 return .failure("\(reason); \(advice.outOfDate)")
             default: return .failure(reason)
             }
@@ -245,7 +232,7 @@ private final class HTTPRequests: Sendable {
 
     private struct State {
         var next: UInt = 1
-        var waiting: [UInt: CheckedContinuation<LibraryAnswer, Never>] = [:]
+        var waiting: [UInt: CheckedContinuation<HostHTTPAnswer, Never>] = [:]
     }
 
     private let state = Mutex(State())
@@ -253,7 +240,7 @@ private final class HTTPRequests: Sendable {
     /// How much longer than the request's own deadline the host waits.
     private static let grace = Duration.seconds(2)
 
-    func perform(_ request: LibraryRequest, with library: HTTPLibrary) async -> LibraryAnswer {
+    func perform(_ request: LibraryRequest, with library: HTTPLibrary) async -> HostHTTPAnswer {
         let timeout = request.timeout
         var deadline: Task<Void, Never>?
         let outcome = await withCheckedContinuation { continuation in
@@ -266,7 +253,7 @@ private final class HTTPRequests: Sendable {
             deadline = Task {
                 try? await Task.sleep(for: timeout + Self.grace)
                 let reason = "the HTTP client did not answer within \((timeout + Self.grace).humanReadable)"
-                self.answer(token, with: LibraryAnswer(reply: .failure(reason, kind: Int(HOST_HTTP_FAILURE_TIMEOUT))))
+                self.answer(token, with: .failure(reason, kind: Int32(HOST_HTTP_FAILURE_TIMEOUT)))
             }
             request.withCRequest { request in
                 library.get(request, Self.completion, UnsafeMutableRawPointer(bitPattern: token))
@@ -277,35 +264,13 @@ private final class HTTPRequests: Sendable {
     }
 
     /// Resumes the request `token` once; later answers find nothing.
-    func answer(_ token: UInt, with answer: LibraryAnswer) {
+    func answer(_ token: UInt, with answer: HostHTTPAnswer) {
         state.withLock { $0.waiting.removeValue(forKey: token) }?.resume(returning: answer)
     }
 
     /// The completion handed to the library, with the token as its context.
     private static let completion: host_http_completion_fn = { context, response in
         let token = UInt(bitPattern: context)
-        let missing = LibraryAnswer(reply: .failure("the HTTP client answered without a response", kind: Int(HOST_HTTP_FAILURE_OTHER)))
-        shared.answer(token, with: response.map { LibraryAnswer($0) } ?? missing)
-    }
-}
-
-extension LibraryAnswer {
-    /// Copies a response that is valid only during its completion call.
-    init(_ pointer: UnsafePointer<host_http_response>) {
-        // Fields past the sender's `struct_size` are not there to read.
-        guard pointer.pointee.struct_size >= MemoryLayout<host_http_response>.size else {
-            let reason = "the HTTP client answered with a \(pointer.pointee.struct_size)-byte response; rebuild it with `swift build`"
-            self.init(reply: .failure(reason, kind: Int(HOST_HTTP_FAILURE_OTHER)))
-            return
-        }
-        let response = pointer.pointee
-        if let error = response.error {
-            self.init(reply: .failure(String(cString: error), kind: Int(response.failure_kind)))
-        } else {
-            let body = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
-            self.init(
-                reply: .response(status: Int(response.status), body: body), location: response.location.map { String(cString: $0) },
-                retryAfter: response.retry_after.map { String(cString: $0) })
-        }
+        shared.answer(token, with: HostHTTPAnswer(reading: response))
     }
 }
