@@ -51,11 +51,11 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case .notALibrary(let reason):
             "not a loadable plugin library: \(reason); remove it from the plugins directory or rebuild it"
         case .missingEntryPoint:
-            "not a Patchbay plugin: it does not export \(pluginEntrySymbol)(); build it against patchbay_plugin.h and export that function"
+            "not a Patchbay plugin: it does not export \(PB_PLUGIN_ENTRY_SYMBOL)(); build it against patchbay_plugin.h and export that function"
         case .nullDescriptor:
-            "\(pluginEntrySymbol)() returned NULL instead of a descriptor; return a pointer to a static pb_plugin_descriptor"
+            "\(PB_PLUGIN_ENTRY_SYMBOL)() returned NULL instead of a descriptor; return a pointer to a static pb_plugin_descriptor"
         case .badMagic(let found):
-            "descriptor magic is \(hex(found)), expected \(hex(PB_PLUGIN_MAGIC)) (\"PBAY\"); the file exports \(pluginEntrySymbol) but is not a Patchbay plugin"
+            "descriptor magic is \(hex(found)), expected \(hex(PB_PLUGIN_MAGIC)) (\"PBAY\"); the file exports \(PB_PLUGIN_ENTRY_SYMBOL) but is not a Patchbay plugin"
         case .abiMismatch(let plugin):
             "incompatible plugin ABI: the host uses ABI version \(PB_PLUGIN_ABI_VERSION), the plugin was built for ABI version \(plugin); rebuild the plugin against this host's patchbay_plugin.h"
         case .descriptorTooSmall(let plugin):
@@ -93,9 +93,6 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 }
-
-/// The exported entry point's name, as Swift sees the header's macro.
-let pluginEntrySymbol = "patchbay_plugin_entry"
 
 /// The descriptor prefix every plugin must have: the first revision's,
 /// which ends at `register_plugin` (`PB_PLUGIN_DESCRIPTOR_MIN_SIZE`, which

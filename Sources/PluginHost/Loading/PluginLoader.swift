@@ -163,7 +163,7 @@ package struct PluginLoader: Sendable {
     /// of the plugin's runs (beyond its static initialisers, which `dlopen` runs).
     private static func descriptor(of file: PluginFile) throws(PluginLoadError) -> Descriptor {
         let library = try DynamicLibrary.open(file.loadPath)
-        guard let symbol = library.symbol(named: pluginEntrySymbol) else {
+        guard let symbol = library.symbol(named: PB_PLUGIN_ENTRY_SYMBOL) else {
             throw PluginLoadError(.missingEntryPoint)
         }
         let entry = unsafeBitCast(symbol, to: pb_plugin_entry_fn.self)
