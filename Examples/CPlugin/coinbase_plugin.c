@@ -191,23 +191,25 @@ static void fail(pending_fetch *pending, const char *format, ...) {
     pending->completion(pending->completion_context, &result);
 }
 
-/* The answer to http_get: called exactly once, on any thread. */
+/* The answer to http_get: called exactly once, on any thread. The header's
+ * pb_http_response_outcome checks the response before any field is read. */
 static void on_response(void *request_context, const pb_http_response *response) {
     pending_fetch *pending = request_context;
-    const char *body = response != NULL && response->body != NULL ? (const char *)response->body : "";
-    size_t length = response != NULL && response->body != NULL ? response->body_length : 0;
+    pb_http_outcome outcome = pb_http_response_outcome(response);
 
-    if (response == NULL || response->error != NULL) {
-        fail(pending, "Could not reach %s: %s", pending->url,
-              response != NULL ? response->error : "no response");
+    if (outcome == PB_HTTP_FAILED) {
+        fail(pending, "Could not reach %s: %s", pending->url, response->error);
+    } else if (outcome != PB_HTTP_ARRIVED) {
+        fail(pending, "Could not reach %s: the host sent an unreadable response (pb_http_outcome %d)", pending->url, (int)outcome);
     } else if (response->status != 200) {
         /* Coinbase, and the host's file:// 404, answer
          * {"errors":[{"id":"not_found","message":"..."}]}. */
+        const char *body = response->body != NULL ? (const char *)response->body : "";
         char text[256], id[64];
         static const char *const message_path[] = {"errors", "0", "message"};
         static const char *const id_path[] = {"errors", "0", "id"};
-        int has_text = json_find_string(body, length, message_path, 3, text, sizeof text) == 0;
-        int has_id = json_find_string(body, length, id_path, 3, id, sizeof id) == 0;
+        int has_text = json_find_string(body, response->body_length, message_path, 3, text, sizeof text) == 0;
+        int has_id = json_find_string(body, response->body_length, id_path, 3, id, sizeof id) == 0;
         if (has_text && has_id) {
             fail(pending, "Coinbase answered HTTP %d for %s-%s: %s (%s)", (int)response->status,
                      FETCHER_SYMBOL, pending->currency, text, id);
@@ -219,9 +221,10 @@ static void on_response(void *request_context, const pb_http_response *response)
                      FETCHER_SYMBOL, pending->currency);
         }
     } else {
+        const char *body = response->body != NULL ? (const char *)response->body : "";
         char amount[64];
         static const char *const amount_path[] = {"data", "amount"};
-        if (json_find_string(body, length, amount_path, 2, amount, sizeof amount) != 0) {
+        if (json_find_string(body, response->body_length, amount_path, 2, amount, sizeof amount) != 0) {
             fail(pending, "Could not decode the Coinbase response for %s-%s: the key \"data.amount\" is missing or not a string",
                      FETCHER_SYMBOL, pending->currency);
         } else if (!is_plain_decimal(amount)) {
@@ -293,6 +296,7 @@ static const pb_plugin_descriptor descriptor = {
     .license = "MIT",
 };
 
-__attribute__((visibility("default"))) const pb_plugin_descriptor *patchbay_plugin_entry(void) {
+/* Exported as PB_PLUGIN_ENTRY_SYMBOL, the name the host looks up. */
+PB_PLUGIN_ENTRY(coinbase_plugin_entry) {
     return &descriptor;
 }
