@@ -9,12 +9,11 @@ import PluginHost
 /// `host fetch SYMBOL...`: fetch prices concurrently.
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fetch",
         abstract: "Fetch the current price of one or more symbols, concurrently.",
         discussion: """
-            Exit status: 0 when every symbol succeeded; 1 when a fetch failed, including a plugin that crashed, \
-            exited or hung under --isolate; 2 when a symbol is unknown, e.g. because its plugin was refused; \
-            64 for a usage error.
+            Exit status: \(ExitCode.success.rawValue) when every symbol succeeded; \(ExitCode.failure.rawValue) when a fetch failed, \
+            including a plugin that crashed, exited or hung under --isolate; \(ExitCode.unknownSymbol.rawValue) when a symbol is unknown, \
+            e.g. because its plugin was refused; \(ExitCode.validationFailure.rawValue) for a usage error.
             """
     )
 
@@ -26,8 +25,10 @@ struct Fetch: AsyncParsableCommand {
     @Option(help: "Quote currency (ISO 4217 code).")
     var currency = "USD"
 
-    @Option(help: ArgumentHelp("Seconds to wait for each price.", valueName: "seconds"))
-    var timeout = 10.0
+    @Option(
+        help: ArgumentHelp("Seconds to wait for each price, from 0.001 to 3600. (default: \(TimeLimit.standard))", valueName: "seconds"),
+        transform: TimeLimit.init(parsing:))
+    var timeout = TimeLimit.standard
 
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
@@ -39,14 +40,11 @@ struct Fetch: AsyncParsableCommand {
         guard (3...5).contains(currency.count), currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw ValidationError("--currency '\(currency)' is not a currency code; use e.g. USD or EUR.")
         }
-        guard timeout > 0, timeout <= 3600, timeout.isFinite else {
-            throw ValidationError("--timeout \(timeout) is out of range; give seconds between 0.001 and 3600, e.g. --timeout 5.")
-        }
     }
 
     func run() async throws {
         let loaded = try await plugins.loadPlugins()
-        let results = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: .milliseconds(Int64(timeout * 1000)))
+        let results = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: timeout.duration)
         await loaded.shutdown()
         print(Rendering.prices(results, as: format), terminator: "")
         let failures = results.compactMap { result -> FetchError? in
@@ -57,7 +55,7 @@ struct Fetch: AsyncParsableCommand {
                 StandardError.write("host: error: \(TerminalText.escaped(failure.description))\n")
             }
         }
-        if failures.contains(where: \.isUnknownSymbol) { throw ExitCode(2) }
-        if !failures.isEmpty { throw ExitCode(1) }
+        if failures.contains(where: \.isUnknownSymbol) { throw ExitCode.unknownSymbol }
+        if !failures.isEmpty { throw ExitCode.failure }
     }
 }

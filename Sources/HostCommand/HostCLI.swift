@@ -10,6 +10,7 @@ struct HostCLI: AsyncParsableCommand {
             Plugins are searched in the --plugins-dir directories, else in HOST_PLUGINS_DIR \
             (colon-separated), else beside this executable (lib*Plugin.so) and in ./plugins.
             """,
+        version: PatchbayVersion.current,
         subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, LockPlugins.self, Inspect.self, NewPlugin.self, PluginWorkerCommand.self]
     )
 }

@@ -4,7 +4,6 @@ import PluginHost
 /// `host inspect FILE`: what the host sees in one plugin file, without fetching.
 struct Inspect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "inspect",
         abstract: "Show what the host sees in one plugin file, without fetching anything.",
         discussion: """
             Prints the descriptor (name, version, ABI version, struct_size, description, author, license, homepage), \
@@ -12,7 +11,8 @@ struct Inspect: AsyncParsableCommand {
             the mode the plugin would load in with the same options, and its problem, if any. \
             The plugin's code runs only in an isolated, sandboxed worker, never in this process, \
             so inspecting a file you do not trust is safe. \
-            Exit status: 0 for a working plugin; 1 when it is not one; 64 for a usage error.
+            Exit status: \(ExitCode.success.rawValue) for a working plugin; \(ExitCode.failure.rawValue) when it is not one; \
+            \(ExitCode.validationFailure.rawValue) for a usage error.
             """
     )
 
@@ -39,13 +39,13 @@ struct Inspect: AsyncParsableCommand {
             throw ValidationError("\(PluginOptions.sandboxDisableVariable) \(error), or unset it")
         }
         let isolation = IsolationOptions(
-            loadTimeout: .milliseconds(Int64(plugins.loadTimeout * 1000)), requireFullSandbox: try plugins.sandboxRequirement() != nil)
+            loadTimeout: plugins.loadTimeout.duration, requireFullSandbox: try plugins.sandboxRequirement() != nil)
         let inspection = try await plugins.host().inspect(file, isolation: isolation, loadsIsolated: loadsIsolated)
         print(Rendering.inspection(inspection, as: format), terminator: "")
         guard inspection.isWorking else {
             let problem = inspection.report.error ?? "it registered no fetchers"
             StandardError.write("host: error: \(TerminalText.escaped("\(file) is not a working plugin: \(problem)"))\n")
-            throw ExitCode(1)
+            throw ExitCode.failure
         }
     }
 }

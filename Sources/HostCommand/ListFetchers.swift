@@ -4,7 +4,6 @@ import PluginHost
 /// `host list-fetchers`: every symbol the loaded plugins provide.
 struct ListFetchers: ReportCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list-fetchers",
         abstract: "List the symbols the loaded plugins can fetch.")
 
     @OptionGroup var plugins: PluginOptions

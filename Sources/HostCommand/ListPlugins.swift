@@ -4,7 +4,6 @@ import PluginHost
 /// `host list-plugins`: every plugin file found, loaded or not, and why not.
 struct ListPlugins: ReportCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list-plugins",
         abstract: "List the plugin files found, with their status.")
 
     @OptionGroup var plugins: PluginOptions

@@ -9,12 +9,12 @@ import PluginHost
 /// `host lock-plugins`: record the SHA-256 of every plugin found.
 struct LockPlugins: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lock-plugins",
         abstract: "Write a lock file with the SHA-256 of every plugin found, so that only these files load.",
         discussion: """
             Without --allowlist, writes plugins.lock into each plugins directory; with it, writes that one file. \
             Runs no plugin code. The format is sha256sum's, so `sha256sum -c plugins.lock` checks it by hand. \
-            Exit status: 0 when every plugin found was locked, 1 when a file was left out or nothing could be written.
+            Exit status: \(ExitCode.success.rawValue) when every plugin found was locked, \(ExitCode.failure.rawValue) when a file \
+            was left out or nothing could be written; \(ExitCode.validationFailure.rawValue) for a usage error.
             """
     )
 
@@ -36,8 +36,8 @@ struct LockPlugins: ParsableCommand {
         }
         if report.written.isEmpty && report.failures.isEmpty {
             StandardError.write("host: error: no plugin files were locked; put plugins in the directories --plugins-dir names, or fix the files listed above\n")
-            throw ExitCode(1)
+            throw ExitCode.failure
         }
-        if !report.skipped.isEmpty || !report.failures.isEmpty { throw ExitCode(1) }
+        if !report.skipped.isEmpty || !report.failures.isEmpty { throw ExitCode.failure }
     }
 }

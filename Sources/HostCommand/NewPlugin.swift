@@ -9,14 +9,14 @@ import PluginHost
 /// `host new-plugin NAME`: writes a plugin project that builds and fetches as is.
 struct NewPlugin: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "new-plugin",
         abstract: "Write a ready-to-build plugin project in Swift or C.",
         discussion: """
             The project has one fetcher that asks the Coinbase-compatible API for SYMBOL's spot price through the host's \
             http_get. Its README says how to build it, drop the .so into ./plugins and fetch. \
             The Swift package depends on PluginSDK: on the Patchbay checkout this host was built in, or the one --sdk-path \
             names, else on the published package. The C project copies patchbay_plugin.h and the example plugin from that checkout. \
-            Exit status: 0 when the project was written; 1 when it could not be; 64 for a usage error.
+            Exit status: \(ExitCode.success.rawValue) when the project was written; \(ExitCode.failure.rawValue) when it could not be; \
+            \(ExitCode.validationFailure.rawValue) for a usage error.
             """
     )
 
@@ -136,9 +136,9 @@ struct NewPlugin: ParsableCommand {
         }
     }
 
-    /// One error line, then exit status 1.
+    /// One error line, then the failure status.
     private func failure(_ message: String) -> ExitCode {
         StandardError.write("host: error: \(message)\n")
-        return ExitCode(1)
+        return ExitCode.failure
     }
 }

@@ -59,9 +59,12 @@ struct PluginOptions: ParsableArguments {
 
     @Option(
         name: .customLong("load-timeout"),
-        help: ArgumentHelp("With --isolate: seconds a plugin may take to load before its worker is stopped.", valueName: "seconds")
+        help: ArgumentHelp(
+            "With --isolate: seconds a plugin may take to load before its worker is stopped, from 0.001 to 3600. (default: \(TimeLimit.standard))",
+            valueName: "seconds"),
+        transform: TimeLimit.init(parsing:)
     )
-    var loadTimeout = 10.0
+    var loadTimeout = TimeLimit.standard
 
     @Option(
         name: .customLong("allowlist"),
@@ -153,13 +156,6 @@ struct PluginOptions: ParsableArguments {
         }
     }
 
-    /// Checks the options that need no plugin to be loaded.
-    func validate() throws {
-        guard loadTimeout > 0, loadTimeout <= 3600, loadTimeout.isFinite else {
-            throw ValidationError("--load-timeout \(loadTimeout) is out of range; give seconds between 0.001 and 3600, e.g. --load-timeout 5.")
-        }
-    }
-
     /// The trust policy from `--allowlist`.
     /// - Parameter mustExist: Whether the allowlist is read (loading) rather than written (`lock-plugins`).
     func trust(mustExist: Bool = true) throws -> PluginTrust {
@@ -215,7 +211,7 @@ struct PluginOptions: ParsableArguments {
         } catch {
             throw ValidationError("\(Self.sandboxDisableVariable) \(error), or unset it")
         }
-        let isolation = IsolationOptions(loadTimeout: .milliseconds(Int64(loadTimeout * 1000)), requireFullSandbox: try sandboxRequirement() != nil)
+        let isolation = IsolationOptions(loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil)
         return try await host().loadPlugins(isolation: isolation)
     }
 
@@ -228,5 +224,3 @@ struct PluginOptions: ParsableArguments {
         return try host().loadPlugins()
     }
 }
-
-extension OutputFormat: ExpressibleByArgument {}

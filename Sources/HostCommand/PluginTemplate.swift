@@ -24,7 +24,7 @@ struct PluginTemplate {
     func swiftFiles() -> [(path: String, text: String)] {
         let dependency =
             if let checkout { #".package(name: "patchbay", path: "\#(checkout)", traits: [])"# }
-            else { #".package(url: "https://github.com/OWNER/patchbay", from: "1.0.0", traits: [])"# }
+            else { #".package(url: "https://github.com/OWNER/patchbay", from: "\#(PatchbayVersion.current)", traits: [])"# }
         let manifest = """
             // swift-tools-version: 6.1
             import PackageDescription

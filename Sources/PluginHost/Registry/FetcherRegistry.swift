@@ -11,7 +11,7 @@ package struct FetcherRegistry: Sendable {
     package let fetchers: [PluginFetcher]
 
     /// The graph notations ``graph(_:)`` can print.
-    package enum GraphNotation: Sendable {
+    package enum GraphNotation: String, Sendable, CaseIterable {
         /// Graphviz DOT.
         case dot
         /// A Mermaid flowchart.
