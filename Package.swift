@@ -111,6 +111,7 @@ let package = Package(
 
         .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
         .testTarget(name: "PriceKitTests", dependencies: ["PriceKit"]),
+        .testTarget(name: "PluginSDKTests", dependencies: ["PluginABI", "PluginSDK"]),
         .testTarget(
             name: "PluginHostTests",
             dependencies: [

@@ -1,12 +1,11 @@
 import Foundation
-import HostShared
 import Testing
 
 @testable import PluginHost
 
-/// The path and text helpers that stand in for Foundation's NSString and
-/// String(format:) in the host.
-@Suite("Path and duration helpers")
+/// The path helpers that stand in for Foundation's NSString path methods
+/// in the host.
+@Suite("Path helpers")
 struct FilePathsTests {
     @Test("join puts exactly one slash between directory and name", arguments: [
         (directory: "/a/b", name: "x.so", joined: "/a/b/x.so"),
@@ -54,17 +53,5 @@ struct FilePathsTests {
         try FileManager.default.createSymbolicLink(atPath: directory + "/dangling.so", withDestinationPath: "gone.so")
         #expect(FilePaths.resolved(directory + "/link.so") == real + "/target.so")
         #expect(FilePaths.resolved(directory + "/dangling.so") == directory + "/dangling.so")
-    }
-
-    @Test("Durations read as people write them", arguments: [
-        (duration: Duration.microseconds(420), text: "0.42 ms"),
-        (duration: Duration.microseconds(9_990), text: "9.99 ms"),
-        (duration: Duration.milliseconds(250), text: "250 ms"),
-        (duration: Duration.seconds(2), text: "2 s"),
-        (duration: Duration.milliseconds(1_500), text: "1.5 s"),
-        (duration: Duration.seconds(Int64.max), text: "\(Int64.max / 1_000_000_000).8 s"),
-    ])
-    func humanReadable(duration: Duration, text: String) {
-        #expect(duration.humanReadable == text)
     }
 }

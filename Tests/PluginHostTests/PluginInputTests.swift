@@ -68,10 +68,18 @@ struct PluginInputTests {
         #expect(try PluginInput.text(nil, .name, limit: 8) == nil)
     }
 
-    @Test("Symbols follow the ticker rule", arguments: [("ETH", true), ("BTC2", true), ("A", true), ("ABCDEFGHIJKLMNOP", true),
-        ("eth", false), ("", false), ("ABCDEFGHIJKLMNOPQ", false), ("E\u{1B}[31mVIL", false), ("ÉTH", false), ("ETH ", false)])
-    func symbols(symbol: String, valid: Bool) {
-        #expect(((try? PluginInput.symbol(symbol)) != nil) == valid)
+    @Test("Symbols follow the header's rule, with the cases the SDK is held to")
+    func symbols() throws {
+        let cases = try ABIRuleCases.load().symbols
+        for symbol in cases.valid {
+            #expect(throws: Never.self, "\(symbol.debugDescription) is valid") { try PluginInput.symbol(symbol) }
+        }
+        for symbol in cases.invalid {
+            #expect(throws: PluginInput.Violation.self, "\(symbol.debugDescription) is invalid") { try PluginInput.symbol(symbol) }
+        }
+        #expect(throws: PluginInput.Violation(field: .symbol, rule: #""eth" is not 1 to 16 upper-case letters or digits"#)) {
+            try PluginInput.symbol("eth")
+        }
     }
 
     @Test("Long log lines are cut, not lost")
