@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: datasets)
     func readsTheSpotPriceOfTheClassicDatasets(dataset: Dataset) async throws {
-        let networking = StubNetworking.answering(
+        let networking = CannedNetworking.answering(
             #"{"data":{"base":"\#(dataset.base)","currency":"\#(dataset.currency)","amount":"\#(dataset.amount)"}}"#
         )
         let fetcher = CoinbaseSpotFetcher(base: dataset.base, networking: networking, apiBaseURL: .coinbase)
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func sendsOneGETToTheSpotURLWithTheRequestedTimeout() async throws {
-        let networking = StubNetworking.answering(#"{"data":{"base":"ETH","currency":"USD","amount":"2718.28"}}"#)
+        let networking = CannedNetworking.answering(#"{"data":{"base":"ETH","currency":"USD","amount":"2718.28"}}"#)
         let fetcher = CoinbaseSpotFetcher(base: "ETH", displayName: "Ethereum", networking: networking, apiBaseURL: .coinbase)
 
         let price = try await fetcher.price(in: "USD", timeout: .seconds(5))
@@ -44,7 +44,7 @@ import Testing
 
     @Test(arguments: ["2718.281828459045235360287", "100000.10", "0.00000001"])
     func keepsTheAmountTextExactlyAsCoinbaseSentIt(amount: String) async throws {
-        let networking = StubNetworking.answering(#"{"data":{"base":"ETH","currency":"USD","amount":"\#(amount)"}}"#)
+        let networking = CannedNetworking.answering(#"{"data":{"base":"ETH","currency":"USD","amount":"\#(amount)"}}"#)
         let fetcher = CoinbaseSpotFetcher(base: "ETH", networking: networking, apiBaseURL: .coinbase)
 
         let price = try await fetcher.price(in: "USD")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func ignoresWarnings() async throws {
-        let networking = StubNetworking.answering("""
+        let networking = CannedNetworking.answering("""
             {"data":{"base":"BTC","currency":"USD","amount":"15840.01"},
              "warnings":[{"id":"missing_version","message":"Please supply API version (YYYY-MM-DD) as CB-VERSION header","url":"https://developers.coinbase.com/api#versioning"}]}
             """)
@@ -64,14 +64,14 @@ import Testing
     }
 
     @Test func acceptsAnswerCodesInAnotherCase() async throws {
-        let networking = StubNetworking.answering(#"{"data":{"base":"btc","currency":"usd","amount":"1.5"}}"#)
+        let networking = CannedNetworking.answering(#"{"data":{"base":"btc","currency":"usd","amount":"1.5"}}"#)
         let fetcher = CoinbaseSpotFetcher(base: "BTC", networking: networking, apiBaseURL: .coinbase)
 
         #expect(try await fetcher.price(in: "USD").amount.text == "1.5")
     }
 
     @Test func upperCasesTheSymbolAndDefaultsTheDisplayNameToIt() {
-        let fetcher = CoinbaseSpotFetcher(base: "eth", networking: StubNetworking.failing("unused"), apiBaseURL: .coinbase)
+        let fetcher = CoinbaseSpotFetcher(base: "eth", networking: CannedNetworking.failing("unused"), apiBaseURL: .coinbase)
         #expect(fetcher.symbol == "ETH")
         #expect(fetcher.displayName == "ETH")
     }
@@ -85,7 +85,7 @@ import Testing
     ])
     func buildsTheSpotURLWithUpperCasedCodes(base: String, currency: String, apiBase: String, expected: String) async throws {
         let apiBaseURL = try #require(URL(string: apiBase))
-        let networking = StubNetworking.answering(#"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"1"}}"#)
+        let networking = CannedNetworking.answering(#"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"1"}}"#)
         let fetcher = CoinbaseSpotFetcher(base: base, networking: networking, apiBaseURL: apiBaseURL)
 
         #expect(try fetcher.spotURL(currency: currency).absoluteString == expected)

@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func priceWithoutATimeoutAsksForTheDefault() async throws {
-        let networking = StubNetworking.answering(#"{"data":{"base":"BTC","currency":"USD","amount":"1.00"}}"#)
+        let networking = CannedNetworking.answering(#"{"data":{"base":"BTC","currency":"USD","amount":"1.00"}}"#)
         let fetcher = CoinbaseSpotFetcher(base: "BTC", networking: networking, apiBaseURL: .coinbase)
         _ = try await fetcher.price(in: "USD")
         #expect(networking.requests.map(\.timeout) == [nil])

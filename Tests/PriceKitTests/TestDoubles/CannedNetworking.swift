@@ -4,7 +4,7 @@ import Synchronization
 
 /// A ``Networking`` double that answers every GET with one canned outcome
 /// and records what it was asked.
-final class StubNetworking: Networking {
+final class CannedNetworking: Networking {
     struct Request: Equatable {
         let url: URL
         let timeout: Duration?
@@ -18,13 +18,13 @@ final class StubNetworking: Networking {
     }
 
     /// Answers `status` with `body` as UTF-8.
-    static func answering(status: Int = 200, _ body: String) -> StubNetworking {
-        StubNetworking(.success(HTTPResponse(status: status, body: Array(body.utf8))))
+    static func answering(status: Int = 200, _ body: String) -> CannedNetworking {
+        CannedNetworking(.success(HTTPResponse(status: status, body: Array(body.utf8))))
     }
 
     /// Fails every request as the host does when nothing answered.
-    static func failing(_ reason: String) -> StubNetworking {
-        StubNetworking(.failure(TransportError(reason: reason)))
+    static func failing(_ reason: String) -> CannedNetworking {
+        CannedNetworking(.failure(TransportError(reason: reason)))
     }
 
     var requests: [Request] { recorded.withLock { $0 } }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct CoinbaseSpotFetcherErrorTests {
     private func fetchError(
-        _ networking: StubNetworking,
+        _ networking: CannedNetworking,
         base: String = "ETH",
         currency: String = "USD"
     ) async -> PriceFetchError? {
@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func anHTTPErrorCarriesTheStatusAndCoinbasesOwnMessage() async {
-        let networking = StubNetworking.answering(status: 404, #"{"errors":[{"id":"not_found","message":"Invalid currency"}]}"#)
+        let networking = CannedNetworking.answering(status: 404, #"{"errors":[{"id":"not_found","message":"Invalid currency"}]}"#)
 
         let error = await fetchError(networking, base: "BTC", currency: "XYZ")
 
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func everyAPIErrorIsListed() async {
-        let networking = StubNetworking.answering(status: 400, """
+        let networking = CannedNetworking.answering(status: 400, """
             {"errors":[{"id":"invalid_request","message":"Bad base"},{"message":"Bad currency"},{"id":"rate_limited"}]}
             """)
 
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func anHTTPErrorWithoutAnAPIMessageQuotesTheBody() async {
-        let networking = StubNetworking.answering(status: 502, "<html>\n<body>Bad Gateway</body>\n</html>")
+        let networking = CannedNetworking.answering(status: 502, "<html>\n<body>Bad Gateway</body>\n</html>")
 
         let error = await fetchError(networking)
 
@@ -42,13 +42,13 @@ import Testing
     }
 
     @Test func anHTTPErrorWithAnEmptyBodySaysSo() async {
-        let error = await fetchError(StubNetworking(.success(HTTPResponse(status: 503))))
+        let error = await fetchError(CannedNetworking(.success(HTTPResponse(status: 503))))
 
         #expect(error?.description == "Coinbase answered HTTP 503 for ETH-USD: the response body is empty")
     }
 
     @Test func aMultiLineAPIMessageStaysOnOneLine() async {
-        let networking = StubNetworking.answering(status: 500, #"{"errors":[{"id":"internal","message":"Something\nbroke\r\nbadly"}]}"#)
+        let networking = CannedNetworking.answering(status: 500, #"{"errors":[{"id":"internal","message":"Something\nbroke\r\nbadly"}]}"#)
 
         let error = await fetchError(networking)
 
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aTransportFailureNamesTheURLAndKeepsTheHostsReason() async {
-        let error = await fetchError(StubNetworking.failing("timed out after 5 s"))
+        let error = await fetchError(CannedNetworking.failing("timed out after 5 s"))
 
         #expect(error?.code == .unreachable)
         #expect(error?.httpStatus == nil)
@@ -74,7 +74,7 @@ import Testing
         (#"{"data":{"base":"ETH","currency":"USD","amount":true}}"#, #""data.amount" must be a decimal string"#),
     ])
     func aMalformedBodyIsAnUndecodableResponse(body: String, detail: String) async {
-        let error = await fetchError(StubNetworking.answering(body))
+        let error = await fetchError(CannedNetworking.answering(body))
 
         #expect(error?.code == .undecodableResponse)
         #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: \(detail)")
@@ -87,7 +87,7 @@ import Testing
         (#"{"data":{"base":"ETH","currency":"USD"}}"#, "data.amount"),
     ])
     func aMissingFieldIsNamed(body: String, path: String) async {
-        let error = await fetchError(StubNetworking.answering(body))
+        let error = await fetchError(CannedNetworking.answering(body))
 
         #expect(error?.code == .undecodableResponse)
         #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: the key \"\(path)\" is missing")
@@ -98,7 +98,7 @@ import Testing
     /// normalize them, so "100000.10" could come out as "100000.1".
     @Test(arguments: ["100000.10", "15840", "2718.281828459045235360287"])
     func anAmountSentAsAJSONNumberIsRejected(number: String) async {
-        let error = await fetchError(StubNetworking.answering(#"{"data":{"base":"ETH","currency":"USD","amount":\#(number)}}"#))
+        let error = await fetchError(CannedNetworking.answering(#"{"data":{"base":"ETH","currency":"USD","amount":\#(number)}}"#))
 
         #expect(error?.code == .undecodableResponse)
         #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: \"data.amount\" is a JSON number, but an exact amount must be sent as a decimal string")
@@ -108,14 +108,14 @@ import Testing
     /// passed off as the price that was asked for.
     @Test(arguments: [("BTC", "USD"), ("ETH", "EUR"), ("BTC", "EUR"), ("USD", "ETH")])
     func aQuoteForAnotherPairIsRejected(base: String, currency: String) async {
-        let error = await fetchError(StubNetworking.answering(#"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"1"}}"#))
+        let error = await fetchError(CannedNetworking.answering(#"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"1"}}"#))
 
         #expect(error?.code == .undecodableResponse)
         #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: it quotes \(base)-\(currency) instead")
     }
 
     @Test func aQuoteForTheRequestedPairInLowerCaseIsAccepted() async throws {
-        let networking = StubNetworking.answering(#"{"data":{"base":"eth","currency":"usd","amount":"1"}}"#)
+        let networking = CannedNetworking.answering(#"{"data":{"base":"eth","currency":"usd","amount":"1"}}"#)
         let fetcher = CoinbaseSpotFetcher(base: "ETH", networking: networking, apiBaseURL: .coinbase)
 
         let price = try await fetcher.price(in: "USD")
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func anErrorBodyWithASuccessStatusIsUndecodableButShowsTheMessage() async {
-        let error = await fetchError(StubNetworking.answering(status: 200, #"{"errors":[{"id":"not_found","message":"Invalid base currency"}]}"#))
+        let error = await fetchError(CannedNetworking.answering(status: 200, #"{"errors":[{"id":"not_found","message":"Invalid base currency"}]}"#))
 
         #expect(error?.code == .undecodableResponse)
         #expect(error?.description == "Could not decode the Coinbase response for ETH-USD: it holds errors instead of a price: Invalid base currency (not_found)")
@@ -132,7 +132,7 @@ import Testing
 
     @Test(arguments: ["", "U", "US D", "USD/../x", "ÜSD", "VERYLONGCODE"])
     func anInvalidCurrencyIsRefusedWithoutARequest(currency: String) async {
-        let networking = StubNetworking.answering("{}")
+        let networking = CannedNetworking.answering("{}")
 
         let error = await fetchError(networking, currency: currency)
 
@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func anInvalidBaseIsRefusedWithoutARequest() async {
-        let networking = StubNetworking.answering("{}")
+        let networking = CannedNetworking.answering("{}")
 
         let error = await fetchError(networking, base: "E/TH")
 
