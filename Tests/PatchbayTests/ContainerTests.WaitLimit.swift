@@ -119,37 +119,14 @@ extension ContainerTests {
             #expect(Container().creationWaitLimit == nil)
         }
 
-        @Test func aCrossThreadCycleIsStillThrownAtOnceWithALimit() {
-            let container = Container(creationWaitLimit: .seconds(30))
-            let aStarted = DispatchSemaphore(value: 0)
-            let bStarted = DispatchSemaphore(value: 0)
-            container.register(CycleA.self, scope: .singleton) { r in
-                aStarted.signal()
-                _ = bStarted.wait(timeout: .now() + 2)
-                _ = try r.resolve(CycleB.self)
-                return CycleA(CycleB(CycleC(try r.resolve(CycleA.self))))
-            }
-            container.register(CycleB.self, scope: .singleton) { r in
-                bStarted.signal()
-                _ = aStarted.wait(timeout: .now() + 2)
-                return CycleB(CycleC(try r.resolve(CycleA.self)))
-            }
-            let codes = Mutex<[ResolutionError.Code]>([])
+        @Test func aCrossThreadCycleIsStillThrownAtOnceWithALimit() async {
             let clock = ContinuousClock()
             let start = clock.now
-            DispatchQueue.concurrentPerform(iterations: 2) { index in
-                do throws(ResolutionError) {
-                    if index == 0 {
-                        _ = try container.resolve(CycleA.self)
-                    } else {
-                        _ = try container.resolve(CycleB.self)
-                    }
-                } catch {
-                    codes.withLock { $0.append(error.code) }
-                }
-            }
-            #expect(codes.withLock { $0 } == [.circularDependency, .circularDependency])
-            #expect(clock.now - start < .seconds(30))
+            let errors = await CrossThreadCycle.resolveBoth(in: Container(creationWaitLimit: .seconds(30)))
+            #expect(errors.map { $0?.code } == [.circularDependency, .circularDependency])
+            #expect(errors.filter { $0?.description.contains("(found across threads)") == true }.count == 1)
+            // Found before waiting, so long before the limit.
+            #expect(clock.now - start < .seconds(10))
         }
     }
 }
