@@ -103,7 +103,11 @@ extension Container {
         guard let completion = registration.completion else { return }
         let outer = state.pointee.completing
         state.pointee.completing = state.pointee.depth
-        defer { state.pointee.completing = outer }
+        state.pointee.checkInvariants()
+        defer {
+            state.pointee.completing = outer
+            state.pointee.checkInvariants()
+        }
         do {
             try completion(resolver, value)
         } catch let error as ResolutionError {
@@ -159,6 +163,8 @@ extension Container {
             defer { registration.creator.store(0, ordering: .releasing) }
             // Storing scopes build from the container that registered them.
             try self.build(registration, owner: owner, arguments: arguments, into: out, state: state)
+            // Built and completed, the instance is pending: seen by this thread alone until the scope takes it.
+            assert(registration.state.load(ordering: .relaxed) == Registration.pending, "a creation ended unbuilt")
             switch registration.scope.kind {
             case .singleton:
                 registration.state.store(Registration.ready, ordering: .releasing)
@@ -177,6 +183,9 @@ extension Container {
                 witness.destroy(storage)
                 registration.state.store(Registration.empty, ordering: .releasing)
             }
+            assert(
+                registration.state.load(ordering: .relaxed) != Registration.pending,
+                "\(registration.step) is still pending after its creation ended")
         }
         if let limit = creationWaitLimit {
             try CreationWaits.withCreationLock(

@@ -23,6 +23,8 @@ enum CreationWaits {
     /// - Returns: false, recording nothing, if waiting would deadlock.
     static func willWait(_ thread: UInt, for registration: Registration) -> Bool {
         waiting.withLock { waiting in
+            // A thread blocks in one wait at a time, and unrecords it before it does anything else.
+            assert(waiting[thread] == nil, "a thread records a second wait before the first ended")
             var awaited = registration
             // Bounded, in case the map changes shape under a long chain.
             for _ in 0..<1_000 {
@@ -39,7 +41,13 @@ enum CreationWaits {
 
     /// Records that `thread` no longer waits.
     static func didWait(_ thread: UInt) {
-        _ = waiting.withLock { $0.removeValue(forKey: thread) }
+        let recorded = waiting.withLock { $0.removeValue(forKey: thread) }
+        assert(recorded != nil, "a thread ended a wait it never recorded")
+    }
+
+    /// Whether `thread` is recorded as waiting, for the debug checks of ``ResolutionState``.
+    static func isWaiting(_ thread: UInt) -> Bool {
+        waiting.withLock { $0[thread] != nil }
     }
 
     /// Runs `body` holding `registration`'s creation lock, waiting at most `limit` for it.

@@ -123,6 +123,7 @@ struct ResolutionState {
         }
         path[depth] = entry
         depth += 1
+        checkInvariants()
     }
 
     /// Allows `registration`, already on the path at `index`, to be built again from a completion, or throws.
@@ -155,6 +156,7 @@ struct ResolutionState {
         if state.pointee.depth == 0 && state.pointee.graphCount != 0 {
             endGraph(state)
         }
+        state.pointee.checkInvariants()
     }
 
     /// The graph-scope instance of `registration` made earlier in this resolve.
@@ -191,6 +193,7 @@ struct ResolutionState {
         (graph + graphCount).initialize(
             to: GraphEntry(registration: reference, value: storage, isInArena: isInArena, isRetained: isRetained))
         graphCount += 1
+        checkInvariants()
     }
 
     @inline(never)
@@ -226,6 +229,68 @@ struct ResolutionState {
             state.pointee.isEndingGraph = false
             state.pointee.arenaUsed = 0
         }
+    }
+
+    /// In debug builds, checks after every change that the path, the graph
+    /// and the counters agree with each other and with the creations this
+    /// thread holds; release builds compile it to nothing.
+    ///
+    /// Checks the innermost path entry and the newest graph instance against
+    /// the rest: each was checked so when it was added, so every change is
+    /// checked once without an O(*n*²) scan.
+    ///
+    /// - Complexity: O(*depth* + *graphCount*).
+    func checkInvariants() {
+        #if DEBUG
+            precondition(
+                (0...Container.maximumDepth).contains(depth), "depth is \(depth), outside 0...\(Container.maximumDepth)")
+            precondition(
+                (0...depth).contains(completing),
+                "completing is \(completing) at depth \(depth): a completion is marked running below the path")
+            precondition(depth == 0 || root != nil, "a resolve is under way with no root container")
+            precondition(
+                (0...graphCapacity).contains(graphCount), "\(graphCount) graph instances in room for \(graphCapacity)")
+            precondition(
+                (0...ResolutionState.arenaSize).contains(arenaUsed),
+                "\(arenaUsed) arena bytes used of \(ResolutionState.arenaSize)")
+            // Only a deinit that resolves while a graph is being taken down sees leftovers at depth 0.
+            precondition(
+                depth > 0 || isEndingGraph || (graphCount == 0 && arenaUsed == 0),
+                "a finished resolve left \(graphCount) graph instances and \(arenaUsed) arena bytes behind")
+            let thread = ResolutionState.currentThread
+            // A thread waits for a creation only between resolves of its own, never inside a factory it runs.
+            precondition(!CreationWaits.isWaiting(thread), "a thread is recorded as waiting while it resolves")
+            for index in 0..<depth {
+                // Storing scopes run their factory holding the creation, so its creator is this thread.
+                let registration = path[index].takeUnretainedValue()
+                precondition(
+                    registration.storage == nil || registration.creator.load(ordering: .relaxed) == thread,
+                    "\(registration.step) is on this thread's path, but this thread is not creating it")
+            }
+            if depth > 1 {
+                // The innermost may repeat one earlier entry, and only as a re-entry from a completion below it.
+                let innermost = path[depth - 1]
+                let earlier = (0..<depth - 1).filter { path[$0].toOpaque() == innermost.toOpaque() }
+                let registration = innermost.takeUnretainedValue()
+                precondition(earlier.count <= 1, "\(registration.step) is on the path \(earlier.count + 1) times")
+                if let index = earlier.first {
+                    precondition(
+                        completing > index + 1 && registration.scope.kind != .unique,
+                        "\(registration.step) was re-entered with no completion running below it")
+                }
+            }
+            if graphCount > 0 {
+                // One instance per registration in a graph: a second would split what the graph shares.
+                let newest = graph[graphCount - 1].registration
+                precondition(
+                    newest.takeUnretainedValue().scope.kind == .graph, "a graph instance of another scope was kept")
+                for index in 0..<graphCount - 1 {
+                    precondition(
+                        graph[index].registration.toOpaque() != newest.toOpaque(),
+                        "\(newest.takeUnretainedValue().step) was kept twice in one graph")
+                }
+            }
+        #endif
     }
 }
 
