@@ -11,11 +11,7 @@ extension ContainerTests {
             }
             .implements((any PriceFetching).self)
             .implements((any PriceUpdating).self)
-            container.register(PriceViewModel.self) { r in
-                PriceViewModel(
-                    fetching: try r.resolve((any PriceFetching).self),
-                    updating: try r.resolve((any PriceUpdating).self))
-            }
+            container.register(PriceViewModel.self) { r in try PriceViewModel(resolving: r) }
             return container
         }
 

@@ -83,18 +83,7 @@ public final class Lazy<Service> {
     }
 }
 
-extension Lazy: ResolvedOnDemand {
-    static func make<each Argument>(
-        from container: Container, name: String?, arguments: repeat each Argument
-    ) throws(ResolutionError) -> Self {
-        try container.requireResolvable(Service.self, name: name, argumentTypes: repeat (each Argument).self)
-        let step = ResolutionStep(
-            serviceType: Service.self, name: name, argumentTypes: ArgumentList<repeat each Argument>.types)
-        return Self(container: container, step: step) { container throws(ResolutionError) -> Service in
-            try container.resolve(Service.self, name: name, arguments: repeat each arguments)
-        }
-    }
-}
+extension Lazy: ResolvesLater {}
 
 /// A weak reference to a container, shared by the values that resolve from it later.
 final class WeakContainer: Sendable {

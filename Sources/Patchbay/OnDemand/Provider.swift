@@ -22,6 +22,14 @@ public struct Provider<Service> {
     private let step: ResolutionStep
     private let load: (Container) throws(ResolutionError) -> Service
 
+    init(
+        container: Container, step: ResolutionStep, load: @escaping (Container) throws(ResolutionError) -> Service
+    ) {
+        self.container = WeakContainer(container)
+        self.step = step
+        self.load = load
+    }
+
     /// Resolves the service now.
     ///
     /// - Returns: The service, from its registration's scope.
@@ -44,15 +52,4 @@ public struct Provider<Service> {
     }
 }
 
-extension Provider: ResolvedOnDemand {
-    static func make<each Argument>(
-        from container: Container, name: String?, arguments: repeat each Argument
-    ) throws(ResolutionError) -> Self {
-        try container.requireResolvable(Service.self, name: name, argumentTypes: repeat (each Argument).self)
-        let step = ResolutionStep(
-            serviceType: Service.self, name: name, argumentTypes: ArgumentList<repeat each Argument>.types)
-        return Self(container: WeakContainer(container), step: step) { container throws(ResolutionError) -> Service in
-            try container.resolve(Service.self, name: name, arguments: repeat each arguments)
-        }
-    }
-}
+extension Provider: ResolvesLater {}

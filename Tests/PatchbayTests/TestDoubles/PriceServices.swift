@@ -41,6 +41,11 @@ final class PriceViewModel {
         self.fetching = fetching
         self.updating = updating
     }
+
+    /// Resolves both faces, which a registration that `implements` both may serve with one instance.
+    convenience init(resolving r: any Resolver) throws(ResolutionError) {
+        self.init(fetching: try r.resolve((any PriceFetching).self), updating: try r.resolve((any PriceUpdating).self))
+    }
 }
 
 /// A fetcher with a label, for named registrations.

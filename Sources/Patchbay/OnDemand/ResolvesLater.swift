@@ -1,0 +1,30 @@
+/// A value made on demand that resolves its service from the container later: ``Lazy`` once, ``Provider`` on every call.
+///
+/// Both are made the same way, so they share ``make(from:name:arguments:)``:
+/// check now that the service can be resolved with the name and arguments
+/// given, then keep a loader that resolves it with them.
+protocol ResolvesLater: ResolvedOnDemand {
+    /// The type the value resolves.
+    associatedtype Service
+
+    /// Makes the value.
+    ///
+    /// - Parameters:
+    ///   - container: The container to resolve from, held weakly.
+    ///   - step: The service, named in ``ResolutionError/Code/containerReleased`` once the container is gone.
+    ///   - load: Resolves the service from the container.
+    init(container: Container, step: ResolutionStep, load: @escaping (Container) throws(ResolutionError) -> Service)
+}
+
+extension ResolvesLater {
+    static func make<each Argument>(
+        from container: Container, name: String?, arguments: repeat each Argument
+    ) throws(ResolutionError) -> Self {
+        try container.requireResolvable(Service.self, name: name, argumentTypes: repeat (each Argument).self)
+        let step = ResolutionStep(
+            serviceType: Service.self, name: name, argumentTypes: ArgumentList<repeat each Argument>.types)
+        return Self(container: container, step: step) { container throws(ResolutionError) -> Service in
+            try container.resolve(Service.self, name: name, arguments: repeat each arguments)
+        }
+    }
+}
