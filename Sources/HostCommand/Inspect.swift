@@ -31,16 +31,9 @@ struct Inspect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loadsIsolated = try plugins.resolvedIsolation(default: false)
-        do {
-            // Read here only to refuse a bad value; the worker reads it again (PluginWorkerCommand).
-            _ = try SandboxLayers(naming: ProcessEnvironment.value(of: PluginOptions.sandboxDisableVariable) ?? "")
-        } catch {
-            throw ValidationError("\(PluginOptions.sandboxDisableVariable) \(error), or unset it")
-        }
-        let isolation = IsolationOptions(
-            loadTimeout: plugins.loadTimeout.duration, requireFullSandbox: try plugins.sandboxRequirement() != nil)
-        let inspection = try await plugins.host().inspect(file, isolation: isolation, loadsIsolated: loadsIsolated)
+        let policy = try plugins.resolvedPolicy()
+        try plugins.checkSandboxSwitch()
+        let inspection = try await plugins.host().inspect(file, isolation: try plugins.isolationOptions(), policy: policy)
         print(Rendering.inspection(inspection, as: format), terminator: "")
         guard inspection.isWorking else {
             let problem = inspection.report.error ?? "it registered no fetchers"

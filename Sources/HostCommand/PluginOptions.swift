@@ -44,10 +44,18 @@ struct PluginOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Run each plugin in a worker process of its own, so a plugin that crashes, exits or hangs is reported and the rest carry on. Overrides HOST_ISOLATE=1 or 0."
+            "Run every plugin in a sandboxed worker process of its own (--isolate), or every plugin in this process (--no-isolate). By default, plugins bundled with the host or pinned in a lock file run in this process and the rest in workers. Overrides HOST_ISOLATE=1 or 0."
         )
     )
     var isolate: Bool?
+
+    @Flag(
+        name: .customLong("no-cache"),
+        help: ArgumentHelp(
+            "Load every plugin, without reading or writing the plugin registry cache. Also HOST_NO_CACHE=1."
+        )
+    )
+    var noCache = false
 
     @Flag(
         name: .customLong("require-sandbox"),
@@ -115,24 +123,56 @@ struct PluginOptions: ParsableArguments {
         }
     }
 
-    /// Whether plugins run in workers: the flag, else `HOST_ISOLATE`, else
-    /// the command's default; always when a full sandbox is required, which
-    /// only `--no-isolate`, or `HOST_ISOLATE=0` against `HOST_REQUIRE_SANDBOX=1`,
-    /// contradicts.
-    func resolvedIsolation(default commandDefault: Bool) throws -> Bool {
+    /// Where plugins run: everything in workers or everything in-process
+    /// when a switch says so (`--isolate`, `--no-isolate`, `HOST_ISOLATE`, or
+    /// a required sandbox), else by who vouches for each plugin. A required
+    /// sandbox with `--no-isolate`, or `HOST_ISOLATE=0` against
+    /// `HOST_REQUIRE_SANDBOX=1`, is a contradiction.
+    func resolvedPolicy() throws -> IsolationPolicy {
         let requiredBy = try sandboxRequirement()
         func conflict(_ source: String) -> ValidationError {
             ValidationError("\(requiredBy ?? "") runs plugins in sandboxed workers, which \(source) turns off; drop one of the two")
         }
         if let isolate {
             if requiredBy != nil && !isolate { throw conflict("--no-isolate") }
-            return isolate
+            return isolate ? .everything(because: "--isolate") : .nothing(because: "--no-isolate")
         }
         // A flag wins over a variable.
-        if requireSandbox { return true }
-        let fromEnvironment = try Self.boolean("HOST_ISOLATE", fix: "set HOST_ISOLATE=1 to isolate plugins, or unset it")
-        if requiredBy != nil && fromEnvironment == false { throw conflict("HOST_ISOLATE=0") }
-        return fromEnvironment ?? (commandDefault || requiredBy != nil)
+        if requireSandbox { return .everything(because: "--require-sandbox") }
+        let fromEnvironment = try Self.boolean("HOST_ISOLATE", fix: "set HOST_ISOLATE=1 to isolate every plugin, HOST_ISOLATE=0 to isolate none, or unset it")
+        if let requiredBy {
+            if fromEnvironment == false { throw conflict("HOST_ISOLATE=0") }
+            return .everything(because: requiredBy)
+        }
+        switch fromEnvironment {
+        case true?: return .everything(because: "HOST_ISOLATE=1")
+        case false?: return .nothing(because: "HOST_ISOLATE=0")
+        case nil: return .byTrust
+        }
+    }
+
+    /// Whether the registry cache is used: not with `--no-cache` or
+    /// `HOST_NO_CACHE=1`, nor when there is no `$XDG_CACHE_HOME` or `$HOME` to keep it in.
+    func cacheUse() throws -> RegistryCacheUse {
+        if noCache { return .off }
+        if try Self.boolean("HOST_NO_CACHE", fix: "set HOST_NO_CACHE=1 to load every plugin without the cache, or unset it") == true { return .off }
+        guard let home = cacheHome() else { return .off }
+        return .use(cacheHome: home)
+    }
+
+    /// `$XDG_CACHE_HOME`, or `$HOME/.cache`.
+    func cacheHome() -> String? {
+        RegistryCacheUse.cacheHome(xdgCacheHome: ProcessEnvironment.value(of: "XDG_CACHE_HOME"), home: ProcessEnvironment.value(of: "HOME"))
+    }
+
+    /// How the command's workers run: the scanners, and isolated plugins.
+    func isolationOptions() throws -> IsolationOptions {
+        IsolationOptions(loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil)
+    }
+
+    /// Everything that says how plugins are found out about and loaded.
+    func loadOptions() throws -> LoadOptions {
+        LoadOptions(policy: try resolvedPolicy(), isolation: try isolationOptions(), cache: try cacheUse())
     }
 
     /// The name of the switch that requires a full sandbox, `--require-sandbox`
@@ -191,36 +231,37 @@ struct PluginOptions: ParsableArguments {
         let allowedURLs = try resolvedAllowedURLs()
         let trust = try trust(mustExist: trustMustExist)
         let level: Logger.Level = verbose ? .debug : .warning
-        LoggingSystem.bootstrap { _ in StderrLog.handler(level: level) }
+        StderrLog.bootstrap(level: level)
         let discovery = try discovery()
         return PluginHost.Host.live(
             discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", network: try network.settings(),
             logger: Logger(label: "host"), trust: trust)
     }
 
-    /// Wires the production host and loads its plugins, in-process or in
-    /// isolated workers. Call `shutdown()` on the result when done.
-    /// - Parameter isolatedByDefault: What the command does without --isolate or HOST_ISOLATE.
-    func loadPlugins(isolatedByDefault: Bool = false) async throws -> LoadedPlugins {
-        if let loaded = try loadPluginsInProcess(isolatedByDefault: isolatedByDefault) {
-            return loaded
+    /// Wires the production host and learns what its plugins provide: from
+    /// the registry cache, scanning what changed, or by loading them all
+    /// with `--no-cache`. Call `shutdown()` on the result when done.
+    func loadPlugins() async throws -> LoadedPlugins {
+        let options = try loadOptions()
+        if options.policy.mayIsolate || options.cache != .off {
+            try checkSandboxSwitch()
         }
+        return try await host().loadPlugins(options)
+    }
+
+    /// ``loadPlugins()`` when that needs neither a task nor a worker: a warm
+    /// cache, or in-process loading without one; or nil, having loaded nothing.
+    func loadPluginsWithoutWaiting() throws -> LoadedPlugins? {
+        try host().loadPluginsWithoutWaiting(try loadOptions())
+    }
+
+    /// Refuses a bad `HOST_SANDBOX_DISABLE` before any worker starts.
+    func checkSandboxSwitch() throws {
         do {
             // Read here only to refuse a bad value; each worker reads it again (PluginWorkerCommand).
             _ = try SandboxLayers(naming: ProcessEnvironment.value(of: Self.sandboxDisableVariable) ?? "")
         } catch {
             throw ValidationError("\(Self.sandboxDisableVariable) \(error), or unset it")
         }
-        let isolation = IsolationOptions(loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil)
-        return try await host().loadPlugins(isolation: isolation)
-    }
-
-    /// Wires the production host and loads its plugins in-process, which
-    /// needs no shutdown; or returns nil, having done nothing, when the
-    /// options ask for isolated workers.
-    /// - Parameter isolatedByDefault: What the command does without --isolate or HOST_ISOLATE.
-    func loadPluginsInProcess(isolatedByDefault: Bool = false) throws -> LoadedPlugins? {
-        guard try !resolvedIsolation(default: isolatedByDefault) else { return nil }
-        return try host().loadPlugins()
     }
 }

@@ -4,8 +4,9 @@ import PluginHost
 /// A command that loads the plugins, prints what it reports about them, and
 /// is done: `list-fetchers`, `list-plugins` and `graph`.
 ///
-/// Loaded in-process, it never waits, so it finishes on the main thread
-/// (``DirectlyRunnableCommand``); with `--isolate` it runs as a task and
+/// From a warm registry cache, or loaded in-process without one, it never
+/// waits, so it finishes on the main thread (``DirectlyRunnableCommand``);
+/// when plugins must be scanned or run in workers it runs as a task and
 /// stops the workers after printing.
 protocol ReportCommand: DirectlyRunnableCommand {
     /// The options that find and load the plugins.
@@ -23,7 +24,7 @@ extension ReportCommand {
     }
 
     func runDirectly() throws -> Bool {
-        guard let loaded = try plugins.loadPluginsInProcess() else { return false }
+        guard let loaded = try plugins.loadPluginsWithoutWaiting() else { return false }
         show(loaded)
         return true
     }

@@ -7,10 +7,10 @@ extension Rendering {
     /// `{"path","working","name","version"?,"descriptor"?:{"abiVersion","hostABIVersion","structSize",
     /// "hostMinimumStructSize","hostStructSize","description"?,"author"?,"license"?,"homepage"?},
     /// "fetchers":[{"symbol","displayName"}],"checks":[{"check","path","passed","problem"?}],
-    /// "lock":{"verdict","lockFile"?,"sha256"?,"problem"?},"mode":"in-process"|"isolated",
+    /// "lock":{"verdict","lockFile"?,"sha256"?,"problem"?},"mode":"in-process"|"isolated","modeReason",
     /// "sandbox":"full"|"partial"|"none","problem"?,"warnings":[…]}`.
     /// - Parameters:
-    ///   - inspection: From ``Host/inspect(_:isolation:loadsIsolated:)``.
+    ///   - inspection: From ``Host/inspect(_:isolation:policy:)``.
     ///   - format: Table or JSON.
     /// - Returns: The text, ending in a newline.
     static func inspection(_ inspection: PluginInspection, as format: OutputFormat) -> String {
@@ -72,7 +72,9 @@ private struct InspectionTable {
         checks.rows.append(["lock file (\(lock.verdict.rawValue))", lock.passed ? "pass" : "FAIL", lockOn])
         sections.append("Trust checks\n" + indented(checks.rendered))
 
-        let mode = inspection.loadsIsolated ? "isolated worker, sandbox \(inspection.sandboxSummary ?? "none")" : "in-process (not sandboxed)"
+        let mode =
+            (inspection.loadsIsolated ? "isolated worker, sandbox \(inspection.sandboxSummary ?? "none")" : "in-process (not sandboxed)")
+            + ": \(inspection.mode.reason)"
         sections.append(
             pairs([
                 ("SHA-256", lock.sha256 ?? "-"),

@@ -9,8 +9,9 @@ import PluginHost
 ///
 /// The JSON shapes are a contract that scripts rely on:
 /// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","sandbox","fetchers","allowedURLs","error"?,"warnings"?,"sandboxMissing"?}]`,
-///   where `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
+/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","cached","sandbox","fetchers","allowedURLs","error"?,"warnings"?,"sandboxMissing"?}]`,
+///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `cached` whether the registry cache
+///   described the plugin, `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
 ///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
 enum Rendering {
@@ -32,13 +33,34 @@ enum Rendering {
         case .json:
             return json(reports.map(PluginRow.init))
         case .table:
-            var table = TextTable("PLUGIN", "VERSION", "STATUS", "SANDBOX", "FETCHERS", "PATH")
+            var table = TextTable("PLUGIN", "VERSION", "STATUS", "MODE", "SANDBOX", "CACHED", "FETCHERS", "PATH")
             table.rows = reports.map {
-                [$0.name, $0.version ?? "-", $0.status.rawValue, $0.sandbox.summary, $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path]
+                [
+                    $0.name, $0.version ?? "-", $0.status.rawValue, $0.mode?.place.rawValue ?? "-", $0.sandbox.summary, $0.cached ? "yes" : "no",
+                    $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path,
+                ]
             }
             let problems = reports.compactMap { report in report.error.map { TerminalText.escaped("\(report.path): \($0)") } }
-            return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n") + allowedURLsNote(reports)
+            return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n") + modesNote(reports)
+                + allowedURLsNote(reports)
         }
+    }
+
+    /// Under the plugin table: why each plugin runs where it does, one line
+    /// per reason, since most plugins share one.
+    private static func modesNote(_ reports: [PluginReport]) -> String {
+        var reasons: [(mode: LoadMode, plugins: [String])] = []
+        for report in reports {
+            guard let mode = report.mode else { continue }
+            if let index = reasons.firstIndex(where: { $0.mode == mode }) {
+                reasons[index].plugins.append(report.name)
+            } else {
+                reasons.append((mode, [report.name]))
+            }
+        }
+        guard !reasons.isEmpty else { return "" }
+        let lines = reasons.map { TerminalText.escaped("\($0.mode.place.rawValue), \($0.mode.reason): \($0.plugins.joined(separator: ", "))") }
+        return "\nWhere plugins run:\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n"
     }
 
     /// Under the plugin table: where plugins may fetch. Every plugin of a
@@ -85,6 +107,9 @@ private struct PluginRow: Encodable {
     let version: String?
     let path: String
     let status: PluginReport.Status
+    let mode: LoadMode.Place?
+    let modeReason: String?
+    let cached: Bool
     let sandbox: SandboxReport.Level
     let fetchers: [String]
     let allowedURLs: [String]
@@ -101,6 +126,9 @@ private struct PluginRow: Encodable {
         version = report.version
         path = report.path
         status = report.status
+        mode = report.mode?.place
+        modeReason = report.mode?.reason
+        cached = report.cached
         sandbox = report.sandbox.level
         fetchers = report.fetchers
         allowedURLs = report.allowedURLs

@@ -9,11 +9,16 @@ extension Host {
     /// - Parameters:
     ///   - path: The plugin file.
     ///   - isolation: How the worker is started; its load timeout applies.
-    ///   - loadsIsolated: Whether this host's options load plugins in workers,
-    ///     for the inspection to report the mode.
+    ///   - policy: Where this host's options put plugins, for the inspection
+    ///     to report the file's mode.
     /// - Returns: The verdicts and what the plugin registered.
-    package func inspect(_ path: String, isolation: IsolationOptions, loadsIsolated: Bool) async -> PluginInspection {
+    package func inspect(_ path: String, isolation: IsolationOptions, policy: IsolationPolicy) async -> PluginInspection {
         let locks = LockFileCache(trust: trust)
+        let pinnedBy = (try? PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path))).flatMap { file in
+            defer { file.closeUnloaded() }
+            return locks.pin(of: path, digest: file.digest)
+        }
+        let mode = policy.mode(origin: PluginDiscovery.origin(ofFile: path), pinnedBy: pinnedBy)
         let (checks, lock) = FileInspection(rules: trust.rules, locks: locks).run(path)
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load([path])
         for worker in workers {
@@ -25,6 +30,6 @@ extension Host {
         return PluginInspection(
             path: path, report: report,
             fetchers: result.fetchers.map { PluginInspection.Fetcher(symbol: $0.symbol, displayName: $0.displayName) },
-            checks: checks, lock: lock, loadsIsolated: loadsIsolated)
+            checks: checks, lock: lock, mode: mode)
     }
 }

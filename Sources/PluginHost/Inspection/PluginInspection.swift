@@ -2,7 +2,7 @@
 /// its descriptor and fetchers, every trust check with its verdict, the lock
 /// file's verdict, the mode it would load in, and its problem, if any.
 ///
-/// Build one with ``Host/inspect(_:isolation:loadsIsolated:)``; `host inspect`
+/// Build one with ``Host/inspect(_:isolation:policy:)``; `host inspect`
 /// prints it as a table or, through ``encode(to:)``, as JSON.
 package struct PluginInspection: Sendable, Encodable {
     /// The file, as given.
@@ -22,7 +22,9 @@ package struct PluginInspection: Sendable, Encodable {
     package let lock: LockStatus
     /// Whether the host, run with the same options, would load it in-process
     /// or in an isolated worker.
-    package let loadsIsolated: Bool
+    package let mode: LoadMode
+    /// Whether it would load in a worker.
+    package var loadsIsolated: Bool { mode.place == .isolated }
 
     /// One registered fetcher.
     package struct Fetcher: Sendable, Encodable, Equatable {
@@ -74,7 +76,7 @@ package struct PluginInspection: Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case path, working, name, version, descriptor, fetchers, checks, lock, mode, sandbox, problem, warnings
+        case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, sandbox, problem, warnings
     }
 
     /// The JSON shape `host inspect --format json` prints, a contract scripts rely on.
@@ -88,7 +90,8 @@ package struct PluginInspection: Sendable, Encodable {
         try container.encode(fetchers, forKey: .fetchers)
         try container.encode(checks, forKey: .checks)
         try container.encode(lock, forKey: .lock)
-        try container.encode(loadsIsolated ? "isolated" : "in-process", forKey: .mode)
+        try container.encode(mode.place.rawValue, forKey: .mode)
+        try container.encode(mode.reason, forKey: .modeReason)
         try container.encode(sandboxLevel, forKey: .sandbox)
         try container.encodeIfPresent(report.error, forKey: .problem)
         try container.encode(report.warnings, forKey: .warnings)

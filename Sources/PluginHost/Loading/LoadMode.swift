@@ -50,7 +50,7 @@ package enum IsolationPolicy: Sendable, Equatable {
     }
 
     /// Whether any plugin may run in a worker, which needs the worker options.
-    var mayIsolate: Bool {
+    package var mayIsolate: Bool {
         if case .nothing = self { false } else { true }
     }
 }

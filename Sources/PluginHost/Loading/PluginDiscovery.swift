@@ -134,6 +134,15 @@ package struct PluginDiscovery: Sendable {
         return FilePaths.join(home, ".local/share")
     }
 
+    /// Where a file named on its own would have been found: beside the host
+    /// among its bundled plugins, or nowhere in particular.
+    package static func origin(ofFile path: String) -> Origin {
+        let absolute = path.hasPrefix("/") ? path : FilePaths.join(FileManager.default.currentDirectoryPath, path)
+        let bundled = FilePaths.resolved(FilePaths.directory(of: absolute)) == runningExecutableDirectory
+            && Pattern.bundledPlugins.matches(FilePaths.name(of: absolute))
+        return bundled ? .bundled : .named
+    }
+
     /// The directory of the running executable, where `swift build` puts the
     /// bundled plugins beside `host`.
     package static var runningExecutableDirectory: String {

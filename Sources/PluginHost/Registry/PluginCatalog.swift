@@ -14,6 +14,12 @@ package enum RegistryCacheUse: Sendable, Equatable {
     case use(cacheHome: String)
     /// Scan every plugin again and write it, as `host rescan` asks.
     case rebuild(cacheHome: String)
+
+    /// `$XDG_CACHE_HOME`, or `$HOME/.cache`, as the XDG base directory
+    /// specification defines the user's cache directory; nil without either.
+    package static func cacheHome(xdgCacheHome: String?, home: String?) -> String? {
+        RegistryCacheStore.cacheHome(xdgCacheHome: xdgCacheHome, home: home)
+    }
 }
 
 /// How a run learns what the plugins provide, and where each one runs.
@@ -78,6 +84,9 @@ extension Host {
     private struct Plan {
         let store: RegistryCacheStore
         let previous: RegistryCache?
+        /// Why the cache file there was not used, when it was refused: said
+        /// once, when the plan is carried out.
+        let refusal: RegistryCacheStore.Refusal?
         let locks: LockFileCache
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
@@ -87,13 +96,16 @@ extension Host {
 
     private func plan(_ options: LoadOptions, cacheHome: String, rebuild: Bool) -> Plan {
         let candidates = pluginCandidates()
-        let store = RegistryCacheStore(cacheHome: cacheHome, searchPath: discovery.locations.map(\.directory), configuration: services.configurationValues)
+        // Not keyed by the configuration: a plugin registers the same fetchers whatever API it is pointed at,
+        // and switching --api-base-url must not rescan every plugin.
+        let store = RegistryCacheStore(cacheHome: cacheHome, searchPath: discovery.locations.map(\.directory))
         var previous: RegistryCache?
+        var refusal: RegistryCacheStore.Refusal?
         if !rebuild {
             switch store.read(host: HostIdentity.current, abiVersion: PluginABIVersion.current) {
             case .success(let cache): previous = cache
             case .failure(.missing): break
-            case .failure(let refusal): services.logger.warning("ignoring the plugin cache \(store.path): \(refusal); rebuilding it")
+            case .failure(let reason): refusal = reason
             }
         }
         let entries = Dictionary((previous?.entries ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -111,10 +123,13 @@ extension Host {
                 return .refused(candidate, PluginLoader.Failure(error: error))
             }
         }
-        return Plan(store: store, previous: previous, locks: locks, items: items)
+        return Plan(store: store, previous: previous, refusal: refusal, locks: locks, items: items)
     }
 
     private func finish(_ plan: Plan, scanned: [PluginScanner.Outcome], options: LoadOptions) -> (LoadedPlugins, RescanReport) {
+        if let refusal = plan.refusal {
+            services.logger.warning("ignoring the plugin cache \(plan.store.path): \(refusal); rebuilding it")
+        }
         var outcomes = scanned.makeIterator()
         var items: [Item] = []
         var fresh = Set<String>()

@@ -128,13 +128,10 @@ struct RegistryCacheStore: Sendable {
     /// - Parameters:
     ///   - cacheHome: `$XDG_CACHE_HOME`, or `$HOME/.cache`.
     ///   - searchPath: The plugin directories, in order; each order has its own file.
-    ///   - configuration: What plugins may read while they register
-    ///     (`config_value`), which may change what they register.
-    init(cacheHome: String, searchPath: [String], configuration: [String: String] = [:]) {
+    init(cacheHome: String, searchPath: [String]) {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let key = searchPath + configuration.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // FNV-1a: a name, not a secret; the file's contents are checked on read.
-        for byte in key.joined(separator: "\u{0}").utf8 {
+        for byte in searchPath.joined(separator: "\u{0}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         let name = "registry-" + String(hash, radix: 16) + ".json"

@@ -26,10 +26,17 @@
  *   FIXTURE_NEVER_CALLS_BACK    return from fetch and never call completion
  *   FIXTURE_CALLS_BACK_TWICE    call completion with "1.00", then again with "666.00"
  *   FIXTURE_CALLS_BACK_LATE     call completion from another thread, 1 s
- *                               after the host's timeout_ms has passed
+ *                               after the host's timeout_ms has passed, then
+ *                               log "answered late" at debug level
  *   FIXTURE_SPAWNS_CHILD        start a background `sleep 20` with system(),
  *                               which inherits every descriptor not marked
  *                               close-on-exec, then answer "3.00"
+ *
+ * A plugin that is slow to load, for the registry cache's lazy loading:
+ *
+ *   FIXTURE_SLOW_CONSTRUCTOR=n  a constructor that appends "loaded" to the file
+ *                               $FIXTURE_MARKER (when set, and writable: not in a
+ *                               sandboxed worker), then sleeps n seconds
  *
  * None of these is built by `swift build`, so a normal run never sees them.
  */
@@ -123,6 +130,9 @@ static void *answer_late(void *argument) {
     while (nanosleep(&pause, &pause) != 0) {}
     pb_fetch_result result = {.struct_size = sizeof result, .base = FIXTURE_SYMBOL, .currency = "USD", .amount = "2.00"};
     late->completion(late->completion_context, &result);
+    /* At debug level, so only a test that asks sees it: the host has now
+     * handled the late answer (ignored it, if the fetch had ended). */
+    host->log(host->host_context, PB_LOG_DEBUG, "answered late");
     free(late);
     return NULL;
 }
@@ -179,6 +189,21 @@ static void fetch(void *context, const pb_fetch_request *request,
     snprintf(url, sizeof url, "%s/v2/prices/%s-%s/spot", base ? base : "", FIXTURE_SYMBOL, call->currency);
     host->http_get(host->host_context, url, request->timeout_ms, on_response, call);
 }
+
+#ifdef FIXTURE_SLOW_CONSTRUCTOR
+#include <fcntl.h>
+__attribute__((constructor)) static void slow_constructor(void) {
+    const char *marker = getenv("FIXTURE_MARKER");
+    if (marker) {
+        int fd = open(marker, O_WRONLY | O_CREAT | O_APPEND, 0600);
+        if (fd >= 0) {
+            (void)!write(fd, "loaded\n", 7);
+            close(fd);
+        }
+    }
+    sleep(FIXTURE_SLOW_CONSTRUCTOR);
+}
+#endif
 
 static pb_status register_plugin(const pb_host_services *services) {
     host = services;

@@ -50,8 +50,13 @@ struct CommandRunner {
 
     /// Runs `host` with `arguments`.
     /// - Parameters:
-    ///   - environment: Added to a clean environment (PATH, HOME and an empty XDG_DATA_HOME), so
-    ///     the developer's HOST_* variables never leak into a test.
+    ///   - environment: Added to a clean environment (PATH, HOME, an empty XDG_DATA_HOME and
+    ///     XDG_CACHE_HOME), so the developer's HOST_* variables, plugins and cache never leak into a test.
+    ///   - hostDefaults: Run with the host's own defaults: the registry cache, and
+    ///     plugins isolated unless vouched for. Otherwise the run is pinned to
+    ///     `HOST_NO_CACHE=1 HOST_ISOLATE=0`, every plugin loaded in-process, which
+    ///     is what most tests exercise; a test that sets HOST_ISOLATE, HOST_NO_CACHE or
+    ///     HOST_REQUIRE_SANDBOX itself, or passes --isolate, keeps its own setting.
     ///   - directory: The working directory; a fresh empty one by default so
     ///     `./plugins` is absent.
     ///   - executable: Another copy of `host` to run.
@@ -59,9 +64,14 @@ struct CommandRunner {
     /// - Throws: ``DeadlineExceeded`` when the run outlives `deadline`.
     static func host(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, executable: URL? = nil,
-        deadline: Duration = defaultDeadline
+        hostDefaults: Bool = false, deadline: Duration = defaultDeadline
     ) async throws -> Output {
-        try await run(
+        var environment = environment
+        if !hostDefaults {
+            if environment["HOST_ISOLATE"] == nil && environment["HOST_REQUIRE_SANDBOX"] == nil { environment["HOST_ISOLATE"] = "0" }
+            if environment["HOST_NO_CACHE"] == nil { environment["HOST_NO_CACHE"] = "1" }
+        }
+        return try await run(
             executable ?? buildDirectory.appending(path: "host"), arguments, environment: environment, in: directory, deadline: deadline)
     }
 
@@ -78,6 +88,7 @@ struct CommandRunner {
         // The user's plugin directory is searched by default: keep the
         // developer's own plugins out of the tests.
         base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
+        base["XDG_CACHE_HOME"] = try TemporaryDirectory.make().path
         process.environment = base.merging(environment) { $1 }
         process.currentDirectoryURL = try directory ?? TemporaryDirectory.make()
         let out = Pipe()

@@ -1,0 +1,45 @@
+/// What the program built on this library calls the settings a user can
+/// change, for the fixes its error messages suggest.
+///
+/// The library knows a fetch timeout, not a flag: `host` words each setting
+/// as its flag ("raise --timeout"), another program as its own. Errors keep
+/// their cases and fields, and are worded late, by
+/// ``FetchError/message(naming:)`` and its kin, with the caller's names.
+///
+/// ```swift
+/// let names = SettingNames(fetchTimeout: "the PRICES_TIMEOUT variable")
+/// print(error.message(naming: names))   // "…; raise the PRICES_TIMEOUT variable to wait longer, …"
+/// ```
+package struct SettingNames: Sendable, Equatable {
+    /// The limit on each fetch.
+    package var fetchTimeout: String
+    /// The limit on a plugin's load in an isolated worker.
+    package var loadTimeout: String
+    /// How to name another plugins directory, as an imperative.
+    package var addPluginsDirectory: String
+    /// How to see why each plugin file failed, as an imperative.
+    package var listPlugins: String
+    /// How to load plugins in this process rather than in workers, as an imperative.
+    package var loadInProcess: String
+
+    /// Names for a program that has said nothing about its settings.
+    /// - Parameters:
+    ///   - fetchTimeout: e.g. "--timeout".
+    ///   - loadTimeout: e.g. "--load-timeout".
+    ///   - addPluginsDirectory: e.g. "pass --plugins-dir".
+    ///   - listPlugins: e.g. "run `host list-plugins`".
+    ///   - loadInProcess: e.g. "run without --isolate".
+    package init(
+        fetchTimeout: String = "the fetch timeout",
+        loadTimeout: String = "the load timeout",
+        addPluginsDirectory: String = "name a plugins directory",
+        listPlugins: String = "list the plugins",
+        loadInProcess: String = "load plugins in-process"
+    ) {
+        self.fetchTimeout = fetchTimeout
+        self.loadTimeout = loadTimeout
+        self.addPluginsDirectory = addPluginsDirectory
+        self.listPlugins = listPlugins
+        self.loadInProcess = loadInProcess
+    }
+}
