@@ -20,16 +20,17 @@ final class OnDemandPlugin: Sendable {
     private let trust: PluginTrust
     private let isolation: IsolationOptions
     private let warnedAboutSandbox: OnceFlag
-    /// Symbols other files of the listing keep: the plugin may not take them,
-    /// just as when every file loads in search order.
-    private let claimedElsewhere: [String: String]
+    /// Which file keeps each symbol of the listing: the plugin may not take
+    /// another file's, just as when every file loads in search order. Shared
+    /// by every plugin of the listing, not copied.
+    private let owners: [String: String]
 
     private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoader.Failure>, Never>?>(nil)
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
         path: String, identity: PluginIdentity, mode: LoadMode, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
-        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, claimedElsewhere: [String: String]
+        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, owners: [String: String]
     ) {
         self.path = path
         self.identity = identity
@@ -39,7 +40,7 @@ final class OnDemandPlugin: Sendable {
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
-        self.claimedElsewhere = claimedElsewhere
+        self.owners = owners
     }
 
     /// The plugin's fetchers, loading it on the first call; later and
@@ -61,7 +62,7 @@ final class OnDemandPlugin: Sendable {
 
     private func load() async -> Result<[PluginFetcher], PluginLoader.Failure> {
         let claims = SymbolClaims()
-        for (symbol, owner) in claimedElsewhere { claims.claim([symbol], for: owner) }
+        for (symbol, owner) in owners where owner != path { claims.claim([symbol], for: owner) }
         let started = ContinuousClock.now
         defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
         switch mode.place {

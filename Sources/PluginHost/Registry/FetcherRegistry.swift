@@ -22,11 +22,13 @@ package struct FetcherRegistry: Sendable {
     package init(_ fetchers: [PluginFetcher]) {
         let container = Container(defaultScope: .singleton)
         var pluginKeys: [String: String] = [:]
+        var taken = Set<String>()
         for fetcher in fetchers {
             let plugin = fetcher.plugin
-            let key = pluginKeys[plugin.path] ?? Self.uniqueKey(for: plugin, taken: Set(pluginKeys.values))
+            let key = pluginKeys[plugin.path] ?? Self.uniqueKey(for: plugin, taken: taken)
             if pluginKeys[plugin.path] == nil {
                 pluginKeys[plugin.path] = key
+                taken.insert(key)
                 container.register(PluginIdentity.self, name: key) { _ in plugin }
             }
             container.register(PluginFetcher.self, name: fetcher.symbol) { resolver in

@@ -200,11 +200,10 @@ extension Host {
             let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
             var fetchers: [PluginFetcher] = []
             if case .success(let (report, listed)) = outcome, let entry {
-                let own = Set(listed.map(\.symbol))
                 let plugin = OnDemandPlugin(
                     path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
                     fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
-                    claimedElsewhere: owners.filter { !own.contains($0.key) })
+                    owners: owners)
                 onDemand.append(plugin)
                 fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
             }
