@@ -52,7 +52,7 @@ struct Fetch: AsyncParsableCommand {
         }
         if format == .table {
             for failure in failures {
-                StandardError.write("host: error: \(TerminalText.escaped(failure.description))\n")
+                StandardError.write("host: error: \(TerminalText.escaped(failure.description(naming: .host)))\n")
             }
         }
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode.unknownSymbol }

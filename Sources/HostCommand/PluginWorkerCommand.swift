@@ -17,6 +17,12 @@ struct PluginWorkerCommand: ParsableCommand {
         // The host checked HOST_SANDBOX_DISABLE before starting this worker;
         // anything it could not read is no reason to confine less.
         let skipped = (try? SandboxLayers(naming: ProcessEnvironment.value(of: PluginOptions.sandboxDisableVariable) ?? "")) ?? []
-        PluginWorker.run(skippingSandbox: skipped)
+        do throws(PluginWorker.NotStartedByHost) {
+            try PluginWorker.run(skippingSandbox: skipped, naming: .host)
+        } catch {
+            StandardError.write(
+                "host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
+            throw ExitCode.validationFailure
+        }
     }
 }

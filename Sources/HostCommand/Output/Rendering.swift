@@ -159,7 +159,7 @@ private struct PriceRow: Encodable {
             try container.encode(quote.plugin.name, forKey: .plugin)
         case .failure(let error):
             try container.encode(error.symbol, forKey: .symbol)
-            try container.encode(error.message, forKey: .error)
+            try container.encode(error.message(naming: .host), forKey: .error)
         }
     }
 }

@@ -12,6 +12,8 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case emptyResult(plugin: String)
         /// The plugin's answer broke one of ``PluginInput``'s rules.
         case invalidAnswer(plugin: String, violation: PluginInput.Violation)
+        /// The plugin's isolated worker crashed, exited, hung or broke the protocol.
+        case worker(WorkerFailure)
     }
 
     /// The symbol that failed, as the user typed it.
@@ -26,34 +28,44 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line for the user, without the symbol (tables show it beside).
-    package var message: String {
+    /// - Parameter names: What the program calls the settings that fix it, e.g. `--timeout`.
+    package func message(naming names: SettingNames) -> String {
         switch kind {
         case .unknownSymbol where failedPluginFiles > 0:
-            "unknown symbol \(symbol)\(availability); \(failedPluginFiles) plugin file\(failedPluginFiles == 1 ? "" : "s") failed to load and may provide it: run `host list-plugins` to see why"
+            "unknown symbol \(symbol)\(availability); \(failedPluginFiles) plugin file\(failedPluginFiles == 1 ? "" : "s") failed to load and may provide it: \(names.listPlugins) to see why"
         case .unknownSymbol(let available) where available.isEmpty:
-            "unknown symbol \(symbol): no fetchers are loaded; run `swift build` to build the bundled plugins or pass --plugins-dir"
+            "unknown symbol \(symbol): no fetchers are loaded; run `swift build` to build the bundled plugins or \(names.addPluginsDirectory)"
         case .unknownSymbol:
             "unknown symbol \(symbol)\(availability)"
         case .timedOut(let after, let plugin):
-            "timed out after \(after.humanReadable) waiting for the network on behalf of \(plugin); raise --timeout to wait longer, or check the API's address and your connection"
+            "timed out after \(after.humanReadable) waiting for the network on behalf of \(plugin); raise \(names.fetchTimeout) to wait longer, or check the API's address and your connection"
         case .neverAnswered(let after, let plugin):
-            "\(plugin) never answered within \(after.humanReadable), and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"
+            "\(plugin) never answered within \(after.humanReadable), and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise \(names.fetchTimeout) if it is only slow"
         case .plugin(let message):
             message
         case .emptyResult(let plugin):
             "\(plugin) answered with neither an amount nor an error"
         case .invalidAnswer(let plugin, let violation):
             "\(plugin) gave an answer the host refused: \(violation)"
+        case .worker(let failure):
+            failure.message(naming: names)
         }
     }
+
+    /// `SYMBOL: message`.
+    /// - Parameter names: What the program calls the settings that fix it.
+    package func description(naming names: SettingNames) -> String { "\(symbol): \(message(naming: names))" }
+
+    /// ``message(naming:)`` with the library's own names for settings.
+    package var message: String { message(naming: SettingNames()) }
 
     private var availability: String {
         guard case .unknownSymbol(let available) = kind else { return "" }
         return available.isEmpty ? "; no fetchers are loaded" : "; available symbols: \(available.joined(separator: ", "))"
     }
 
-    /// `SYMBOL: message`.
-    package var description: String { "\(symbol): \(message)" }
+    /// ``description(naming:)`` with the library's own names for settings.
+    package var description: String { description(naming: SettingNames()) }
 
     /// Whether the symbol was unknown rather than failing to fetch.
     package var isUnknownSymbol: Bool {

@@ -88,7 +88,7 @@ package struct PluginFetcher: Sendable {
     private func price(in currency: String, timeout: Duration, worker: WorkerConnection) async -> Result<Quote, FetchError> {
         switch await worker.fetch(symbol: symbol, currency: currency, timeout: timeout) {
         case .failure(let failure):
-            return .failure(FetchError(symbol: symbol, .plugin(message: failure.description)))
+            return .failure(FetchError(symbol: symbol, .worker(failure)))
         case .success(let reply):
             // The worker's plugin can write this frame itself: it gets the same checks as an in-process answer.
             let answer = PluginInput.Answer(base: reply.quote?.base, currency: reply.quote?.currency, amount: reply.quote?.amount, error: reply.error)

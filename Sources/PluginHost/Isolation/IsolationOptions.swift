@@ -6,7 +6,7 @@
 /// let loaded = await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .seconds(5), requireFullSandbox: true))
 /// ```
 package struct IsolationOptions: Sendable {
-    /// The executable started as a worker; it must run ``PluginWorker/run(skippingSandbox:)``
+    /// The executable started as a worker; it must run ``PluginWorker/run(skippingSandbox:naming:)``
     /// when given ``workerArguments``. By default the running `host` itself.
     package var workerExecutable: String
     /// The arguments that make ``workerExecutable`` a worker.

@@ -37,16 +37,16 @@ package enum PluginWorker {
     ///
     /// Call it from `main`, on the main thread, before anything starts
     /// another thread: the sandbox covers only the threads started after it.
-    /// - Parameter skipped: Sandbox layers not to apply, for tests and
-    ///   benchmarks; the worker reports them missing.
+    /// - Parameters:
+    ///   - skipped: Sandbox layers not to apply, for tests and benchmarks;
+    ///     the worker reports them missing.
+    ///   - names: What the host's program calls its settings, for the
+    ///     errors the worker sends back as text.
     /// - Returns: Never: the process exits when the host is done with it.
-    ///   Run by hand (without the host's pipes), it prints one line and
-    ///   exits with status 64.
-    package static func run(skippingSandbox skipped: SandboxLayers = []) -> Never {
-        guard isPipe(WorkerProcess.framesIn), isPipe(WorkerProcess.framesOut) else {
-            StandardError.write("host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
-            exit(64)
-        }
+    /// - Throws: ``NotStartedByHost``, having done nothing, when the process
+    ///   lacks the host's pipes: someone ran it by hand.
+    package static func run(skippingSandbox skipped: SandboxLayers = [], naming names: SettingNames = SettingNames()) throws(NotStartedByHost) -> Never {
+        guard isPipe(WorkerProcess.framesIn), isPipe(WorkerProcess.framesOut) else { throw NotStartedByHost() }
         SandboxConfinement.bindToHost()
         let sandbox = SandboxConfinement.confine(pluginFile: WorkerProcess.pluginFile, skipping: skipped)
         // The plugin may start processes where no seccomp filter stops it;
@@ -57,14 +57,14 @@ package enum PluginWorker {
         let stream = FrameStream(input: WorkerProcess.framesIn, output: WorkerProcess.framesOut)
         // The pipe loop ignores SIGPIPE; a worker should rather die with its host.
         _ = signal(SIGPIPE, SIG_DFL)
-        let link = HostLink(stream: stream)
+        let link = HostLink(stream: stream, names: names)
         stream.start { body in
             // The host never sends a bad frame; if it did, nothing can be trusted.
-            guard let message = try? Frame.decode(HostToWorker.self, from: body) else { _exit(65) }
+            guard let message = try? Frame.decode(HostToWorker.self, from: body) else { _exit(ExitStatus.badFrame) }
             link.receive(message)
         } onEnd: { end in
             // The host is done or gone.
-            _exit(end == .closed ? 0 : 65)
+            _exit(end == .closed ? ExitStatus.done : ExitStatus.badFrame)
         }
         // First, before the plugin is even loaded, so that it cannot be
         // forged: the host takes no second one.
@@ -72,6 +72,19 @@ package enum PluginWorker {
         // Everything happens on the pipe loop's thread and in tasks it
         // starts; the main thread only parks, as it does under an async `main`.
         dispatchMain()
+    }
+
+    /// A worker started without the host's pipes on descriptors 3 and 4.
+    package struct NotStartedByHost: Error, Equatable {}
+
+    /// How a worker ends, as the host sees in ``WorkerFailure/Cause/exited(_:)``.
+    enum ExitStatus {
+        /// The host closed the pipe: done.
+        static let done: Int32 = 0
+        /// The host's pipe broke, or sent what is not a frame (sysexits' `EX_DATAERR`).
+        static let badFrame: Int32 = 65
+        /// A reply could not be sent (`EX_SOFTWARE`).
+        static let cannotReply: Int32 = 70
     }
 
     private static func isPipe(_ descriptor: Int32) -> Bool {
@@ -82,6 +95,7 @@ package enum PluginWorker {
 /// The worker's connection to its host.
 final class HostLink: Sendable {
     private let stream: FrameStream
+    private let names: SettingNames
     private let state = Mutex(State())
 
     private struct State {
@@ -91,8 +105,9 @@ final class HostLink: Sendable {
         var nextID: UInt64 = 1
     }
 
-    init(stream: FrameStream) {
+    init(stream: FrameStream, names: SettingNames) {
         self.stream = stream
+        self.names = names
     }
 
     func receive(_ message: HostToWorker) {
@@ -132,7 +147,7 @@ final class HostLink: Sendable {
             // Only a reply over the frame limit gets here. Exiting tells the
             // host at once, where a lost reply would look like a hang.
             StandardError.write("host: error: plugin-worker cannot send its reply to the host: \(error)\n")
-            _exit(70)
+            _exit(PluginWorker.ExitStatus.cannotReply)
         }
     }
 
@@ -183,7 +198,7 @@ final class HostLink: Sendable {
         case .success(let quote):
             send(.fetched(FetchReply(id: request.id, quote: .init(base: quote.base, currency: quote.currency, amount: quote.amount), error: nil)))
         case .failure(let error):
-            send(.fetched(FetchReply(id: request.id, quote: nil, error: error.message)))
+            send(.fetched(FetchReply(id: request.id, quote: nil, error: error.message(naming: names))))
         }
     }
 }

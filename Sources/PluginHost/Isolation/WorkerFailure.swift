@@ -6,7 +6,7 @@ import Glibc
 
 /// How an isolated plugin's worker process failed: it crashed, exited,
 /// hung, or broke the frame protocol.
-struct WorkerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+struct WorkerFailure: Error, Sendable, Equatable {
     /// What the worker was doing.
     enum Phase: Sendable, Equatable {
         case loading
@@ -39,7 +39,8 @@ struct WorkerFailure: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// While loading: "the plugin crashed with SIGSEGV (segmentation fault)
     /// while loading; …". While fetching, the plugin's name leads.
-    var description: String {
+    /// - Parameter names: What the program calls the settings that fix it, e.g. `--load-timeout`.
+    func message(naming names: SettingNames) -> String {
         let who = plugin ?? "the plugin"
         let doing = phase == .loading ? "loading" : "fetching"
         let fix = "remove it from the plugins directory or ask its author for a fix"
@@ -49,13 +50,13 @@ struct WorkerFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .exited(let status):
             return "\(who) exited with status \(status) while \(doing), in its isolated worker; \(fix)"
         case .hung(let after) where phase == .loading:
-            return "\(who) did not finish loading within \(after.humanReadable), so its isolated worker was stopped; raise --load-timeout if it is only slow, or \(fix)"
+            return "\(who) did not finish loading within \(after.humanReadable), so its isolated worker was stopped; raise \(names.loadTimeout) if it is only slow, or \(fix)"
         case .hung(let after):
-            return "\(who) did not answer within \(after.humanReadable), so its isolated worker was stopped; raise --timeout if it is only slow, or \(fix)"
+            return "\(who) did not answer within \(after.humanReadable), so its isolated worker was stopped; raise \(names.fetchTimeout) if it is only slow, or \(fix)"
         case .protocolViolation(let detail):
             return "\(who)'s isolated worker broke the frame protocol while \(doing) (\(detail)); \(fix)"
         case .spawnFailed(let reason):
-            return "cannot start an isolated worker for \(who): \(reason); run without --isolate, or check that the host executable is readable"
+            return "cannot start an isolated worker for \(who): \(reason); \(names.loadInProcess), or check that the host executable is readable"
         }
     }
 

@@ -81,7 +81,7 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case .digestMismatch(let actual, let expected, let lock):
             "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run `host lock-plugins` with the same flags"
         case .isolated(let failure):
-            failure.description
+            failure.message(naming: Self.reportNames)
         case .reportedByWorker(let description):
             description
         case .sandboxRequired(let sandbox):
@@ -92,6 +92,15 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
             "the file changed after this run listed it; run the command again to scan it anew"
         }
     }
+}
+
+extension PluginLoadError {
+    /// NB: `host`'s words, in the library. A load failure reaches `host` as
+    /// text (``PluginReport/error``, the registry cache, a worker's `loaded`
+    /// frame), worded where the plugin failed, so the library cannot leave the
+    /// wording to `host` as ``FetchError`` does. Once reports carry this typed
+    /// error, `host` words it with its own ``SettingNames`` and this goes.
+    static let reportNames = SettingNames(loadTimeout: "--load-timeout", loadInProcess: "run without --isolate")
 }
 
 /// The descriptor prefix every plugin must have: the first revision's,
