@@ -199,7 +199,10 @@ typedef struct pb_fetch_request {
     uint32_t struct_size;
     /** ISO 4217 code of the quote currency, e.g. "USD". Never NULL. */
     const char *currency;
-    /** How long the host will wait, in milliseconds; 0 means no limit. */
+    /**
+     * How long the host will wait, in milliseconds; 0 means no limit. The
+     * host rounds up (`pb_milliseconds_from_duration`), so a limit is never 0.
+     */
     uint32_t timeout_ms;
 } pb_fetch_request;
 
@@ -286,7 +289,8 @@ typedef struct pb_fetcher {
     uint32_t struct_size;
     /**
      * Ticker the fetcher answers for, e.g. "ETH": 1 to 16 characters from
-     * A-Z and 0-9. The first plugin to register a symbol keeps it.
+     * A-Z and 0-9 (`pb_symbol_is_valid`). The first plugin to register a
+     * symbol keeps it.
      */
     const char *symbol;
     /** Human-readable name, e.g. "Ethereum". */
@@ -375,6 +379,7 @@ typedef struct pb_host_services {
      * @param url Plugin-owned; only read during the call.
      * @param timeout_ms Upper bound for the whole request; 0 uses the host's
      *        default (unlike `pb_fetch_request.timeout_ms`, where 0 means no limit).
+     *        `pb_milliseconds_from_duration` gives it from a duration.
      * @param completion Receives the response; see `pb_http_completion_fn`.
      * @param request_context Passed back to `completion` untouched.
      */
