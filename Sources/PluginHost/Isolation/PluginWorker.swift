@@ -20,7 +20,7 @@ import Darwin
 /// descriptor 3, frames to the host on 4 and the checked plugin file on 5.
 /// Before anything else, still on its main thread and alone, the worker has
 /// the kernel tie its life to the host's and confines itself
-/// (``SandboxConfinement``); its first frame tells the host what sandbox it
+/// (`SandboxConfinement`); its first frame tells the host what sandbox it
 /// got. Then it waits for a `load` frame, loads the plugin from descriptor 5
 /// with the ordinary loader, and serves fetches. The plugin sees the usual
 /// `pb_host_services`, but behind it every `http_get` and every log line

@@ -16,10 +16,10 @@ import Synchronization
 ///
 /// `http_get` is a capability with a policy, never a proxy: every URL a
 /// plugin asks for, and every redirect it leads to, is checked against a
-/// ``URLPolicy`` in ``get(_:timeout:for:)``, the one path both in-process
+/// ``URLPolicy`` in `get(_:timeout:for:)`, the one path both in-process
 /// plugins and isolated workers' requests take.
 package final class HostServices: Sendable {
-    /// Where `http_get` requests go, reached only through ``get(_:timeout:for:)``.
+    /// Where `http_get` requests go, reached only through `get(_:timeout:for:)`.
     private let route: Route
 
     private enum Route: Sendable {
