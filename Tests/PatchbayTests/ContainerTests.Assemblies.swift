@@ -18,11 +18,11 @@ extension ContainerTests {
         @Test func laterAssembliesOverrideEarlierOnes() throws {
             struct Override: Assembly {
                 func assemble(container: Container) {
-                    container.register((any Networking).self) { _ in StubNetworking(body: "override") }
+                    container.register((any NetworkClient).self) { _ in StubNetworking(body: "override") }
                 }
             }
             let container = Container(assemblies: [NetworkAssembly(), Override()])
-            #expect(try container.resolve((any Networking).self).get("/") == "override")
+            #expect(try container.resolve((any NetworkClient).self).get("/") == "override")
         }
 
         @Test func assembliesApplyToAnExistingContainerAndItsDefaultScope() throws {

@@ -5,14 +5,14 @@ extension ContainerTests {
     @Suite struct Autoregistration {
         @Test func resolvesTheInitializersParameterFromTheContainer() throws {
             let container = Container()
-            container.register((any Networking).self) { _ in StubNetworking(body: "auto") }
+            container.register((any NetworkClient).self) { _ in StubNetworking(body: "auto") }
             container.autoregister((any PriceFetching).self, initializer: BitcoinPriceFetcher.init)
             #expect(try container.resolve((any PriceFetching).self).price() == "auto")
         }
 
         @Test func resolvesEveryParameterInOrder() throws {
             let container = Container()
-            container.register((any Networking).self) { _ in StubNetworking() }
+            container.register((any NetworkClient).self) { _ in StubNetworking() }
             container.register(Wallet.self) { _ in Wallet(owner: "ada") }
             container.autoregister((any PriceFetching).self, initializer: BitcoinPriceFetcher.init)
             container.autoregister(initializer: Dashboard.init)
@@ -30,12 +30,12 @@ extension ContainerTests {
             let container = Container()
             container.autoregister((any PriceFetching).self, initializer: BitcoinPriceFetcher.init)
             let error = #expect(throws: ResolutionError.self) { try container.resolve((any PriceFetching).self) }
-            #expect(error?.pathDescription == "PriceFetching > Networking")
+            #expect(error?.pathDescription == "PriceFetching > NetworkClient")
         }
 
         @Test func chainsOptionsLikeRegister() throws {
             let container = Container()
-            container.register((any Networking).self) { _ in StubNetworking() }
+            container.register((any NetworkClient).self) { _ in StubNetworking() }
             container.autoregister(initializer: BitcoinPriceFetcher.init)
                 .implements((any PriceFetching).self)
                 .scope(.singleton)

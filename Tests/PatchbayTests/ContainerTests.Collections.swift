@@ -87,11 +87,11 @@ extension ContainerTests {
             let container = Container()
             fetchers(container, ["ETH"])
             container.register((any PriceFetching).self, name: "BTC") { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             container.autoregister(FetcherList.self, initializer: FetcherList.init)
             let error = #expect(throws: ResolutionError.self) { try container.resolve(FetcherList.self) }
-            #expect(error?.pathDescription == #"FetcherList > PriceFetching(name: "BTC") > Networking"#)
+            #expect(error?.pathDescription == #"FetcherList > PriceFetching(name: "BTC") > NetworkClient"#)
         }
 
         @Test func aNamedOrArgumentRequestForACollectionIsNotRegistered() {

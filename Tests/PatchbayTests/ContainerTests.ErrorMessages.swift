@@ -56,22 +56,22 @@ extension ContainerTests {
 
         @Test func factoryFailedShowsTheUnderlyingErrorAndThePath() {
             let container = Container()
-            container.register((any Networking).self) { _ -> any Networking in
+            container.register((any NetworkClient).self) { _ -> any NetworkClient in
                 throw FactoryFailure(reason: "no route to host")
             }
             container.register(BitcoinPriceFetcher.self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             let error = #expect(throws: ResolutionError.self) { try container.resolve(BitcoinPriceFetcher.self) }
             #expect(error?.code == .factoryFailed)
             #expect(error?.underlyingError is FactoryFailure)
-            #expect(error?.pathDescription == "BitcoinPriceFetcher > Networking")
+            #expect(error?.pathDescription == "BitcoinPriceFetcher > NetworkClient")
             #expect(
                 error?.description == """
-                    The factory for Networking threw: FactoryFailure(no route to host)
-                      Resolution path: BitcoinPriceFetcher > Networking
+                    The factory for NetworkClient threw: FactoryFailure(no route to host)
+                      Resolution path: BitcoinPriceFetcher > NetworkClient
 
-                    To fix, make the factory succeed, or catch the ResolutionError where Networking is resolved \
+                    To fix, make the factory succeed, or catch the ResolutionError where NetworkClient is resolved \
                     and handle `underlyingError`.
                     """)
         }
@@ -79,7 +79,7 @@ extension ContainerTests {
         @Test func aNestedErrorIsPassedUpUnchanged() {
             let container = Container()
             container.register(BitcoinPriceFetcher.self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             container.register(PriceViewModel.self) { r in
                 let fetcher = try r.resolve(BitcoinPriceFetcher.self)
@@ -87,7 +87,7 @@ extension ContainerTests {
             }
             let error = #expect(throws: ResolutionError.self) { try container.resolve(PriceViewModel.self) }
             #expect(error?.code == .notRegistered)
-            #expect(error?.pathDescription == "PriceViewModel > BitcoinPriceFetcher > Networking")
+            #expect(error?.pathDescription == "PriceViewModel > BitcoinPriceFetcher > NetworkClient")
         }
 
         @Test func typeMismatchNamesBothTypesAndTheFix() {

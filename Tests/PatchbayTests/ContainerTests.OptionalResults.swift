@@ -19,13 +19,13 @@ extension ContainerTests {
         @Test func anInferredOptionalStillThrowsForAMissingDependency() {
             let container = Container()
             container.register(BitcoinPriceFetcher.self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             let error = #expect(throws: ResolutionError.self) {
                 let _: BitcoinPriceFetcher? = try container.resolve()
             }
             #expect(error?.code == .notRegistered)
-            #expect(error?.pathDescription == "BitcoinPriceFetcher > Networking")
+            #expect(error?.pathDescription == "BitcoinPriceFetcher > NetworkClient")
         }
 
         @Test func anInferredOptionalWorksWithNamesAndArguments() throws {

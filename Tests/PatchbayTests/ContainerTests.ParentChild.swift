@@ -45,24 +45,24 @@ extension ContainerTests {
 
         @Test func aParentSingletonBuildsFromTheParentNotTheChildsOverrides() throws {
             let parent = Container()
-            parent.register((any Networking).self) { _ in StubNetworking(body: "real") }
+            parent.register((any NetworkClient).self) { _ in StubNetworking(body: "real") }
             parent.register(BitcoinPriceFetcher.self, scope: .singleton) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             let child = Container(parent: parent)
-            child.register((any Networking).self) { _ in StubNetworking(body: "mock") }
+            child.register((any NetworkClient).self) { _ in StubNetworking(body: "mock") }
             #expect(try child.resolve(BitcoinPriceFetcher.self).price() == "real")
         }
 
         @Test(arguments: [Scope.unique, .graph])
         func aParentRegistrationThatKeepsNothingBuildsWithTheChildsOverrides(scope: Scope) throws {
             let parent = Container()
-            parent.register((any Networking).self) { _ in StubNetworking(body: "real") }
+            parent.register((any NetworkClient).self) { _ in StubNetworking(body: "real") }
             parent.register(BitcoinPriceFetcher.self, scope: scope) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             let child = Container(parent: parent)
-            child.register((any Networking).self) { _ in StubNetworking(body: "mock") }
+            child.register((any NetworkClient).self) { _ in StubNetworking(body: "mock") }
             #expect(try child.resolve(BitcoinPriceFetcher.self).price() == "mock")
             #expect(try parent.resolve(BitcoinPriceFetcher.self).price() == "real")
         }

@@ -5,16 +5,16 @@ extension ContainerTests {
     @Suite struct Registration {
         @Test func resolvesTheServiceItsFactoryBuilds() throws {
             let container = Container()
-            container.register((any Networking).self) { _ in StubNetworking(body: "pong") }
-            let networking = try container.resolve((any Networking).self)
+            container.register((any NetworkClient).self) { _ in StubNetworking(body: "pong") }
+            let networking = try container.resolve((any NetworkClient).self)
             #expect(try networking.get("/ping") == "pong")
         }
 
         @Test func factoryResolvesItsDependenciesFromTheResolverItReceives() throws {
             let container = Container()
-            container.register((any Networking).self) { _ in StubNetworking(body: "7") }
+            container.register((any NetworkClient).self) { _ in StubNetworking(body: "7") }
             container.register((any PriceFetching).self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             #expect(try container.resolve((any PriceFetching).self).price() == "7")
         }
@@ -84,13 +84,13 @@ extension ContainerTests {
         @Test func optionalResolveStillThrowsForAMissingDependency() {
             let container = Container()
             container.register((any PriceFetching).self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             let error = #expect(throws: ResolutionError.self) {
                 try container.resolveIfRegistered((any PriceFetching).self)
             }
             #expect(error?.code == .notRegistered)
-            #expect(error?.requested.serviceTypeName == "Networking")
+            #expect(error?.requested.serviceTypeName == "NetworkClient")
         }
 
         @Test func optionalResolveStillThrowsWhenTheFactoryThrows() {

@@ -5,9 +5,9 @@ extension ContainerTests {
     @Suite struct Verification {
         private func completeContainer() -> Container {
             let container = Container()
-            container.register((any Networking).self, scope: .singleton) { _ in StubNetworking() }
+            container.register((any NetworkClient).self, scope: .singleton) { _ in StubNetworking() }
             container.register(BitcoinPriceFetcher.self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             .implements((any PriceFetching).self)
             .implements((any PriceUpdating).self)
@@ -17,10 +17,10 @@ extension ContainerTests {
 
         @Test func aCompleteContainerVerifies() throws {
             let graph = try completeContainer().verify()
-            #expect(graph.nodes.map(\.description) == ["BitcoinPriceFetcher", "Networking", "PriceViewModel"])
+            #expect(graph.nodes.map(\.description) == ["BitcoinPriceFetcher", "NetworkClient", "PriceViewModel"])
             #expect(
                 graph.edges.map(\.description) == [
-                    "BitcoinPriceFetcher -> Networking",
+                    "BitcoinPriceFetcher -> NetworkClient",
                     "PriceViewModel -> BitcoinPriceFetcher (as PriceFetching)",
                     "PriceViewModel -> BitcoinPriceFetcher (as PriceUpdating)",
                 ])
@@ -29,7 +29,7 @@ extension ContainerTests {
         @Test func reportsEveryFailureAtOnce() {
             let container = Container()
             container.register(BitcoinPriceFetcher.self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             container.register(CycleA.self) { r in CycleA(try r.resolve()) }
             container.register(CycleB.self) { r in CycleB(try r.resolve()) }
@@ -49,7 +49,7 @@ extension ContainerTests {
                 ])
             let description = error?.description ?? ""
             #expect(description.hasPrefix("Verification failed: 5 of 6 registrations could not be resolved.\n"))
-            #expect(description.contains("1. BitcoinPriceFetcher [graph]:\n   No registration for Networking."))
+            #expect(description.contains("1. BitcoinPriceFetcher [graph]:\n   No registration for NetworkClient."))
             #expect(description.contains("Circular dependency: CycleA > CycleB > CycleC > CycleA."))
             #expect(description.contains("FactoryFailure(locked)"))
         }
@@ -81,11 +81,11 @@ extension ContainerTests {
         @Test func verifiesThroughParents() {
             let parent = Container()
             parent.register(BitcoinPriceFetcher.self, scope: .singleton) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             let child = Container(parent: parent)
             // A parent singleton builds from the parent, which has no networking.
-            child.register((any Networking).self) { _ in StubNetworking() }
+            child.register((any NetworkClient).self) { _ in StubNetworking() }
             let error = #expect(throws: VerificationError.self) { try child.verify() }
             #expect(error?.failures.map(\.registration.description) == ["BitcoinPriceFetcher [singleton]"])
         }
@@ -93,11 +93,11 @@ extension ContainerTests {
         @Test func missingServicesAppearInTheGraph() {
             let container = Container()
             container.register(BitcoinPriceFetcher.self) { r in
-                BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+                BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
             }
             let graph = container.dependencyGraph()
             #expect(graph.nodes.map(\.isMissing) == [false, true])
-            #expect(graph.edges.map(\.description) == ["BitcoinPriceFetcher -> Networking"])
+            #expect(graph.edges.map(\.description) == ["BitcoinPriceFetcher -> NetworkClient"])
         }
 
         @Test func exportsGraphvizDOT() throws {
@@ -108,7 +108,7 @@ extension ContainerTests {
                       rankdir=LR;
                       node [shape=box];
                       n0 [label="BitcoinPriceFetcher\\n(graph)"];
-                      n1 [label="Networking\\n(singleton)"];
+                      n1 [label="NetworkClient\\n(singleton)"];
                       n2 [label="PriceViewModel\\n(graph)"];
                       n0 -> n1;
                       n2 -> n0 [label="as PriceFetching"];
@@ -123,7 +123,7 @@ extension ContainerTests {
                 graph.mermaid == """
                     graph LR
                       n0["BitcoinPriceFetcher<br/>(graph)"]
-                      n1["Networking<br/>(singleton)"]
+                      n1["NetworkClient<br/>(singleton)"]
                       n2["PriceViewModel<br/>(graph)"]
                       n0 --> n1
                       n2 -->|"as PriceFetching"| n0

@@ -4,7 +4,7 @@ import Testing
 @Suite struct PropertyWrapperTests {
     private func configured() -> Container {
         let container = Container()
-        container.register((any Networking).self) { _ in StubNetworking(body: "wrapped") }
+        container.register((any NetworkClient).self) { _ in StubNetworking(body: "wrapped") }
         container.register((any PriceFetching).self, name: "ETH") { _ in LabelledFetcher(label: "ether") }
         container.register(Leaf.self, scope: .shared) { _ in Leaf() }
         return container
@@ -44,11 +44,11 @@ import Testing
     @Test func optionalInjectedIsNilOnlyWhenNotRegistered() throws {
         let container = Container()
         container.register(BitcoinPriceFetcher.self) { r in
-            BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+            BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
         }
         let viewModel = Container.$current.withValue(container) { OptionalBrokenViewModel() }
         #expect(viewModel.$fetcher.error?.code == .notRegistered)
-        #expect(viewModel.$fetcher.error?.requested.serviceTypeName == "Networking")
+        #expect(viewModel.$fetcher.error?.requested.serviceTypeName == "NetworkClient")
         let empty = Container.$current.withValue(Container()) { OptionalBrokenViewModel() }
         #expect(empty.fetcher == nil)
         #expect(empty.$fetcher.error == nil)
@@ -94,7 +94,7 @@ import Testing
     @Test func childTasksInheritTheCurrentContainer() async throws {
         let container = configured()
         let body = try await Container.$current.withValue(container) {
-            try await Task { try Container.current.resolve((any Networking).self).get("/") }.value
+            try await Task { try Container.current.resolve((any NetworkClient).self).get("/") }.value
         }
         #expect(body == "wrapped")
     }

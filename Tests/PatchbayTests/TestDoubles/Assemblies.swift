@@ -3,7 +3,7 @@ import Patchbay
 /// Registers networking.
 struct NetworkAssembly: Assembly {
     func assemble(container: Container) {
-        container.register((any Networking).self, scope: .singleton) { _ in StubNetworking(body: "assembled") }
+        container.register((any NetworkClient).self, scope: .singleton) { _ in StubNetworking(body: "assembled") }
     }
 }
 
@@ -13,7 +13,7 @@ struct PriceAssembly: Assembly {
 
     func assemble(container: Container) {
         container.register((any PriceFetching).self) { r in
-            BitcoinPriceFetcher(networking: try r.resolve((any Networking).self))
+            BitcoinPriceFetcher(networking: try r.resolve((any NetworkClient).self))
         }
     }
 

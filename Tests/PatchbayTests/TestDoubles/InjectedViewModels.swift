@@ -2,7 +2,7 @@ import Patchbay
 
 /// Uses each property wrapper, resolving from the current container.
 final class InjectedViewModel {
-    @Injected var networking: any Networking
+    @Injected var networking: any NetworkClient
     @Injected(name: "ETH") var ether: any PriceFetching
     @OptionalInjected var wallet: Wallet?
     @LazyInjected var leaf: Leaf

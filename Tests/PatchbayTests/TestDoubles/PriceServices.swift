@@ -1,12 +1,12 @@
 import Patchbay
 
 /// Fetches a price over some network; the classic example's protocol.
-protocol Networking: Sendable {
+protocol NetworkClient: Sendable {
     func get(_ path: String) throws -> String
 }
 
 /// A networking double that answers every path with a fixed body.
-final class StubNetworking: Networking {
+final class StubNetworking: NetworkClient {
     let body: String
     init(body: String = "42") { self.body = body }
     func get(_ path: String) throws -> String { body }
@@ -27,8 +27,8 @@ protocol Unrelated {}
 
 /// A fetcher built by constructor injection.
 final class BitcoinPriceFetcher: PriceFetching, PriceUpdating {
-    let networking: any Networking
-    init(networking: any Networking) { self.networking = networking }
+    let networking: any NetworkClient
+    init(networking: any NetworkClient) { self.networking = networking }
     func price() throws -> String { try networking.get("/btc") }
     func refresh() {}
 }
@@ -67,9 +67,9 @@ struct Wallet: Equatable {
 /// Has an initializer with several dependencies, for autoregistration.
 final class Dashboard {
     let fetcher: any PriceFetching
-    let networking: any Networking
+    let networking: any NetworkClient
     let wallet: Wallet
-    init(fetcher: any PriceFetching, networking: any Networking, wallet: Wallet) {
+    init(fetcher: any PriceFetching, networking: any NetworkClient, wallet: Wallet) {
         self.fetcher = fetcher
         self.networking = networking
         self.wallet = wallet
