@@ -41,6 +41,7 @@
  * None of these is built by `swift build`, so a normal run never sees them.
  */
 #include "patchbay_plugin.h"
+#include "fixture_json.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -82,22 +83,6 @@ static void finish(fetch_call *call, const char *amount, const char *error) {
     };
     call->completion(call->completion_context, &result);
     free(call);
-}
-
-/* Finds "amount":"…" in the body; enough JSON for a fixture. */
-static int extract_amount(const uint8_t *body, size_t length, char *out, size_t capacity) {
-    static const char key[] = "\"amount\":\"";
-    size_t key_length = sizeof(key) - 1;
-    for (size_t i = 0; i + key_length <= length; i++) {
-        if (memcmp(body + i, key, key_length) != 0) continue;
-        size_t start = i + key_length, end = start;
-        while (end < length && body[end] != '"') end++;
-        if (end == length || end - start + 1 > capacity || end == start) return 0;
-        memcpy(out, body + start, end - start);
-        out[end - start] = '\0';
-        return 1;
-    }
-    return 0;
 }
 
 static void on_response(void *request_context, const pb_http_response *response) {
