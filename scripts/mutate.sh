@@ -58,8 +58,8 @@ list() {
     mutation trust-world-writable-file Sources/PluginHost/Trust/TrustRules.swift 'let writable = facts.permissions & 0o022' 'let writable = facts.permissions & (subject.isDirectory ? 0o022 : 0o020)' 'TrustRulesTests|TrustEndToEndTests/writablePlugin' "a world-writable plugin file is accepted"
     mutation trust-owner Sources/PluginHost/Trust/TrustRules.swift 'guard facts.owner != currentUser && facts.owner != 0 else { return nil }' 'guard facts.owner != currentUser && facts.owner == currentUser else { return nil }' 'TrustRulesTests' "a file or directory of another user is trusted"
     # Lock file
-    mutation lock-digest Sources/PluginHost/Loading/PluginFile.swift 'guard actual == expected else {' 'guard actual.count == expected.count else {' 'LockFileEndToEndTests/tamperedAfterLocking' "lock digests compared by length only: a changed plugin loads"
-    mutation lock-unlisted Sources/PluginHost/Loading/PluginFile.swift 'throw PluginLoadError(.notLocked(lock: lock.path))' 'return' 'LockFileEndToEndTests/notInLock' "a plugin the lock file does not list loads unchecked"
+    mutation lock-digest Sources/PluginHost/Trust/PluginTrust.swift 'guard actual == expected else {' 'guard actual.count == expected.count else {' 'LockFileEndToEndTests/tamperedAfterLocking' "lock digests compared by length only: a changed plugin loads"
+    mutation lock-unlisted Sources/PluginHost/Trust/PluginTrust.swift 'throw PluginLoadError(.notLocked(lock: lock.path))' 'return nil' 'LockFileEndToEndTests/notInLock' "a plugin the lock file does not list loads unchecked"
     # What the host believes of a plugin
     mutation symbol-case Sources/PluginABI/include/patchbay_plugin.h "(character >= 'A' && character <= 'Z')" "(character >= 'A' && character <= 'z')" 'PluginInputTests/symbols|PluginRegistrationTests/symbolRule' "symbols may hold lower-case letters"
     mutation symbol-length Sources/PluginABI/include/patchbay_plugin.h 'length > PB_SYMBOL_MAX_LENGTH)' 'length > 2 * PB_SYMBOL_MAX_LENGTH)' 'PluginInputTests/symbols|PluginRegistrationTests/symbolRule' "symbols of 17 to 32 characters are accepted"
