@@ -60,7 +60,8 @@ struct CallbackMisbehaviourTests {
         for variant in [FixturePlugins.Variant.callsBackLate, .callsBackTwice, .cPlugin] {
             files.append(try await FixturePlugins.privateCopy(of: variant).path)
         }
-        let registry = FetcherRegistry(PluginLoader(services: .simulated(networking)).load(files).fetchers)
+        let log = LogLines()
+        let registry = FetcherRegistry(PluginLoader(services: .simulated(networking, logger: log.logger())).load(files).fetchers)
 
         // NB: other suites run blocking helpers (clang, sha256sum) on the
         // cooperative pool while this runs, which can hold back the host's
@@ -80,9 +81,12 @@ struct CallbackMisbehaviourTests {
             case .success(let quote):
                 #expect(quote.amount == "2.00", "round \(round)")
             }
-            // The late answer (1 s after the timeout) lands during this pause,
-            // finds its token finished, and is ignored.
-            try await Task.sleep(for: .milliseconds(1300))
+            // The late answer comes 1 s after the timeout, finds its token
+            // finished, and is ignored; the plugin logs this line once the
+            // host has handled it, so the fetches below come after it.
+            try await Deadline.within(.seconds(30), "LATE's late answer, round \(round)") {
+                await log.wait(for: "LatePlugin: answered late", count: round)
+            }
             let twice = try await Deadline.within(.seconds(30), "TWICE's price, round \(round)") {
                 try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(5))
             }.get()

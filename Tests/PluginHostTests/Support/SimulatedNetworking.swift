@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PluginHost
 import Synchronization
 
@@ -29,11 +30,15 @@ final class SimulatedNetworking: HostNetworking {
 
 extension HostServices {
     /// Services for in-process loader tests.
-    static func simulated(_ networking: any HostNetworking, apiBaseURL: String = "http://prices.test") -> HostServices {
+    ///
+    /// - Parameter logger: Where plugins' log lines go; by default, nowhere a test reads.
+    static func simulated(
+        _ networking: any HostNetworking, apiBaseURL: String = "http://prices.test", logger: Logger = Logger(label: "test")
+    ) -> HostServices {
         HostServices(
             networking: networking,
             configuration: Host.configuration(apiBaseURL: URL(string: apiBaseURL)!),
-            logger: .init(label: "test")
+            logger: logger
         )
     }
 }
