@@ -28,9 +28,7 @@ import Synchronization
 /// container alive. It is not `Sendable`: it keeps the arguments it passes
 /// on, which need not be.
 public final class Lazy<Service> {
-    private let container: WeakContainer
-    private let load: (Container) throws(ResolutionError) -> Service
-    private let step: ResolutionStep
+    private let deferred: DeferredResolve<Service>
     private let value = Mutex<Box?>(nil)
 
     /// The resolved value, boxed so that `Mutex` can hold a value of any type.
@@ -40,12 +38,8 @@ public final class Lazy<Service> {
         init(_ service: Service) { self.service = service }
     }
 
-    init(
-        container: Container, step: ResolutionStep, load: @escaping (Container) throws(ResolutionError) -> Service
-    ) {
-        self.container = WeakContainer(container)
-        self.step = step
-        self.load = load
+    init(_ deferred: DeferredResolve<Service>) {
+        self.deferred = deferred
     }
 
     /// The service, resolved on the first call and kept.
@@ -60,8 +54,7 @@ public final class Lazy<Service> {
         // NB: resolved outside `value`'s lock, so that the factory may use this
         // Lazy's container freely; should a factory reach this very Lazy again,
         // the first value kept is the one every call returns.
-        guard let container = container.object else { throw .containerReleased(step) }
-        let resolved = try load(container)
+        let resolved = try deferred.resolve()
         let kept = value.withLock { stored -> Box in
             if let stored { return stored }
             let box = Box(resolved)

@@ -18,16 +18,10 @@
 /// with ``ResolutionError/Code/notRegistered`` if `T` is not registered for
 /// them. The provider holds its container weakly.
 public struct Provider<Service> {
-    private let container: WeakContainer
-    private let step: ResolutionStep
-    private let load: (Container) throws(ResolutionError) -> Service
+    private let deferred: DeferredResolve<Service>
 
-    init(
-        container: Container, step: ResolutionStep, load: @escaping (Container) throws(ResolutionError) -> Service
-    ) {
-        self.container = WeakContainer(container)
-        self.step = step
-        self.load = load
+    init(_ deferred: DeferredResolve<Service>) {
+        self.deferred = deferred
     }
 
     /// Resolves the service now.
@@ -36,8 +30,7 @@ public struct Provider<Service> {
     /// - Throws: ``ResolutionError`` if it cannot be resolved, or
     ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
     public func get() throws(ResolutionError) -> Service {
-        guard let container = container.object else { throw .containerReleased(step) }
-        return try load(container)
+        try deferred.resolve()
     }
 
     /// Resolves the service now; stops the program if it cannot be resolved.

@@ -2,18 +2,13 @@
 ///
 /// Both are made the same way, so they share ``make(from:name:arguments:)``:
 /// check now that the service can be resolved with the name and arguments
-/// given, then keep a loader that resolves it with them.
+/// given, then keep a ``DeferredResolve`` that resolves it with them.
 protocol ResolvesLater: ResolvedOnDemand {
     /// The type the value resolves.
     associatedtype Service
 
-    /// Makes the value.
-    ///
-    /// - Parameters:
-    ///   - container: The container to resolve from, held weakly.
-    ///   - step: The service, named in ``ResolutionError/Code/containerReleased`` once the container is gone.
-    ///   - load: Resolves the service from the container.
-    init(container: Container, step: ResolutionStep, load: @escaping (Container) throws(ResolutionError) -> Service)
+    /// Makes the value around the resolve it makes later.
+    init(_ resolve: DeferredResolve<Service>)
 }
 
 extension ResolvesLater {
@@ -23,8 +18,9 @@ extension ResolvesLater {
         try container.requireResolvable(Service.self, name: name, argumentTypes: repeat (each Argument).self)
         let step = ResolutionStep(
             serviceType: Service.self, name: name, argumentTypes: ArgumentList<repeat each Argument>.types)
-        return Self(container: container, step: step) { container throws(ResolutionError) -> Service in
-            try container.resolve(Service.self, name: name, arguments: repeat each arguments)
-        }
+        return Self(
+            DeferredResolve(container: container, step: step) { container throws(ResolutionError) -> Service in
+                try container.resolve(Service.self, name: name, arguments: repeat each arguments)
+            })
     }
 }
