@@ -1,9 +1,5 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import PluginHost
 
 /// `host lock-plugins`: record the SHA-256 of every plugin found.

@@ -1,7 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
 import Glibc
-#endif
 import PluginHost
 
 /// How the host reaches http and https URLs: trust roots and proxies, from

@@ -1,9 +1,5 @@
 import ArgumentParser
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import PluginHost
 
 /// `host new-plugin NAME`: writes a plugin project that builds and fetches as is.

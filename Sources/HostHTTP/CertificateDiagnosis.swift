@@ -4,9 +4,7 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Why a server's certificate was refused, found after the fact.
 ///

@@ -2,9 +2,7 @@ import AsyncHTTPClient
 import NIOSSL
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What sets one client apart from another: where it connects through and
 /// which certificates it trusts.

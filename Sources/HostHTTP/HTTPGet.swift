@@ -4,9 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Real HTTP and HTTPS through AsyncHTTPClient.
 enum HTTPGet {

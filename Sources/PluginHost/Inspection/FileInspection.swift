@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The checks ``PluginFile/open(_:rules:lock:)`` makes before loading,
 /// made one by one so that each gets a verdict, where the loader stops at

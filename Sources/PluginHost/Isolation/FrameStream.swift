@@ -1,15 +1,7 @@
 import Synchronization
 
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Frames in both directions over a pair of pipe descriptors, moved by the
 /// ``PipeLoop`` thread, so no other thread ever waits on a pipe.

@@ -1,11 +1,7 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The one thread that moves every ``FrameStream``'s bytes, with `poll(2)`.
 ///
@@ -47,12 +43,9 @@ final class PipeLoop: Sendable {
         let unmanaged = Unmanaged.passRetained(self)
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
-            #if canImport(Darwin)
-            let loop = Unmanaged<PipeLoop>.fromOpaque(context).takeRetainedValue()
-            #else
-            let loop = Unmanaged<PipeLoop>.fromOpaque(context!).takeRetainedValue()
-            #endif
-            loop.run()
+            // pthread_create passes back the pointer given below, never nil.
+            guard let context else { return nil }
+            Unmanaged<PipeLoop>.fromOpaque(context).takeRetainedValue().run()
         }, unmanaged.toOpaque())
         if started == 0 {
             pthread_detach(thread)

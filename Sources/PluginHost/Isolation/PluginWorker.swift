@@ -1,18 +1,10 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
 import HostShared
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The worker side of `--isolate`: what `host plugin-worker` runs.
 ///

@@ -1,10 +1,6 @@
 import CWorkerSandbox
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The worker's side of the sandbox: it ties the worker's life to its host's
 /// and confines the worker before any plugin code runs.

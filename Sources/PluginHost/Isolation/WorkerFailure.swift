@@ -1,8 +1,6 @@
 import HostShared
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// How an isolated plugin's worker process failed: it crashed, exited,
 /// hung, or broke the frame protocol.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// A message from the host to a plugin worker; see ``Frame`` for how it travels.
 enum HostToWorker: Codable, Sendable {

@@ -1,12 +1,6 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A plugin worker: the host executable started again as `host plugin-worker`.
 ///

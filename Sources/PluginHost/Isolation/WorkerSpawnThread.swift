@@ -1,11 +1,7 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The one thread that starts every worker, and that lives as long as the host.
 ///
@@ -30,13 +26,9 @@ final class WorkerSpawnThread: Sendable {
         let unmanaged = Unmanaged.passRetained(self)
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { context in
-            #if canImport(Darwin)
-            Unmanaged<WorkerSpawnThread>.fromOpaque(context).takeRetainedValue().serve()
-            #else
-            // Unwrapped safely: pthread_create passes back the pointer given below.
+            // pthread_create passes back the pointer given below, never nil.
             guard let context else { return nil }
             Unmanaged<WorkerSpawnThread>.fromOpaque(context).takeRetainedValue().serve()
-            #endif
         }, unmanaged.toOpaque())
         if result == 0 {
             pthread_detach(thread)

@@ -1,13 +1,5 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Finds plugin files.
 ///
@@ -164,6 +156,8 @@ package struct PluginDiscovery: Sendable {
         /// What `stat` says of the file a symlink leads to; nil for a dangling
         /// symlink, kept so the loader can say what it points at.
         let identity: FileIdentity?
+        /// Whether the path itself is a symlink.
+        let isSymbolicLink: Bool
     }
 
     /// The plugin files to load, in load order, with their origins and identities.
@@ -188,15 +182,21 @@ package struct PluginDiscovery: Sendable {
             }
             for name in names.sorted() where location.pattern.matches(name) {
                 let path = FilePaths.join(location.directory, name)
+                // lstat first: most plugins are plain files, and then one call says both what they are and who they are.
                 var status = stat()
-                if stat(path, &status) == 0 {
-                    guard status.st_mode & S_IFMT != S_IFDIR else { continue }
-                    let identity = FileIdentity(status)
-                    if seen.insert([identity.device, identity.inode]).inserted {
-                        found.append(Candidate(path: path, origin: location.origin, identity: identity))
+                guard lstat(path, &status) == 0 else { continue }
+                let isSymbolicLink = status.st_mode & S_IFMT == S_IFLNK
+                if isSymbolicLink && stat(path, &status) != 0 {
+                    // A dangling symlink stays in, so the loader can say what it points at.
+                    if seenDangling.insert(path).inserted {
+                        found.append(Candidate(path: path, origin: location.origin, identity: nil, isSymbolicLink: true))
                     }
-                } else if (try? FileFacts.of(linkAt: path))?.kind == .symbolicLink, seenDangling.insert(path).inserted {
-                    found.append(Candidate(path: path, origin: location.origin, identity: nil))
+                    continue
+                }
+                guard status.st_mode & S_IFMT != S_IFDIR else { continue }
+                let identity = FileIdentity(status)
+                if seen.insert([identity.device, identity.inode]).inserted {
+                    found.append(Candidate(path: path, origin: location.origin, identity: identity, isSymbolicLink: isSymbolicLink))
                 }
             }
         }
@@ -204,8 +204,4 @@ package struct PluginDiscovery: Sendable {
     }
 }
 
-#if os(macOS)
-let sharedLibrarySuffix = ".dylib"
-#else
 let sharedLibrarySuffix = ".so"
-#endif

@@ -1,12 +1,6 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A plugin file opened once, checked, and then loaded from the very same
 /// open file description.
@@ -189,8 +183,10 @@ struct PluginFile {
     /// registry cache makes them on every run, since the cache keys on the
     /// file alone.
     /// - Parameter checked: Directories already found fine in this run.
-    static func checkPlacement(of path: String, rules: TrustRules, checked: inout Set<String>) throws(PluginLoadError) {
-        let (target, link) = try resolve(path)
+    /// - Parameter isSymbolicLink: What discovery found `path` to be; a plain
+    ///   file needs no second look.
+    static func checkPlacement(of path: String, isSymbolicLink: Bool, rules: TrustRules, checked: inout Set<String>) throws(PluginLoadError) {
+        let (target, link) = isSymbolicLink ? try resolve(path) : (path, nil)
         if link == nil {
             let directory = parent(of: path)
             guard !checked.contains(directory) else { return }

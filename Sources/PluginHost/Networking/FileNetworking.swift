@@ -1,12 +1,6 @@
 import CFileBeneath
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Answers `file://` URLs from the file system, for offline runs and
 /// fixtures shipped in the repository.

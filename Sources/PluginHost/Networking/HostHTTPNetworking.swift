@@ -1,16 +1,10 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import HostHTTPABI
 import HostShared
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Real HTTP and HTTPS through `libHostHTTP.so`, the host's HTTP client
 /// library (AsyncHTTPClient inside), loaded with dlopen on the first request.

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// How the host reaches http and https URLs: which certificates it trusts,
 /// which proxy it goes through, and what it advises when a certificate is

@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// An HTTP proxy, written as curl reads one: `http://proxy.example:3128`,
 /// `proxy.example:3128`, or with credentials, `http://user:pass@proxy:3128`.

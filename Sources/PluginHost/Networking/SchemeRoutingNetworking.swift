@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Sends each URL to the networking for its scheme: `file` to one, `http`
 /// and `https` to another. Any other scheme fails without I/O.

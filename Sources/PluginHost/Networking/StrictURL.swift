@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// A URL read by the host's own strict rules, so that what the
 /// ``URLPolicy`` checks is exactly what is fetched.

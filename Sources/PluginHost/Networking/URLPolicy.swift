@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// Which URLs the host fetches for its plugins: those under the API base,
 /// and under any prefix the user granted. Nothing else.

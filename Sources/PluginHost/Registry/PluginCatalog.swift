@@ -1,8 +1,4 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 import Logging
 
 /// Whether and how a run uses the registry cache.
@@ -227,7 +223,7 @@ extension Host {
             PluginLoader.Failure(error: error, name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
         }
         do throws(PluginLoadError) {
-            try PluginFile.checkPlacement(of: path, rules: trust.rules, checked: &checkedDirectories)
+            try PluginFile.checkPlacement(of: path, isSymbolicLink: candidate.isSymbolicLink, rules: trust.rules, checked: &checkedDirectories)
             try locks.check(path, digest: entry.sha256)
         } catch {
             throw fail(error)

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Scans plugin files for the registry cache: each in a sandboxed worker of
 /// its own, several at once, so a plugin that crashes or hangs while it

@@ -1,12 +1,6 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a scan learned about each plugin file, kept between runs so that a
 /// listing need not load any plugin.
@@ -113,7 +107,7 @@ struct FileIdentity: Codable, Sendable, Hashable {
 /// Where the registry cache lives, and how it is read and written so that
 /// neither another user nor a crash nor a second host can spoil it.
 ///
-/// - One file per search path and host: `registry-<digest>.json` under
+/// - One file per search path: `registry-<digest>.cache` under
 ///   `$XDG_CACHE_HOME/patchbay/` (`~/.cache/patchbay/`).
 /// - Written to a temporary file of mode 0600 in the same directory, then
 ///   renamed over the old one: a reader sees the old cache or the new one,
@@ -134,7 +128,7 @@ struct RegistryCacheStore: Sendable {
         for byte in searchPath.joined(separator: "\u{0}").utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
-        let name = "registry-" + String(hash, radix: 16) + ".json"
+        let name = "registry-" + String(hash, radix: 16) + ".cache"
         path = FilePaths.join(FilePaths.join(cacheHome, "patchbay"), name)
     }
 
@@ -187,17 +181,17 @@ struct RegistryCacheStore: Sendable {
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
         guard status.st_uid == geteuid() else { return .failure(.notOwned(owner: status.st_uid)) }
         guard status.st_mode & 0o022 == 0 else { return .failure(.writableByOthers(mode: String(status.st_mode & 0o7777, radix: 8))) }
-        let data: Data
+        let bytes: [UInt8]
         do {
-            data = try Self.readAll(descriptor, size: Int(status.st_size))
+            bytes = try Self.readAll(descriptor, size: Int(status.st_size))
         } catch {
             return .failure(.unreadable(error.reason))
         }
         let cache: RegistryCache
         do {
-            cache = try JSONDecoder().decode(RegistryCache.self, from: data)
+            cache = try RegistryCacheCodec.decode(bytes)
         } catch {
-            return .failure(.corrupt(Self.sentence(error)))
+            return .failure(.corrupt(error.description))
         }
         guard cache.format == RegistryCache.format else { return .failure(.otherFormat(cache.format)) }
         guard cache.host == host else { return .failure(.otherHost) }
@@ -211,9 +205,7 @@ struct RegistryCacheStore: Sendable {
     func write(_ cache: RegistryCache) throws(WriteError) {
         let directory = FilePaths.directory(of: path)
         try Self.prepare(directory: directory)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(cache) else { throw WriteError(path: path, reason: "cannot encode the cache") }
+        let data = RegistryCacheCodec.encode(cache)
         let temporary = FilePaths.join(directory, ".\(FilePaths.name(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw WriteError(path: temporary, reason: String(cString: strerror(errno))) }
@@ -271,7 +263,7 @@ struct RegistryCacheStore: Sendable {
         }
     }
 
-    private static func readAll(_ descriptor: Int32, size: Int) throws(SystemError) -> Data {
+    private static func readAll(_ descriptor: Int32, size: Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: size)
         var offset = 0
         while offset < size {
@@ -286,16 +278,6 @@ struct RegistryCacheStore: Sendable {
             if count == 0 { break }
             offset += count
         }
-        return Data(bytes.prefix(offset))
-    }
-
-    private static func sentence(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        switch error {
-        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return context.debugDescription
-        @unknown default:
-            return "\(error)"
-        }
+        return Array(bytes.prefix(offset))
     }
 }

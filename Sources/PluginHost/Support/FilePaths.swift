@@ -1,13 +1,5 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // Path text operations the host needs. FoundationEssentials has no NSString
 // path API, and the host stays off full Foundation: loading it and its ICU

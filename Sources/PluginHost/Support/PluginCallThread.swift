@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs a call into plugin code on a thread of its own.
 ///

@@ -1,11 +1,7 @@
-#if canImport(Glibc)
 import Glibc
+
 // NB: inside `StandardError`, a bare `write` names its own method.
 private let writeBytes = Glibc.write
-#elseif canImport(Darwin)
-import Darwin
-private let writeBytes = Darwin.write
-#endif
 
 /// Unbuffered writes to standard error.
 ///

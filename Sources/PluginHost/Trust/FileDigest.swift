@@ -1,8 +1,6 @@
 import Crypto
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// SHA-256 of an open file, read through the descriptor with `pread`.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What the trust rules look at in one `stat` of a file or directory.
 ///

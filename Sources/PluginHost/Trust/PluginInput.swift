@@ -1,8 +1,6 @@
 import PluginABI
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one place where the host checks what a plugin says.
 ///

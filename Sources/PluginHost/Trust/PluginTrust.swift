@@ -1,13 +1,5 @@
-#if canImport(FoundationEssentials)
 import FoundationEssentials
-#else
-import Foundation
-#endif
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// What a plugin file must satisfy before the host opens it for loading:
@@ -99,6 +91,8 @@ extension ApplicableLock {
 final class LockFileCache: Sendable {
     let trust: PluginTrust
     private let locks = Mutex<[String: ApplicableLock]>([:])
+    /// Which lock file governs each directory: one look per directory, not one per plugin.
+    private let paths = Mutex<[String: String?]>([:])
 
     init(trust: PluginTrust) {
         self.trust = trust
@@ -106,7 +100,7 @@ final class LockFileCache: Sendable {
 
     /// The lock for `pluginPath`: none, the lock, or why it is unusable.
     func lock(for pluginPath: String) -> ApplicableLock {
-        guard let path = trust.lockPath(for: pluginPath) else { return .unlocked }
+        guard let path = lockPath(for: pluginPath) else { return .unlocked }
         if let cached = locks.withLock({ $0[path] }) { return cached }
         let applicable: ApplicableLock
         do throws(LockFileError) {
@@ -116,5 +110,13 @@ final class LockFileCache: Sendable {
         }
         locks.withLock { $0[path] = applicable }
         return applicable
+    }
+
+    private func lockPath(for pluginPath: String) -> String? {
+        let directory = FilePaths.directory(of: pluginPath)
+        if let known = paths.withLock({ $0[directory] }) { return known }
+        let path = trust.lockPath(for: pluginPath)
+        paths.withLock { $0[directory] = path }
+        return path
     }
 }
