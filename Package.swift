@@ -19,8 +19,11 @@ let hostOnly: TargetDependencyCondition? = .when(traits: ["Host"])
 let package = Package(
     name: "Patchbay",
     // The minimums the container and the SDK need (Synchronization's `Mutex`
-    // and `Atomic`); they build there, untested. The host is Linux-only: it
-    // loads ELF `.so` plugins through /proc, which no `platforms` entry can say.
+    // and `Atomic`); they build there, untested. The host's targets are
+    // Linux-only, which no `platforms` entry can say: they load ELF `.so`
+    // plugins through /proc, sandbox workers with Landlock and seccomp, and
+    // import Glibc and FoundationEssentials unconditionally. Elsewhere, depend
+    // on the container or the SDK products (with `traits: []`), not the host.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // The dependency-injection container, usable by any Swift program.

@@ -22,8 +22,6 @@
 #endif
 #include "worker_sandbox.h"
 
-#if defined(__linux__)
-
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -567,33 +565,3 @@ int pb_sandbox_library_directory(const char *symbol, char *buffer, size_t capaci
     buffer[length] = '\0';
     return 0;
 }
-
-#else /* !__linux__ */
-
-#include <errno.h>
-#include <string.h>
-
-int pb_sandbox_confine(const pb_sandbox_policy *policy, pb_sandbox_report *caller_report) {
-    (void)policy;
-    pb_sandbox_report report;
-    memset(&report, 0, sizeof report);
-    report.landlock_errno = ENOSYS;
-    report.seccomp_errno = ENOSYS;
-    report.other_errno = ENOSYS;
-    report.struct_size = caller_report->struct_size < sizeof report ? caller_report->struct_size : (uint32_t)sizeof report;
-    memcpy(caller_report, &report, report.struct_size);
-    return -1;
-}
-
-int pb_sandbox_bind_to_parent(int32_t parent_pid) {
-    (void)parent_pid;
-    errno = ENOSYS;
-    return -1;
-}
-
-int pb_sandbox_library_directory(const char *symbol, char *buffer, size_t capacity) {
-    (void)symbol, (void)buffer, (void)capacity;
-    return -1;
-}
-
-#endif /* __linux__ */
