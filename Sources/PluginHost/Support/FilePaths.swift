@@ -13,11 +13,14 @@ enum FilePaths {
 
     /// The folder part of `path`: "." for a bare name, "/" for a file at the root.
     static func directory(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        let parent = trimmed[..<slash]
-        return parent.isEmpty ? "/" : String(parent)
+        // On UTF-8 bytes: a warm listing calls this once per plugin, and
+        // counting Characters made it quadratic in the path's length.
+        let slash = UInt8(ascii: "/")
+        var trimmed = path.utf8[...]
+        while trimmed.count > 1, trimmed.last == slash { trimmed = trimmed.dropLast() }
+        guard let index = trimmed.lastIndex(of: slash) else { return "." }
+        let parent = trimmed[..<index]
+        return parent.isEmpty ? "/" : String(Substring(parent))
     }
 
     /// The last part of `path`: "b.so" for "a/b.so".
