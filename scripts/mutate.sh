@@ -60,6 +60,10 @@ list() {
     # Lock file
     mutation lock-digest Sources/PluginHost/Trust/PluginTrust.swift 'guard actual == expected else {' 'guard actual.count == expected.count else {' 'LockFileEndToEndTests/tamperedAfterLocking' "lock digests compared by length only: a changed plugin loads"
     mutation lock-unlisted Sources/PluginHost/Trust/PluginTrust.swift 'throw PluginLoadError(.notLocked(lock: lock.path))' 'return nil' 'LockFileEndToEndTests/notInLock' "a plugin the lock file does not list loads unchecked"
+    # Registry cache
+    mutation cache-identity Sources/PluginHost/Registry/PluginCatalog.swift 'let entry = entries[candidate.path], entry.identity == identity {' 'let entry = entries[candidate.path], entry.identity == entry.identity {' 'RegistryCacheEndToEndTests/replacedFile' "a changed plugin file is listed from the cache, not rescanned"
+    mutation cache-changed-before-load Sources/PluginHost/Loading/PluginFile.swift 'if let identity, file.identity() != identity {' 'if let identity, file.identity() == nil, identity.size < 0 {' 'RegistryCacheTests/changedBeforeLoad' "a file replaced after the listing is loaded on the listing's word"
+    mutation cache-owner-mode Sources/PluginHost/Registry/RegistryCache.swift 'guard status.st_mode & 0o022 == 0 else' 'guard status.st_mode & 0o002 == 0 else' 'RegistryCacheEndToEndTests/spoiledCache|RegistryCacheTests' "a cache file its group may write is believed"
     # What the host believes of a plugin
     mutation symbol-case Sources/PluginABI/include/patchbay_plugin.h "(character >= 'A' && character <= 'Z')" "(character >= 'A' && character <= 'z')" 'PluginInputTests/symbols|PluginRegistrationTests/symbolRule' "symbols may hold lower-case letters"
     mutation symbol-length Sources/PluginABI/include/patchbay_plugin.h 'length > PB_SYMBOL_MAX_LENGTH)' 'length > 2 * PB_SYMBOL_MAX_LENGTH)' 'PluginInputTests/symbols|PluginRegistrationTests/symbolRule' "symbols of 17 to 32 characters are accepted"

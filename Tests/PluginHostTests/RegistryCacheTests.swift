@@ -18,6 +18,15 @@ struct RegistryCacheTests {
                 path: "/plugins/broken.so",
                 identity: FileIdentity(device: 1, inode: 9, size: 3, modifiedNanoseconds: 4, changedNanoseconds: 5),
                 name: "broken.so", fetchers: [], status: .failed, error: "not a loadable plugin library"),
+            // Every character the file format escapes, in every kind of field.
+            .init(
+                path: "/plugins/odd\tname\n.so",
+                identity: FileIdentity(device: 7, inode: 8, size: 9, modifiedNanoseconds: -1, changedNanoseconds: Int64.max),
+                sha256: String(repeating: "ab", count: 32), name: "Odd\\Plugin\u{1F}", version: "=1\r", abiVersion: 1,
+                fetchers: [.init(symbol: "ODD", displayName: "Odd\u{1E}coin\t"), .init(symbol: "EVEN", displayName: "")],
+                status: .loaded, warnings: ["one\nline", ""],
+                metadata: PluginMetadata(abiVersion: 1, descriptorSize: 72, description: "=\u{1F}=", author: nil, license: "", homepage: "h"),
+                sandbox: SandboxReport(level: .partial, missing: [.init(layer: "seccomp\tfilter", reason: "off\u{1E}")])),
         ])
 
     static func store() throws -> RegistryCacheStore {
@@ -26,6 +35,22 @@ struct RegistryCacheTests {
 
     static func mode(_ path: String) throws -> Int {
         try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    @Test("A file replaced after the listing described it is refused at load, never loaded on the listing's word")
+    func changedBeforeLoad() async throws {
+        let listed = try await FixturePlugins.privateCopy(of: .cPlugin)
+        let listedIdentity = try FileIdentity.of(path: listed.path)
+        let rules = TrustRules(currentUser: UInt32(geteuid()))
+        // The same file as listed loads.
+        let same = try PluginFile.open(listed.path, rules: rules, lock: .unlocked, expecting: listedIdentity)
+        same.closeUnloaded()
+        // Replaced by another file at the same path: refused.
+        let replacement = try await FixturePlugins.privateCopy(of: .cPlugin)
+        #expect(rename(replacement.path, listed.path) == 0)
+        #expect(throws: PluginLoadError(.changedSinceListed)) {
+            try PluginFile.open(listed.path, rules: rules, lock: .unlocked, expecting: listedIdentity)
+        }
     }
 
     @Test("What is written reads back the same, from a 0600 file in a 0700 directory")
