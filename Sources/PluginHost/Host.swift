@@ -214,7 +214,8 @@ package struct LoadedPlugins: Sendable {
             for worker in workers {
                 group.addTask { await worker.shutdown() }
             }
-            for plugin in onDemand {
+            // Only the few a fetch loaded in workers: a task each for a thousand idle plugins is not free.
+            for plugin in onDemand where plugin.hasWorker {
                 group.addTask { await plugin.shutdown() }
             }
         }

@@ -55,6 +55,9 @@ final class OnDemandPlugin: Sendable {
         return await task.value
     }
 
+    /// Whether it runs in a worker started by this run.
+    var hasWorker: Bool { worker.withLock { $0 != nil } }
+
     /// Stops its worker, if it has one.
     func shutdown() async {
         if let worker = worker.withLock({ $0 }) { await worker.shutdown() }

@@ -1,4 +1,5 @@
 import Patchbay
+import Synchronization
 
 /// The shared registry that plugins fill: a Patchbay container in which each
 /// fetcher is a named registration, the name being its symbol.
@@ -6,7 +7,10 @@ import Patchbay
 /// Each plugin is registered too, under its name, and its fetchers resolve it,
 /// so the container's dependency graph shows which plugin provides what.
 package struct FetcherRegistry: Sendable {
-    let container: Container
+    /// The container, filled on first use: a listing prints ``fetchers`` and
+    /// needs none, and with a thousand plugins registering them all cost a
+    /// listing a fifth of its time.
+    private let filled: FilledOnce
     /// Every fetcher, in load order.
     package let fetchers: [PluginFetcher]
 
@@ -18,8 +22,37 @@ package struct FetcherRegistry: Sendable {
         case mermaid
     }
 
-    /// Registers `fetchers`, and the plugins they come from, in a new container.
+    /// A registry of `fetchers`, and the plugins they come from.
     package init(_ fetchers: [PluginFetcher]) {
+        self.fetchers = fetchers
+        self.filled = FilledOnce(fetchers)
+    }
+
+    /// The container of every fetcher and plugin.
+    var container: Container { filled.container }
+
+    /// Registers the fetchers in a new container the first time it is asked for.
+    private final class FilledOnce: Sendable {
+        private let fetchers: [PluginFetcher]
+        private let filled = Mutex<Container?>(nil)
+
+        init(_ fetchers: [PluginFetcher]) {
+            self.fetchers = fetchers
+        }
+
+        var container: Container {
+            filled.withLock { filled in
+                if let filled { return filled }
+                let container = FetcherRegistry.fill(with: fetchers)
+                filled = container
+                return container
+            }
+        }
+    }
+
+    /// A container in which each fetcher is registered under its symbol and
+    /// resolves the plugin that provides it.
+    private static func fill(with fetchers: [PluginFetcher]) -> Container {
         let container = Container(defaultScope: .singleton)
         var pluginKeys: [String: String] = [:]
         var taken = Set<String>()
@@ -36,8 +69,7 @@ package struct FetcherRegistry: Sendable {
                 return fetcher
             }
         }
-        self.container = container
-        self.fetchers = fetchers
+        return container
     }
 
     /// Two files may carry a plugin of the same name; the path tells them apart.

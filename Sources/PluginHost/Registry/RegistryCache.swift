@@ -219,8 +219,9 @@ struct RegistryCacheStore: Sendable {
                 }
                 offset += count
             }
-            // Durable before the rename makes it the cache.
-            return fsync(descriptor) == 0 ? nil : errno
+            // No fsync: a cache torn by a crash is refused as corrupt and
+            // rebuilt, and a rescan should not wait on the disk.
+            return nil
         }
         close(descriptor)
         if let failure {

@@ -92,29 +92,50 @@ enum RegistryCacheCodec {
     }
 
     private static func entry(_ line: ArraySlice<UInt8>) throws(DecodeError) -> RegistryCache.Entry {
-        let fields = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        guard fields.count == 18, fields[0] == "entry" else {
-            throw DecodeError(description: "an entry line has \(fields.count - 1) fields, not 17")
+        // Fields stay bytes until they are needed as text: numbers are read
+        // from the bytes, and most optional fields are empty.
+        let bytes = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+        guard bytes.count == 18, bytes[0].elementsEqual("entry".utf8) else {
+            throw DecodeError(description: "an entry line has \(bytes.count - 1) fields, not 17")
         }
         func number<Value: FixedWidthInteger>(_ index: Int, _: Value.Type = Value.self) throws(DecodeError) -> Value {
-            guard let value = Value(fields[index]) else { throw DecodeError(description: "entry field \(index) is not a number") }
-            return value
+            var value: Value = 0
+            var digits = bytes[index][...]
+            let negative = digits.first == UInt8(ascii: "-")
+            if negative {
+                guard Value.isSigned else { throw DecodeError(description: "entry field \(index) is negative") }
+                digits = digits.dropFirst()
+            }
+            for digit in digits {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else {
+                    throw DecodeError(description: "entry field \(index) is not a number")
+                }
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = shifted.addingReportingOverflow(Value(digit - UInt8(ascii: "0")))
+                guard !overflow, !carry else { throw DecodeError(description: "entry field \(index) is out of range") }
+                value = sum
+            }
+            guard !digits.isEmpty else { throw DecodeError(description: "entry field \(index) is not a number") }
+            return negative ? 0 - value : value
         }
-        guard let status = PluginReport.Status(rawValue: fields[11]), let level = SandboxReport.Level(rawValue: fields[16]) else {
+        func text(_ index: Int) -> String {
+            bytes[index].isEmpty ? "" : String(decoding: bytes[index], as: UTF8.self)
+        }
+        guard let status = PluginReport.Status(rawValue: text(11)), let level = SandboxReport.Level(rawValue: text(16)) else {
             throw DecodeError(description: "an entry has an unknown status or sandbox level")
         }
         let identity = FileIdentity(
             device: try number(2), inode: try number(3), size: try number(4), modifiedNanoseconds: try number(5), changedNanoseconds: try number(6))
         var entry = RegistryCache.Entry(
-            path: try unescape(fields[1]), identity: identity, sha256: try optional(fields[7]), name: try unescape(fields[8]),
-            version: try optional(fields[9]), abiVersion: try optional(fields[10]).flatMap { UInt32($0) }, fetchers: [], status: status,
-            error: try optional(fields[12]))
-        entry.warnings = try items(fields[13]).map(unescape)
-        entry.fetchers = try items(fields[14]).map { item throws(DecodeError) in
+            path: try unescape(text(1)), identity: identity, sha256: try optional(text(7)), name: try unescape(text(8)),
+            version: try optional(text(9)), abiVersion: try optional(text(10)).flatMap { UInt32($0) }, fetchers: [], status: status,
+            error: try optional(text(12)))
+        entry.warnings = try items(text(13)).map(unescape)
+        entry.fetchers = try items(text(14)).map { item throws(DecodeError) in
             let (symbol, displayName) = try pair(item)
             return RegistryCache.Fetcher(symbol: symbol, displayName: displayName)
         }
-        if let metadata = try optional(fields[15], escaped: false) {
+        if let metadata = try optional(text(15), escaped: false) {
             let parts = items(metadata)
             guard parts.count == 6, let abi = UInt32(parts[0]), let size = UInt32(parts[1]) else {
                 throw DecodeError(description: "an entry's descriptor metadata is malformed")
@@ -125,7 +146,7 @@ enum RegistryCacheCodec {
         }
         entry.sandbox = SandboxReport(
             level: level,
-            missing: try items(fields[17]).map { item throws(DecodeError) in
+            missing: try items(text(17)).map { item throws(DecodeError) in
                 let (layer, reason) = try pair(item)
                 return SandboxReport.Gap(layer: layer, reason: reason)
             })
