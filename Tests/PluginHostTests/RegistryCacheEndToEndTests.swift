@@ -185,9 +185,11 @@ struct RegistryCacheEndToEndTests {
         }
     }
 
-    @Test("A corrupt, truncated, group-writable or foreign-owned cache is rebuilt, with one warning", arguments: Spoiling.allCases)
+    // Only root can give a file away, so other users skip that case.
+    @Test(
+        "A corrupt, truncated, group-writable or foreign-owned cache is rebuilt, with one warning",
+        arguments: Spoiling.allCases.filter { $0 != .foreignOwned || geteuid() == 0 })
     func spoiledCache(spoiling: Spoiling) async throws {
-        try #require(spoiling != .foreignOwned || geteuid() == 0, "only root can give a file away")
         let directory = try await FixturePlugins.directory(with: [.cPlugin])
         let cache = Cache()
         let first = try await host(["list-fetchers"], cache: cache, plugins: directory)
