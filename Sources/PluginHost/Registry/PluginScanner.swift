@@ -37,42 +37,59 @@ struct PluginScanner: Sendable {
     }
 
     /// Scans `candidates`, returning one outcome per candidate, in order.
+    ///
+    /// A worker's slot is free as soon as it has answered: stopping it, which
+    /// waits for it to exit, overlaps the next scan.
     func scan(_ candidates: [PluginDiscovery.Candidate]) async -> [Outcome] {
         let loader = IsolatedPluginLoader(services: services, trust: trust, options: options)
         let locks = LockFileCache(trust: trust)
         var outcomes = [Outcome?](repeating: nil, count: candidates.count)
-        await withTaskGroup(of: (Int, Outcome).self) { group in
+        enum Step: Sendable {
+            case scanned(Int, Outcome, WorkerConnection?)
+            case stopped
+        }
+        await withTaskGroup(of: Step.self) { group in
             var next = 0
             func startNext() {
                 guard next < candidates.count else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await scan(candidates[index], loader: loader, locks: locks)) }
+                group.addTask {
+                    let (outcome, worker) = await scan(candidates[index], loader: loader, locks: locks)
+                    return .scanned(index, outcome, worker)
+                }
             }
             for _ in 0..<parallelism { startNext() }
-            for await (index, outcome) in group {
+            for await step in group {
+                guard case .scanned(let index, let outcome, let worker) = step else { continue }
                 outcomes[index] = outcome
+                if let worker {
+                    group.addTask {
+                        await worker.shutdown()
+                        return .stopped
+                    }
+                }
                 startNext()
             }
         }
         return outcomes.map { $0! }
     }
 
-    private func scan(_ candidate: PluginDiscovery.Candidate, loader: IsolatedPluginLoader, locks: LockFileCache) async -> Outcome {
+    /// Scans one file; the worker, when its plugin loaded, is the caller's to stop.
+    private func scan(_ candidate: PluginDiscovery.Candidate, loader: IsolatedPluginLoader, locks: LockFileCache) async -> (Outcome, WorkerConnection?) {
         let path = candidate.path
         let file: PluginFile
         switch loader.open(path, locks: locks, expecting: nil) {
-        case .failure(let failure): return .refused(failure)
+        case .failure(let failure): return (.refused(failure), nil)
         case .success(let opened): file = opened
         }
         // What was checked is what is described: the identity of the open file.
         guard let identity = file.identity() else {
             file.closeUnloaded()
-            return .refused(PluginLoader.Failure(error: PluginLoadError(.changedSinceListed)))
+            return (.refused(PluginLoader.Failure(error: PluginLoadError(.changedSinceListed))), nil)
         }
         let digest = file.digest
         let (outcome, sandbox, worker) = await loader.finish(path, started: await loader.spawn(path, file: file))
-        await worker?.shutdown()
         var entry = RegistryCache.Entry(
             path: path, identity: identity, sha256: digest, name: FilePaths.name(of: path), version: nil, abiVersion: nil,
             fetchers: [], status: .failed, error: nil)
@@ -87,13 +104,13 @@ struct PluginScanner: Sendable {
             entry.fetchers = fetchers.map { RegistryCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
             entry.warnings = report.warnings
         case .failure(let failure):
-            if case .sandboxRequired = failure.error.kind { return .refused(failure) }
+            if case .sandboxRequired = failure.error.kind { return (.refused(failure), worker) }
             entry.name = failure.name ?? entry.name
             entry.version = failure.version
             entry.abiVersion = failure.metadata?.abiVersion
             entry.metadata = failure.metadata
             entry.error = failure.error.description
         }
-        return .scanned(entry)
+        return (.scanned(entry), worker)
     }
 }
