@@ -225,9 +225,11 @@ struct PluginOptions: ParsableArguments {
         let level: Logger.Level = verbose ? .debug : .warning
         StderrLog.bootstrap(level: level)
         let discovery = try discovery()
-        return PluginHost.Host.live(
+        var host = PluginHost.Host.live(
             discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", network: try network.settings(),
             logger: Logger(label: "host"), trust: trust)
+        host.names = .host
+        return host
     }
 
     /// Wires the production host and learns what its plugins provide: from

@@ -16,6 +16,9 @@ package struct Host: Sendable {
     package let services: HostServices
     /// The checks a plugin file passes before it is loaded.
     package let trust: PluginTrust
+    /// What the program calls the settings its users change, for the fixes
+    /// messages suggest.
+    package var names = SettingNames()
 
     /// Wires a host.
     /// - Parameters:
@@ -155,7 +158,7 @@ package struct Host: Sendable {
             var end = start + 1
             while end < candidates.count, modes[end].place == modes[start].place { end += 1 }
             let files = candidates[start..<end].map(\.path)
-            let result: PluginLoader.Result
+            let result: PluginLoader.Outcome
             if modes[start].place == .isolated {
                 let loaded = await isolated.load(files)
                 result = loaded.0
@@ -190,7 +193,7 @@ extension Host {
     func warnNoPluginFiles() {
         let searched = discovery.locations.map(\.directory).joined(separator: ", ")
         services.logger.warning(
-            "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or pass --plugins-dir DIR"
+            "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or \(names.addPluginsDirectory)"
         )
     }
 }

@@ -25,14 +25,14 @@ struct IsolatedPluginLoader: Sendable {
     var warnedAboutSandbox = OnceFlag()
 
     /// Loads `files`; the result's fetchers call into the workers.
-    func load(_ files: [String]) async -> (PluginLoader.Result, [WorkerConnection]) {
+    func load(_ files: [String]) async -> (PluginLoader.Outcome, [WorkerConnection]) {
         let locks = LockFileCache(trust: trust)
         var started: [Result<WorkerConnection, PluginLoader.Failure>] = []
         for path in files {
             started.append(await start(path, locks: locks))
         }
 
-        var result = PluginLoader.Result()
+        var result = PluginLoader.Outcome()
         var workers: [WorkerConnection] = []
         for (path, start) in zip(files, started) {
             let (outcome, sandbox, worker) = await finish(path, started: start)

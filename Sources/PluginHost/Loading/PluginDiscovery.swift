@@ -176,7 +176,7 @@ package struct PluginDiscovery: Sendable {
                 names = try FilePaths.names(in: location.directory)
             } catch {
                 if location.isExplicit {
-                    warn("plugins directory \(location.directory) cannot be read (\(error.reason)); check the path given to --plugins-dir or HOST_PLUGINS_DIR")
+                    warn("plugins directory \(location.directory) cannot be read (\(error.reason)); check that path")
                 }
                 continue
             }

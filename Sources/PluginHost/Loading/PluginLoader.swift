@@ -28,7 +28,7 @@ package struct PluginLoader: Sendable {
     }
 
     /// The outcome of loading a set of files.
-    package struct Result: Sendable {
+    package struct Outcome: Sendable {
         /// One report per file, in load order.
         package var reports: [PluginReport] = []
         /// Every fetcher that registered, in load order.
@@ -40,7 +40,7 @@ package struct PluginLoader: Sendable {
     /// Each refused file is logged as one warning line naming it.
     /// - Parameter files: Paths of candidate plugin files.
     /// - Returns: A report per file and the fetchers that registered.
-    package func load(_ files: [String]) -> Result {
+    package func load(_ files: [String]) -> Outcome {
         // Every dlopen of a Swift library empties the Swift runtime's
         // protocol-conformance cache, and refilling it scans every
         // conformance in the process. So all files are opened first and
@@ -51,16 +51,16 @@ package struct PluginLoader: Sendable {
         let clock = ContinuousClock()
         let opened = files.map { path in
             let started = clock.now
-            let descriptor = Swift.Result { () throws(Failure) in try open(path, locks: locks) }
+            let descriptor = Result { () throws(Failure) in try open(path, locks: locks) }
             if case .success = descriptor {
                 services.logger.debug("\(path): checked and loaded in \((clock.now - started).humanReadable)")
             }
             return (path, descriptor)
         }
-        var result = Result()
+        var result = Outcome()
         for (path, descriptor) in opened {
             let started = clock.now
-            let outcome = Swift.Result { () throws(Failure) in try register(path, descriptor.get()) }
+            let outcome = Result { () throws(Failure) in try register(path, descriptor.get()) }
             if case .success = outcome {
                 services.logger.debug("\(path): registered in \((clock.now - started).humanReadable)")
             }
@@ -92,8 +92,8 @@ package struct PluginLoader: Sendable {
 
     /// Opens, checks and loads one file, checking first that it is still the
     /// file a listing described. Logs nothing: the caller reports the outcome.
-    func loadOne(_ path: String, expecting identity: FileIdentity?) -> Swift.Result<(PluginReport, [PluginFetcher]), Failure> {
-        Swift.Result { () throws(Failure) in
+    func loadOne(_ path: String, expecting identity: FileIdentity?) -> Result<(PluginReport, [PluginFetcher]), Failure> {
+        Result { () throws(Failure) in
             let file: PluginFile
             do throws(PluginLoadError) {
                 file = try PluginFile.open(path, rules: trust.rules, lock: LockFileCache(trust: trust).lock(for: path), expecting: identity)
@@ -200,10 +200,10 @@ package struct PluginLoader: Sendable {
     }
 }
 
-extension PluginLoader.Result {
+extension PluginLoader.Outcome {
     /// Adds one file's outcome, logging a warning line per problem.
     mutating func record(
-        _ outcome: Swift.Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, for path: String, logger: Logger
+        _ outcome: Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, for path: String, logger: Logger
     ) {
         switch outcome {
         case .success(let (report, fetchers)):

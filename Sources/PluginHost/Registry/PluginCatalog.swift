@@ -171,7 +171,7 @@ extension Host {
     /// more than the file (its directory, the lock file) are made again here.
     private func compose(_ items: [Item], fresh: Set<String>, locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
         var owners: [String: String] = [:]
-        var outcomes: [(Swift.Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?)] = []
+        var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?)] = []
         var checkedDirectories = Set<String>()
         for item in items {
             switch item {
@@ -181,14 +181,14 @@ extension Host {
             case .refused(let candidate, let failure):
                 outcomes.append((.failure(failure), candidate, nil))
             case .cached(let candidate, let entry):
-                let outcome = Swift.Result { () throws(PluginLoader.Failure) in
+                let outcome = Result { () throws(PluginLoader.Failure) in
                     try listing(entry, candidate: candidate, owners: &owners, locks: locks, checkedDirectories: &checkedDirectories)
                 }
                 outcomes.append((outcome, candidate, entry))
             }
         }
 
-        var result = PluginLoader.Result()
+        var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
         let warned = OnceFlag()
         for (outcome, candidate, entry) in outcomes {
