@@ -113,15 +113,14 @@ check_getting_started() {
     local name=getting-started dir=$work/DogecoinPlugin article=$repo/Sources/PluginSDK/PluginSDK.docc/GettingStarted.md started
     started=$(now)
     mkdir -p "$dir/Sources/DogecoinPlugin" "$dir/Tests/DogecoinPluginTests" "$dir/plugins"
-    # The manifest, with the path dependency the article gives for a local
-    # checkout in place of the published URL, and a test target for the
-    # article's test.
+    # The manifest, with this checkout in place of the article's ../patchbay,
+    # and a test target for the article's test.
     block "$article" swift 1 \
-        | sed "s|\.package(url: \"https://github.com/OWNER/patchbay\", from: \"1.0.0\", traits: \[\])|.package(name: \"patchbay\", path: \"$repo\", traits: [])|" \
+        | sed "s|\.package(name: \"patchbay\", path: \"\.\./patchbay\", traits: \[\])|.package(name: \"patchbay\", path: \"$repo\", traits: [])|" \
         | sed 's|^    \]$|        .testTarget(name: "DogecoinPluginTests", dependencies: ["DogecoinPlugin"]),\n    ]|' >"$dir/Package.swift"
     block "$article" swift 2 >"$dir/Sources/DogecoinPlugin/DogecoinPlugin.swift"
     { echo "import Foundation"; block "$article" swift 3; } >"$dir/Tests/DogecoinPluginTests/DogecoinPluginTests.swift"
-    grep -q 'path: "' "$dir/Package.swift" || { fail "$name" "the article's manifest no longer has the dependency line this script replaces"; return 0; }
+    grep -q "path: \"$repo\"" "$dir/Package.swift" || { fail "$name" "the article's manifest no longer has the dependency line this script replaces"; return 0; }
     swift_build "$name" "$dir" --build-tests || return 0
     if ! (cd "$dir" && swift test --skip-build --cache-path "$dir/.cache" >"$dir/test.log" 2>&1); then
         fail "$name" "the article's test failed" "$dir/test.log"

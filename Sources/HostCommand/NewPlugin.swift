@@ -9,8 +9,8 @@ struct NewPlugin: ParsableCommand {
         discussion: """
             The project has one fetcher that asks the Coinbase-compatible API for SYMBOL's spot price through the host's \
             http_get. Its README says how to build it, drop the .so into ./plugins and fetch. \
-            The Swift package depends on PluginSDK: on the Patchbay checkout this host was built in, or the one --sdk-path \
-            names, else on the published package. The C project copies patchbay_plugin.h and the example plugin from that checkout. \
+            Both are made from a Patchbay checkout: the one this host was built in, or the one --sdk-path names. \
+            The Swift package depends on that checkout's PluginSDK; the C project copies its patchbay_plugin.h and example plugin. \
             Exit status: \(ExitCode.success.rawValue) when the project was written; \(ExitCode.failure.rawValue) when it could not be; \
             \(ExitCode.validationFailure.rawValue) for a usage error.
             """
@@ -65,7 +65,13 @@ struct NewPlugin: ParsableCommand {
         let files: [(path: String, text: String)]
         switch language {
         case .swift:
-            files = template.swiftFiles()
+            // Until Patchbay is published there is no URL to depend on: only a checkout.
+            guard let checkout else {
+                throw failure(
+                    "a Swift plugin depends on a Patchbay checkout until the package is published, and this host was not built in one; pass --sdk-path DIR"
+                )
+            }
+            files = template.swiftFiles(checkout: checkout)
         case .c:
             guard let checkout else {
                 throw failure(
@@ -78,11 +84,6 @@ struct NewPlugin: ParsableCommand {
         try write(files, into: folder)
         print("wrote \(language == .swift ? "a Swift package" : "a C project") for \(pluginName) (fetcher \(resolvedSymbol)) in \(folder):")
         for file in files { print("  \(file.path)") }
-        if language == .swift && checkout == nil {
-            StandardError.write(
-                "host: warning: found no Patchbay checkout, so Package.swift depends on https://github.com/OWNER/patchbay; replace OWNER, or run again with --sdk-path DIR\n"
-            )
-        }
         print("next: cd \(folder) && see README.md to build it and run `host fetch \(resolvedSymbol) --plugins-dir plugins`")
     }
 

@@ -16,11 +16,10 @@ struct PluginTemplate {
     /// A Patchbay checkout, when one was found or named.
     let checkout: String?
 
-    /// The files, by path relative to the project folder.
-    func swiftFiles() -> [(path: String, text: String)] {
-        let dependency =
-            if let checkout { #".package(name: "patchbay", path: "\#(checkout)", traits: [])"# }
-            else { #".package(url: "https://github.com/OWNER/patchbay", from: "\#(PatchbayVersion.current)", traits: [])"# }
+    /// The Swift package's files, by path relative to the project folder,
+    /// depending on the PluginSDK of the checkout at `checkout`.
+    func swiftFiles(checkout: String) -> [(path: String, text: String)] {
+        let dependency = #".package(name: "patchbay", path: "\#(checkout)", traits: [])"#
         let manifest = """
             // swift-tools-version: 6.1
             import PackageDescription

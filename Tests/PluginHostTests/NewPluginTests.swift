@@ -69,6 +69,21 @@ struct NewPluginTests {
         #expect(output.stderr.contains(message), "\(output.stderr)")
     }
 
+    @Test("Outside a checkout, either language asks for --sdk-path and writes nothing: there is no published URL to depend on", arguments: ["swift", "c"])
+    func outsideCheckout(language: String) async throws {
+        // A copy of host beside no checkout, as an installed host is.
+        let installed = try TemporaryDirectory.make().appending(path: "host")
+        try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: "host"), to: installed)
+        let directory = try TemporaryDirectory.make()
+
+        let output = try await CommandRunner.host(["new-plugin", "Dogecoin", "--language", language], in: directory, executable: installed)
+
+        #expect(output.status == 1)
+        #expect(output.stderrLines.count == 1)
+        #expect(output.stderrLines.first?.hasSuffix("and this host was not built in one; pass --sdk-path DIR") == true, "\(output.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     /// `make`, as the README says; the Makefile's own command when there is no make.
     private func build(_ project: URL) async throws {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
