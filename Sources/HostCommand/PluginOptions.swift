@@ -225,11 +225,9 @@ struct PluginOptions: ParsableArguments {
         let level: Logger.Level = verbose ? .debug : .warning
         StderrLog.bootstrap(level: level)
         let discovery = try discovery()
-        var host = PluginHost.Host.live(
+        return PluginHost.Host.live(
             discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", network: try network.settings(),
-            logger: Logger(label: "host"), trust: trust)
-        host.names = .host
-        return host
+            logger: Logger(label: "host"), trust: trust, names: .host)
     }
 
     /// Wires the production host and learns what its plugins provide: from

@@ -18,7 +18,7 @@ package struct Host: Sendable {
     package let trust: PluginTrust
     /// What the program calls the settings its users change, for the fixes
     /// messages suggest.
-    package var names = SettingNames()
+    package var names: SettingNames { services.names }
 
     /// Wires a host.
     /// - Parameters:
@@ -44,9 +44,10 @@ package struct Host: Sendable {
     ///     and the advice after a refused certificate.
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - trust: The checks plugin files pass before they are loaded.
+    ///   - names: The program's names for its settings, for the fixes messages suggest.
     package static func live(
         discovery: PluginDiscovery, apiBaseURL: URL, allowedURLs: [URLPrefix] = [], grantOption: String? = nil,
-        network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust()
+        network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust(), names: SettingNames = SettingNames()
     ) -> Host {
         let configuration = configuration(apiBaseURL: apiBaseURL)
         let base = (try? URLPrefix(configuration["api_base_url"] ?? "")).map { [$0] } ?? []
@@ -59,7 +60,7 @@ package struct Host: Sendable {
         )
         return Host(
             discovery: discovery,
-            services: HostServices(networking: networking, configuration: configuration, urlPolicy: policy, logger: logger),
+            services: HostServices(networking: networking, configuration: configuration, urlPolicy: policy, logger: logger, names: names),
             trust: trust
         )
     }

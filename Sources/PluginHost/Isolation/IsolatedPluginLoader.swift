@@ -37,7 +37,7 @@ struct IsolatedPluginLoader: Sendable {
         for (path, start) in zip(files, started) {
             let (outcome, sandbox, worker) = await finish(path, started: start)
             if let worker { workers.append(worker) }
-            result.record(outcome, for: path, logger: services.logger)
+            result.record(outcome, for: path, services: services)
             result.reports[result.reports.count - 1].sandbox = sandbox
         }
         return (result, workers)

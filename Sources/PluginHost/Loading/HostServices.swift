@@ -32,6 +32,9 @@ package final class HostServices: Sendable {
     package let logger: Logger
     /// When a transient answer is asked for again, within the request's deadline.
     let retries: RetryPolicy
+    /// What the program calls the settings its users change, for the fixes
+    /// the host's messages suggest.
+    package let names: SettingNames
 
     /// Configuration values as C strings that live as long as the process,
     /// because `config_value` hands out pointers to them.
@@ -52,13 +55,15 @@ package final class HostServices: Sendable {
     ///   - defaultTimeout: The timeout for requests that do not name one.
     ///   - logger: Where plugin log lines go, and refusals.
     ///   - retryPolicy: When a 429, a 5xx or a dropped connection is asked again.
+    ///   - names: The program's names for its settings, e.g. `--load-timeout`.
     package init(
         networking: any HostNetworking,
         configuration: [String: String],
         urlPolicy: URLPolicy? = nil,
         defaultTimeout: Duration = .seconds(10),
         logger: Logger,
-        retryPolicy: RetryPolicy = .standard
+        retryPolicy: RetryPolicy = .standard,
+        names: SettingNames = SettingNames()
     ) {
         self.route = .checked(urlPolicy ?? .apiBase(configuration["api_base_url"] ?? ""), networking)
         self.configuration = configuration.mapValues(CString.init)
@@ -66,6 +71,7 @@ package final class HostServices: Sendable {
         self.defaultTimeout = defaultTimeout
         self.logger = logger
         self.retries = retryPolicy
+        self.names = names
     }
 
     /// An isolated worker's services, which check no URL: every request
@@ -83,6 +89,7 @@ package final class HostServices: Sendable {
         self.logger = logger
         // The host that receives the forwarded request retries it.
         self.retries = .never
+        self.names = SettingNames()
     }
 
     /// The URLs plugins may fetch, as text, the API base first.

@@ -55,6 +55,9 @@ final class OnDemandPlugin: Sendable {
         return await task.value
     }
 
+    /// The program's names for its settings, for the fixes a failed load suggests.
+    var names: SettingNames { services.names }
+
     /// Whether it runs in a worker started by this run.
     var hasWorker: Bool { worker.withLock { $0 != nil } }
 

@@ -45,8 +45,15 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 
-    /// One line: what is wrong with the file and how to fix it.
+    /// One line: what is wrong with the file and how to fix it, in neutral
+    /// words; ``message(naming:)`` names the program's settings.
     package var description: String {
+        message(naming: SettingNames())
+    }
+
+    /// One line: what is wrong with the file and how to fix it, naming the
+    /// settings as the program calls them.
+    package func message(naming names: SettingNames) -> String {
         switch kind {
         case .notALibrary(let reason):
             "not a loadable plugin library: \(reason); remove it from the plugins directory or rebuild it"
@@ -81,7 +88,7 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case .digestMismatch(let actual, let expected, let lock):
             "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run `host lock-plugins` with the same flags"
         case .isolated(let failure):
-            failure.message(naming: Self.reportNames)
+            failure.message(naming: names)
         case .reportedByWorker(let description):
             description
         case .sandboxRequired(let sandbox):
@@ -92,15 +99,6 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
             "the file changed after this run listed it; run the command again to scan it anew"
         }
     }
-}
-
-extension PluginLoadError {
-    /// NB: `host`'s words, in the library. A load failure reaches `host` as
-    /// text (``PluginReport/error``, the registry cache, a worker's `loaded`
-    /// frame), worded where the plugin failed, so the library cannot leave the
-    /// wording to `host` as ``FetchError`` does. Once reports carry this typed
-    /// error, `host` words it with its own ``SettingNames`` and this goes.
-    static let reportNames = SettingNames(loadTimeout: "--load-timeout", loadInProcess: "run without --isolate")
 }
 
 /// The descriptor prefix every plugin must have: the first revision's,

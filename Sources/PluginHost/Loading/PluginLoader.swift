@@ -64,7 +64,7 @@ package struct PluginLoader: Sendable {
             if case .success = outcome {
                 services.logger.debug("\(path): registered in \((clock.now - started).humanReadable)")
             }
-            result.record(outcome, for: path, logger: services.logger)
+            result.record(outcome, for: path, services: services)
         }
         return result
     }
@@ -203,8 +203,9 @@ package struct PluginLoader: Sendable {
 extension PluginLoader.Outcome {
     /// Adds one file's outcome, logging a warning line per problem.
     mutating func record(
-        _ outcome: Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, for path: String, logger: Logger
+        _ outcome: Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, for path: String, services: HostServices
     ) {
+        let logger = services.logger
         switch outcome {
         case .success(let (report, fetchers)):
             for warning in report.warnings {
@@ -213,18 +214,18 @@ extension PluginLoader.Outcome {
             reports.append(report)
             self.fetchers += fetchers
         case .failure(let failure):
-            logger.warning("skipping \(path): \(failure.error)")
-            reports.append(failure.report(for: path))
+            logger.warning("skipping \(path): \(failure.error.message(naming: services.names))")
+            reports.append(failure.report(for: path, names: services.names))
         }
     }
 }
 
 extension PluginLoader.Failure {
-    /// The `failed` report for the file at `path`.
-    func report(for path: String) -> PluginReport {
+    /// The `failed` report for the file at `path`, its error worded with `names`.
+    func report(for path: String, names: SettingNames = SettingNames()) -> PluginReport {
         var report = PluginReport(
             name: name ?? URL(filePath: path).lastPathComponent, version: version, path: path,
-            status: .failed, fetchers: [], error: error.description, warnings: []
+            status: .failed, fetchers: [], error: error.message(naming: names), warnings: []
         )
         report.metadata = metadata
         return report

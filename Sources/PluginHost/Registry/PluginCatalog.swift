@@ -203,7 +203,7 @@ extension Host {
                 onDemand.append(plugin)
                 fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
             }
-            result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, logger: services.logger)
+            result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
             result.reports[index].mode = mode
             result.reports[index].cached = entry != nil && !fresh.contains(candidate.path)

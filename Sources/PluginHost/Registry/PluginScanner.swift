@@ -109,7 +109,7 @@ struct PluginScanner: Sendable {
             entry.version = failure.version
             entry.abiVersion = failure.metadata?.abiVersion
             entry.metadata = failure.metadata
-            entry.error = failure.error.description
+            entry.error = failure.error.message(naming: services.names)
         }
         return (.scanned(entry), worker)
     }
