@@ -8,6 +8,7 @@ extension SettingNames {
         loadTimeout: "--load-timeout",
         addPluginsDirectory: "pass --plugins-dir",
         listPlugins: "run `host list-plugins`",
-        loadInProcess: "run without --isolate"
+        loadInProcess: "run without --isolate",
+        lockPlugins: "`host lock-plugins`"
     )
 }

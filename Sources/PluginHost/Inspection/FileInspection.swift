@@ -6,6 +6,8 @@ import Glibc
 struct FileInspection {
     let rules: TrustRules
     let locks: LockFileCache
+    /// The program's names, for the fixes a lock-file problem suggests.
+    var names = SettingNames()
 
     /// The checks on `path`, its directory, a symlink's target and the ELF
     /// headers, and the lock file's verdict.
@@ -65,7 +67,7 @@ struct FileInspection {
             (try? FileFacts.of(descriptor: descriptor)).flatMap { try? FileDigest.sha256(descriptor: descriptor, size: $0.size) }
         }
         func status(_ verdict: PluginInspection.LockStatus.Verdict, _ lockFile: String?, _ problem: PluginLoadError.Kind?) -> PluginInspection.LockStatus {
-            .init(verdict: verdict, lockFile: lockFile, sha256: digest, problem: problem.map { PluginLoadError($0).description })
+            .init(verdict: verdict, lockFile: lockFile, sha256: digest, problem: problem.map { PluginLoadError($0).message(naming: names) })
         }
         switch locks.lock(for: path) {
         case .unlocked:

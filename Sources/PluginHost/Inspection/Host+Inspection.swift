@@ -19,7 +19,7 @@ extension Host {
             return locks.pin(of: path, digest: file.digest)
         }
         let mode = policy.mode(origin: PluginDiscovery.origin(ofFile: path), pinnedBy: pinnedBy)
-        let (checks, lock) = FileInspection(rules: trust.rules, locks: locks).run(path)
+        let (checks, lock) = FileInspection(rules: trust.rules, locks: locks, names: services.names).run(path)
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load([path])
         for worker in workers {
             await worker.shutdown()

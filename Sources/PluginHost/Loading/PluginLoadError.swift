@@ -82,11 +82,11 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case .untrusted(let violation):
             violation.description
         case .lockFile(let error):
-            error.description
+            error.message(naming: names)
         case .notLocked(let lock):
-            "refused (lock file): it is not listed in \(lock); check the file, then run `host lock-plugins` with the same flags to add it"
+            "refused (lock file): it is not listed in \(lock); check the file, then run \(names.lockPlugins) with the same flags to add it"
         case .digestMismatch(let actual, let expected, let lock):
-            "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run `host lock-plugins` with the same flags"
+            "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run \(names.lockPlugins) with the same flags"
         case .isolated(let failure):
             failure.message(naming: names)
         case .reportedByWorker(let description):

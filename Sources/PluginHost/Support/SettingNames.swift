@@ -21,6 +21,8 @@ package struct SettingNames: Sendable, Equatable {
     package var listPlugins: String
     /// How to load plugins in this process rather than in workers, as an imperative.
     package var loadInProcess: String
+    /// The command that writes lock files, as a noun.
+    package var lockPlugins: String
 
     /// Names for a program that has said nothing about its settings.
     /// - Parameters:
@@ -29,17 +31,20 @@ package struct SettingNames: Sendable, Equatable {
     ///   - addPluginsDirectory: e.g. "pass --plugins-dir".
     ///   - listPlugins: e.g. "run `host list-plugins`".
     ///   - loadInProcess: e.g. "run without --isolate".
+    ///   - lockPlugins: e.g. "`host lock-plugins`".
     package init(
         fetchTimeout: String = "the fetch timeout",
         loadTimeout: String = "the load timeout",
         addPluginsDirectory: String = "name a plugins directory",
         listPlugins: String = "list the plugins",
-        loadInProcess: String = "load plugins in-process"
+        loadInProcess: String = "load plugins in-process",
+        lockPlugins: String = "the program's lock command"
     ) {
         self.fetchTimeout = fetchTimeout
         self.loadTimeout = loadTimeout
         self.addPluginsDirectory = addPluginsDirectory
         self.listPlugins = listPlugins
         self.loadInProcess = loadInProcess
+        self.lockPlugins = lockPlugins
     }
 }

@@ -27,7 +27,7 @@ extension Host {
                 }
                 entries[lockPath, default: []].append((digest, name))
             } catch {
-                report.skipped.append(.init(path: path, reason: error.description))
+                report.skipped.append(.init(path: path, reason: error.message(naming: services.names)))
             }
         }
         for (lockPath, lines) in entries.sorted(by: { $0.key < $1.key }) {

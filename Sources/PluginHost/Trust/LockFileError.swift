@@ -30,15 +30,20 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     var description: String {
+        message(naming: SettingNames())
+    }
+
+    /// One line, naming the program's command that writes lock files.
+    func message(naming names: SettingNames) -> String {
         switch kind {
         case .untrusted(let violation):
             violation.description
         case .unreadable(let reason):
-            "refused (lock file): the lock file \(path) cannot be read (\(reason)); fix its permissions, or write it again with `host lock-plugins`"
+            "refused (lock file): the lock file \(path) cannot be read (\(reason)); fix its permissions, or write it again with \(names.lockPlugins)"
         case .tooLarge(let limit):
-            "refused (lock file): the lock file \(path) is larger than \(limit) bytes; write it again with `host lock-plugins`"
+            "refused (lock file): the lock file \(path) is larger than \(limit) bytes; write it again with \(names.lockPlugins)"
         case .malformed(let line):
-            "refused (lock file): line \(line) of \(path) is not `<sha256 hex>  <file name>`; fix the line, or write the file again with `host lock-plugins`"
+            "refused (lock file): line \(line) of \(path) is not `<sha256 hex>  <file name>`; fix the line, or write the file again with \(names.lockPlugins)"
         case .duplicate(let name, let lines):
             "refused (lock file): \(path) lists \(name) twice (lines \(lines.0) and \(lines.1)); delete one of the lines"
         }
