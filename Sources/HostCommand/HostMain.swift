@@ -15,8 +15,9 @@ enum HostMain {
         let command: any AsyncParsableCommand
         do {
             let parsed = try HostCLI.parseAsRoot()
-            if let direct = parsed as? any DirectlyRunnableCommand, try direct.runDirectly() {
-                return
+            if let direct = parsed as? any DirectlyRunnableCommand {
+                guard let rest = try direct.runDirectly() else { return }
+                runAsTask(rest)
             }
             guard let asynchronous = parsed as? any AsyncParsableCommand else {
                 // Help, version and completion requests, and `lock-plugins`.
@@ -35,10 +36,17 @@ enum HostMain {
     /// the main queue, and exits when it is done. Nothing blocks: this is
     /// what the runtime does for an async `main`.
     private static func runAsTask(_ command: sending any AsyncParsableCommand) -> Never {
-        Task {
+        runAsTask {
             var command = command
+            try await command.run()
+        }
+    }
+
+    /// Runs `work` the same way, exiting with its error if it throws.
+    private static func runAsTask(_ work: sending @escaping () async throws -> Void) -> Never {
+        Task {
             do {
-                try await command.run()
+                try await work()
             } catch {
                 HostCLI.exit(withError: error)
             }
@@ -50,7 +58,7 @@ enum HostMain {
 
 /// A command that waits on async work only for some options, such as `--isolate`.
 protocol DirectlyRunnableCommand: AsyncParsableCommand {
-    /// Runs the command to the end without suspending, or returns false,
-    /// having done nothing, when it must run as `run()`.
-    func runDirectly() throws -> Bool
+    /// Runs the command to the end without suspending and returns nil; or
+    /// does what it can here and returns the rest, which needs a task.
+    func runDirectly() throws -> (() async throws -> Void)?
 }

@@ -241,9 +241,9 @@ struct PluginOptions: ParsableArguments {
         return try await host().loadPlugins(options)
     }
 
-    /// ``loadPlugins()`` when that needs neither a task nor a worker: a warm
-    /// cache, or in-process loading without one; or nil, having loaded nothing.
-    func loadPluginsWithoutWaiting() throws -> LoadedPlugins? {
+    /// ``loadPlugins()`` as far as it goes without a task: the plugins, from
+    /// a warm cache or loaded in-process without one, or the rest of the work.
+    func loadPluginsWithoutWaiting() throws -> PreparedLoad {
         try host().loadPluginsWithoutWaiting(try loadOptions())
     }
 

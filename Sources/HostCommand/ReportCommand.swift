@@ -6,8 +6,8 @@ import PluginHost
 ///
 /// From a warm registry cache, or loaded in-process without one, it never
 /// waits, so it finishes on the main thread (``DirectlyRunnableCommand``);
-/// when plugins must be scanned or run in workers it runs as a task and
-/// stops the workers after printing.
+/// when plugins must be scanned or run in workers, the rest runs as a task,
+/// from what was already read, and stops the workers after printing.
 protocol ReportCommand: DirectlyRunnableCommand {
     /// The options that find and load the plugins.
     var plugins: PluginOptions { get }
@@ -23,11 +23,21 @@ extension ReportCommand {
         await loaded.shutdown()
     }
 
-    func runDirectly() throws -> Bool {
-        guard let loaded = try plugins.loadPluginsWithoutWaiting() else { return false }
-        show(loaded)
-        // Exit with everything still allocated: freeing a thousand plugins'
-        // listings one by one costs more than the process has left to do.
-        HostCLI.exit()
+    func runDirectly() throws -> (() async throws -> Void)? {
+        switch try plugins.loadPluginsWithoutWaiting() {
+        case .loaded(let loaded):
+            show(loaded)
+            // Exit with everything still allocated: freeing a thousand plugins'
+            // listings one by one costs more than the process has left to do.
+            HostCLI.exit()
+        case .needsTask(let pending):
+            // Workers start only in the rest: refuse a bad HOST_SANDBOX_DISABLE before it.
+            try plugins.checkSandboxSwitch()
+            return {
+                let loaded = await pending.load()
+                show(loaded)
+                await loaded.shutdown()
+            }
+        }
     }
 }

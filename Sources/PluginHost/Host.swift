@@ -90,14 +90,17 @@ package struct Host: Sendable {
         }
     }
 
-    /// ``loadPlugins(_:)`` when it needs neither a task nor a worker: a warm
-    /// cache, or in-process loading without one. Nil when it would need
-    /// either, having loaded nothing.
-    package func loadPluginsWithoutWaiting(_ options: LoadOptions) -> LoadedPlugins? {
+    /// ``loadPlugins(_:)`` as far as it goes without a task: the plugins,
+    /// from a warm cache or loaded in-process without one; or the rest of
+    /// the work, scans or workers, which continues from what was done here.
+    package func loadPluginsWithoutWaiting(_ options: LoadOptions) -> PreparedLoad {
         switch options.cache {
-        case .use(let cacheHome): catalogWithoutScanning(options, cacheHome: cacheHome)
-        case .rebuild: nil
-        case .off: options.policy.mayIsolate ? nil : loadPlugins(mode: options.policy.mode(origin: .named, pinnedBy: nil))
+        case .use(let cacheHome):
+            return catalogWithoutScanning(options, cacheHome: cacheHome)
+        case .off where !options.policy.mayIsolate:
+            return .loaded(loadPlugins(mode: options.policy.mode(origin: .named, pinnedBy: nil)))
+        case .off, .rebuild:
+            return .needsTask(PendingLoad { await loadPlugins(options) })
         }
     }
 
@@ -196,6 +199,28 @@ extension Host {
         services.logger.warning(
             "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or \(names.addPluginsDirectory)"
         )
+    }
+}
+
+/// What ``Host/loadPluginsWithoutWaiting(_:)`` got done.
+package enum PreparedLoad: Sendable {
+    /// Everything: the plugins are listed or loaded.
+    case loaded(LoadedPlugins)
+    /// The part that needs a task, such as scans in workers.
+    case needsTask(PendingLoad)
+}
+
+/// The rest of a load that needs a task; see ``PreparedLoad``.
+package struct PendingLoad: Sendable {
+    private let rest: @Sendable () async -> LoadedPlugins
+
+    init(_ rest: @escaping @Sendable () async -> LoadedPlugins) {
+        self.rest = rest
+    }
+
+    /// Does the rest and returns the plugins; call ``LoadedPlugins/shutdown()`` when done.
+    package func load() async -> LoadedPlugins {
+        await rest()
     }
 }
 

@@ -54,21 +54,28 @@ extension Host {
     /// provide the symbols asked for (``LoadedPlugins/fetch(_:currency:timeout:)``),
     /// each in its ``LoadMode``.
     func catalog(_ options: LoadOptions, cacheHome: String, rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
-        let plan = plan(options, cacheHome: cacheHome, rebuild: rebuild)
-        let scanned = await PluginScanner(services: services, trust: trust, options: options.isolation).scan(plan.needingScan)
-        return finish(plan, scanned: scanned, options: options)
+        await carryOut(plan(options, cacheHome: cacheHome, rebuild: rebuild), options: options)
     }
 
-    /// ``catalog(_:cacheHome:rebuild:)`` when nothing needs a scan, which
-    /// needs no task and no worker; nil when something does.
-    func catalogWithoutScanning(_ options: LoadOptions, cacheHome: String) -> LoadedPlugins? {
+    /// ``catalog(_:cacheHome:rebuild:)`` as far as it goes without a task:
+    /// the plugins when nothing needs a scan, else the scan still to do,
+    /// which starts from what was read here rather than reading it again.
+    func catalogWithoutScanning(_ options: LoadOptions, cacheHome: String) -> PreparedLoad {
         let plan = plan(options, cacheHome: cacheHome, rebuild: false)
-        guard plan.needingScan.isEmpty else { return nil }
-        return finish(plan, scanned: [], options: options).0
+        guard plan.needingScan.isEmpty else {
+            return .needsTask(PendingLoad { await carryOut(plan, options: options).0 })
+        }
+        return .loaded(finish(plan, scanned: [], options: options).0)
     }
 
-    /// One plugin file as this run knows it.
-    private enum Item {
+    /// Scans what the plan says needs it, then lists.
+    private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
+        let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
+    }
+
+    /// One plugin file as this run's plan knows it.
+    private enum Item: Sendable {
         /// Described by the cache.
         case cached(PluginDiscovery.Candidate, RegistryCache.Entry)
         /// New or changed: to be scanned.
@@ -77,7 +84,15 @@ extension Host {
         case refused(PluginDiscovery.Candidate, PluginLoader.Failure)
     }
 
-    private struct Plan {
+    /// One plugin file once scanned, if it needed a scan.
+    private enum Listed {
+        /// What it provides, from the cache or, when `scanned`, from this run's scan.
+        case described(PluginDiscovery.Candidate, RegistryCache.Entry, scanned: Bool)
+        /// Refused by the host's own checks before any of its code ran.
+        case refused(PluginDiscovery.Candidate, PluginLoader.Failure)
+    }
+
+    private struct Plan: Sendable {
         let store: RegistryCacheStore
         let previous: RegistryCache?
         /// Why the cache file there was not used, when it was refused: said
@@ -127,25 +142,22 @@ extension Host {
             services.logger.warning("ignoring the plugin cache \(plan.store.path): \(refusal); rebuilding it")
         }
         var outcomes = scanned.makeIterator()
-        var items: [Item] = []
-        var fresh = Set<String>()
-        for item in plan.items {
-            guard case .needsScan(let candidate) = item, let outcome = outcomes.next() else {
-                items.append(item)
-                continue
-            }
-            switch outcome {
-            case .scanned(let entry):
-                items.append(.cached(candidate, entry))
-                fresh.insert(candidate.path)
-            case .refused(let failure):
-                items.append(.refused(candidate, failure))
+        let items = plan.items.map { item -> Listed in
+            switch item {
+            case .cached(let candidate, let entry): return .described(candidate, entry, scanned: false)
+            case .refused(let candidate, let failure): return .refused(candidate, failure)
+            case .needsScan(let candidate):
+                // The scanner answers once per file it was given, in order.
+                switch outcomes.next()! {
+                case .scanned(let entry): return .described(candidate, entry, scanned: true)
+                case .refused(let failure): return .refused(candidate, failure)
+                }
             }
         }
 
         let cache = RegistryCache(
             host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: discovery.locations.map(\.directory),
-            entries: items.compactMap { if case .cached(_, let entry) = $0 { entry } else { nil } })
+            entries: items.compactMap { if case .described(_, let entry, _) = $0 { entry } else { nil } })
         var writeError: String?
         if cache != plan.previous {
             do throws(RegistryCacheStore.WriteError) {
@@ -155,13 +167,13 @@ extension Host {
                 services.logger.warning("\(error); the next run scans the plugins again")
             }
         }
-        services.logger.debug("plugin cache \(plan.store.path): \(items.count - fresh.count) files described by it, \(fresh.count) scanned")
+        let scannedEntries = items.compactMap { if case .described(_, let entry, scanned: true) = $0 { entry } else { nil } }
+        services.logger.debug(
+            "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, fresh: fresh, locks: plan.locks, options: options)
+        let loaded = compose(items, locks: plan.locks, options: options)
         let report = RescanReport(
-            cachePath: plan.store.path, scanned: fresh.count,
-            loaded: items.count { if case .cached(let candidate, let entry) = $0 { fresh.contains(candidate.path) && entry.status == .loaded } else { false } },
-            writeError: writeError)
+            cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
     }
 
@@ -169,29 +181,28 @@ extension Host {
     /// order, with the rules loading in that order would apply: the first
     /// file to register a symbol keeps it. The host's checks that depend on
     /// more than the file (its directory, the lock file) are made again here.
-    private func compose(_ items: [Item], fresh: Set<String>, locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
+    private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
+        // Two passes: every on-demand plugin shares the finished owners map,
+        // which copying as it grew would make quadratic.
         var owners: [String: String] = [:]
-        var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?)] = []
+        var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?, scanned: Bool)] = []
         var checkedDirectories = Set<String>()
         for item in items {
             switch item {
-            case .needsScan(let candidate):
-                // Scanned after the plan, so never left here; stated for completeness.
-                outcomes.append((.failure(PluginLoader.Failure(error: PluginLoadError(.changedSinceListed))), candidate, nil))
             case .refused(let candidate, let failure):
-                outcomes.append((.failure(failure), candidate, nil))
-            case .cached(let candidate, let entry):
+                outcomes.append((.failure(failure), candidate, nil, false))
+            case .described(let candidate, let entry, let scanned):
                 let outcome = Result { () throws(PluginLoader.Failure) in
                     try listing(entry, candidate: candidate, owners: &owners, locks: locks, checkedDirectories: &checkedDirectories)
                 }
-                outcomes.append((outcome, candidate, entry))
+                outcomes.append((outcome, candidate, entry, scanned))
             }
         }
 
         var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
         let warned = OnceFlag()
-        for (outcome, candidate, entry) in outcomes {
+        for (outcome, candidate, entry, scanned) in outcomes {
             let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
             let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
             var fetchers: [PluginFetcher] = []
@@ -206,7 +217,7 @@ extension Host {
             result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
             result.reports[index].mode = mode
-            result.reports[index].cached = entry != nil && !fresh.contains(candidate.path)
+            result.reports[index].cached = entry != nil && !scanned
             if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
             result.reports[index].allowedURLs = services.allowedURLs
         }

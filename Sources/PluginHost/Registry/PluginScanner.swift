@@ -40,9 +40,9 @@ struct PluginScanner: Sendable {
     ///
     /// A worker's slot is free as soon as it has answered: stopping it, which
     /// waits for it to exit, overlaps the next scan.
-    func scan(_ candidates: [PluginDiscovery.Candidate]) async -> [Outcome] {
+    /// - Parameter locks: The run's lock files, read once for the whole run.
+    func scan(_ candidates: [PluginDiscovery.Candidate], locks: LockFileCache) async -> [Outcome] {
         let loader = IsolatedPluginLoader(services: services, trust: trust, options: options)
-        let locks = LockFileCache(trust: trust)
         var outcomes = [Outcome?](repeating: nil, count: candidates.count)
         enum Step: Sendable {
             case scanned(Int, Outcome, WorkerConnection?)
