@@ -50,12 +50,7 @@ struct IsolatedPluginLoader: Sendable {
     func loadOne(_ path: String, expecting identity: FileIdentity?) async -> (
         Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport, WorkerConnection?
     ) {
-        let started: Result<WorkerConnection, PluginLoader.Failure>
-        switch open(path, locks: LockFileCache(trust: trust), expecting: identity) {
-        case .failure(let failure): started = .failure(failure)
-        case .success(let file): started = await spawn(path, file: file)
-        }
-        return await finish(path, started: started)
+        await finish(path, started: await start(path, locks: LockFileCache(trust: trust), expecting: identity))
     }
 
     /// Has a started worker load its plugin; shuts the worker down unless the plugin loaded.
@@ -107,9 +102,10 @@ struct IsolatedPluginLoader: Sendable {
         return (await load(path, in: worker), sandbox)
     }
 
-    /// Checks the file here and starts its worker.
-    func start(_ path: String, locks: LockFileCache) async -> Result<WorkerConnection, PluginLoader.Failure> {
-        switch open(path, locks: locks, expecting: nil) {
+    /// Checks the file here, and that it is still the one a listing
+    /// described when `identity` is given, and starts its worker.
+    func start(_ path: String, locks: LockFileCache, expecting identity: FileIdentity? = nil) async -> Result<WorkerConnection, PluginLoader.Failure> {
+        switch open(path, locks: locks, expecting: identity) {
         case .failure(let failure): .failure(failure)
         case .success(let file): await spawn(path, file: file)
         }

@@ -9,7 +9,7 @@ import Glibc
 /// It never decides that a file is safe to load: a plugin is still checked
 /// right before it is loaded, and a file whose identity changed since its
 /// scan is scanned again, never loaded on the strength of the cache.
-struct RegistryCache: Codable, Sendable, Equatable {
+struct RegistryCache: Sendable, Equatable {
     /// Bumped whenever the layout below changes; any other value is refused.
     static let format = 2
 
@@ -26,7 +26,7 @@ struct RegistryCache: Codable, Sendable, Equatable {
     var entries: [Entry]
 
     /// One plugin file, as scanned.
-    struct Entry: Codable, Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
         /// The file as found in its directory.
         var path: String
         /// What identifies its content without reading it.
@@ -54,7 +54,7 @@ struct RegistryCache: Codable, Sendable, Equatable {
     }
 
     /// A fetcher as a scan saw it.
-    struct Fetcher: Codable, Sendable, Equatable {
+    struct Fetcher: Sendable, Equatable {
         var symbol: String
         var displayName: String
     }
@@ -73,7 +73,7 @@ enum HostIdentity {
 /// What identifies a file's content without reading it: a changed or
 /// replaced file changes at least one of these (the ctime even when someone
 /// resets the mtime).
-struct FileIdentity: Codable, Sendable, Hashable {
+struct FileIdentity: Sendable, Hashable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
