@@ -15,11 +15,11 @@ struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("api-base-url"),
         help: ArgumentHelp(
-            "Base URL of the Coinbase-compatible API: http, https or file. Overrides HOST_API_BASE_URL. (default: \(Self.defaultAPIBaseURL))",
-            valueName: "url"
+            "The API every plugin talks to (URL), or one plugin (PLUGIN=URL, repeatable): http, https or file. A plugin may fetch only under its own. Overrides HOST_API_BASE_URL (space-separated). (default: the one each plugin declares, else \(APIBases.coinbase))",
+            valueName: "[plugin=]url"
         )
     )
-    var apiBaseURL: String?
+    var apiBaseURLs: [String] = []
 
     @Option(
         name: .customLong("allow-url"),
@@ -78,27 +78,17 @@ struct PluginOptions: ParsableArguments {
     @OptionGroup(title: "Network")
     var network: NetworkOptions
 
-    static let defaultAPIBaseURL = "https://api.coinbase.com"
-
-    /// The API base from the flag, the environment, or the default.
-    func resolvedAPIBaseURL() throws -> URL {
-        let (text, source) =
-            if let apiBaseURL { (apiBaseURL, "--api-base-url") }
-            else if let value = ProcessEnvironment.value(of: "HOST_API_BASE_URL"), !value.isEmpty { (value, "HOST_API_BASE_URL") }
-            else { (Self.defaultAPIBaseURL, "the default") }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme),
-            scheme == "file" || url.host() != nil
-        else {
-            throw ValidationError(
-                "\(source) '\(text)' is not an http, https or file URL; use e.g. https://api.coinbase.com or file://$PWD/Fixtures/coinbase"
-            )
-        }
+    /// Each plugin's API base: the flags, else `HOST_API_BASE_URL`, over
+    /// what each plugin declares.
+    func resolvedAPIBases() throws -> APIBases {
+        let (entries, source) =
+            if !apiBaseURLs.isEmpty { (apiBaseURLs, "--api-base-url") }
+            else { ((ProcessEnvironment.value(of: "HOST_API_BASE_URL") ?? "").split(whereSeparator: \.isWhitespace).map(String.init), "HOST_API_BASE_URL") }
         do {
-            _ = try URLPrefix(text)
+            return try APIBases(parsing: entries)
         } catch {
-            throw ValidationError("\(source) \(error); plugins may fetch only under it, so give a plain base such as https://api.coinbase.com")
+            throw ValidationError(error.message(naming: source))
         }
-        return url
     }
 
     /// The prefixes granted beyond the API base: the flags, else `HOST_ALLOW_URLS`.
@@ -219,14 +209,15 @@ struct PluginOptions: ParsableArguments {
 
     /// Wires the production host, without loading anything.
     func host(trustMustExist: Bool = true) throws -> PluginHost.Host {
-        let apiBaseURL = try resolvedAPIBaseURL()
+        let apiBases = try resolvedAPIBases()
         let allowedURLs = try resolvedAllowedURLs()
         let trust = try trust(mustExist: trustMustExist)
         let level: Logger.Level = verbose ? .debug : .warning
         StderrLog.bootstrap(level: level)
         let discovery = try discovery()
         return PluginHost.Host.live(
-            discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", network: try network.settings(),
+            discovery: discovery, apiBases: apiBases, allowedURLs: allowedURLs, grantOption: "--allow-url", baseOption: "--api-base-url",
+            network: try network.settings(),
             logger: Logger(label: "host"), trust: trust, names: .host)
     }
 

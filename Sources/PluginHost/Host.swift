@@ -33,41 +33,45 @@ package struct Host: Sendable {
     }
 
     /// Wires the production host: real HTTP through AsyncHTTPClient, `file://`
-    /// from disk, and `api_base_url` for the plugins, which may fetch only
+    /// from disk, and an API base for each plugin, which may fetch only
     /// under it and under the grants.
     /// - Parameters:
     ///   - discovery: The plugin search path.
-    ///   - apiBaseURL: The Coinbase-compatible API the plugins talk to.
-    ///   - allowedURLs: More prefixes plugins may fetch under, granted by the user.
+    ///   - apiBases: The API each plugin talks to: the user's choices, by
+    ///     plugin or for all, over what each plugin declares.
+    ///   - allowedURLs: More prefixes every plugin may fetch under, granted by the user.
     ///   - grantOption: How a user grants a prefix, for refusals to name, e.g. `--allow-url`.
+    ///   - baseOption: How a user sets a plugin's base, for refusals to name, e.g. `--api-base-url`.
     ///   - network: The trust roots and proxies of http and https requests,
     ///     and the advice after a refused certificate.
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - trust: The checks plugin files pass before they are loaded.
     ///   - names: The program's names for its settings, for the fixes messages suggest.
     package static func live(
-        discovery: PluginDiscovery, apiBaseURL: URL, allowedURLs: [URLPrefix] = [], grantOption: String? = nil,
-        network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust(), names: SettingNames = SettingNames()
+        discovery: PluginDiscovery, apiBases: APIBases = APIBases(), allowedURLs: [URLPrefix] = [], grantOption: String? = nil,
+        baseOption: String? = nil, network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust(),
+        names: SettingNames = SettingNames()
     ) -> Host {
-        let configuration = configuration(apiBaseURL: apiBaseURL)
-        let base = (try? URLPrefix(configuration["api_base_url"] ?? "")).map { [$0] } ?? []
-        let policy = URLPolicy(allowing: base + allowedURLs, grantOption: grantOption)
+        // Every file base a plugin may be given; each plugin's own policy still decides which of them it reads.
+        let bases = [apiBases.fallback] + (apiBases.everyPlugin.map { [$0] } ?? []) + apiBases.byPlugin.values.sorted()
+        let fileRoots = URLPolicy(allowing: bases.compactMap { try? URLPrefix($0) } + allowedURLs).fileRoots
         // One cap for every body a plugin receives, over HTTP or from a file.
         let maximumBodySize = 1 << 20
         let networking = SchemeRoutingNetworking(
             web: HostHTTPNetworking(maximumBodySize: maximumBodySize, settings: network, logger: logger),
-            files: FileNetworking(roots: policy.fileRoots, maximumBodySize: maximumBodySize)
+            files: FileNetworking(roots: fileRoots, maximumBodySize: maximumBodySize)
         )
-        return Host(
-            discovery: discovery,
-            services: HostServices(networking: networking, configuration: configuration, urlPolicy: policy, logger: logger, names: names),
-            trust: trust
-        )
+        let services = HostServices(
+            networking: networking, apiBases: apiBases, grants: allowedURLs, grantOption: grantOption, baseOption: baseOption,
+            configuration: configuration(apiBaseURL: nil), logger: logger, names: names)
+        return Host(discovery: discovery, services: services, trust: trust)
     }
 
     /// The configuration values plugins may read with `config_value`.
-    package static func configuration(apiBaseURL: URL) -> [String: String] {
-        var base = apiBaseURL.absoluteString
+    /// - Parameter apiBaseURL: Every plugin's API base; nil when each plugin
+    ///   gets its own, from ``APIBases``.
+    package static func configuration(apiBaseURL: URL?) -> [String: String] {
+        guard var base = apiBaseURL?.absoluteString else { return ["host_abi_version": "\(PluginABIVersion.current)"] }
         while base.hasSuffix("/") { base.removeLast() }
         return ["api_base_url": base, "host_abi_version": "\(PluginABIVersion.current)"]
     }
@@ -115,9 +119,20 @@ package struct Host: Sendable {
     }
 
     private func loadPlugins(mode: LoadMode?) -> LoadedPlugins {
-        let files = pluginFiles()
-        let result = PluginLoader(services: services, trust: trust).load(files)
+        let candidates = pluginCandidates()
+        let vouched = vouchedPaths(candidates, locks: LockFileCache(trust: trust))
+        let result = PluginLoader(services: services, trust: trust, claims: SymbolClaims(), vouched: { vouched.contains($0) }).load(candidates.map(\.path))
         return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [])
+    }
+
+    /// The files someone vouched for: bundled with the host, or pinned in a lock file.
+    func vouchedPaths(_ candidates: [PluginDiscovery.Candidate], locks: LockFileCache) -> Set<String> {
+        Set(candidates.filter { IsolationPolicy.isVouched(origin: $0.origin, pinnedBy: pinningLock($0.path, locks: locks)) }.map(\.path))
+    }
+
+    /// The lock file that pins the file at `path` to a digest, if one does.
+    func pinningLock(_ path: String, locks: LockFileCache) -> String? {
+        if case .lock(let lock) = locks.lock(for: path), lock.expectedDigest(for: path) != nil { lock.path } else { nil }
     }
 
     /// Finds the plugins and loads each in a worker process of its own, so a
@@ -146,13 +161,10 @@ package struct Host: Sendable {
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
-        let modes = candidates.map { candidate in
-            let pinned: String? =
-                if case .lock(let lock) = locks.lock(for: candidate.path), lock.expectedDigest(for: candidate.path) != nil { lock.path } else { nil }
-            return options.policy.mode(origin: candidate.origin, pinnedBy: pinned)
-        }
+        let modes = candidates.map { options.policy.mode(origin: $0.origin, pinnedBy: pinningLock($0.path, locks: locks)) }
         let claims = SymbolClaims()
-        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, claims: claims)
+        let vouched = vouchedPaths(candidates, locks: locks)
+        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, claims: claims, vouched: { vouched.contains($0) })
         isolated.warnedAboutSandbox = OnceFlag()
         var reports: [PluginReport] = []
         var fetchers: [PluginFetcher] = []
@@ -168,7 +180,7 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, claims: claims).load(files)
+                result = PluginLoader(services: services, trust: trust, claims: claims, vouched: { vouched.contains($0) }).load(files)
             }
             reports += zip(result.reports, modes[start..<end]).map { withAllowedURLs($0, mode: $1) }
             fetchers += result.fetchers
@@ -177,10 +189,11 @@ package struct Host: Sendable {
         return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers)
     }
 
-    /// `report`, recording the URLs its plugin may fetch and where it ran.
+    /// `report`, recording where it ran, and the URLs its plugin may fetch
+    /// when the loader could not say: those of a plugin that declares no base.
     private func withAllowedURLs(_ report: PluginReport, mode: LoadMode? = nil) -> PluginReport {
         var report = report
-        report.allowedURLs = services.allowedURLs
+        if report.apiBase == nil { report.allowedURLs = services.allowedURLs }
         report.mode = mode
         return report
     }

@@ -5,7 +5,7 @@ import PluginHost
 ///
 /// The JSON shapes are a contract that scripts rely on:
 /// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","cached","sandbox","fetchers","allowedURLs","error"?,"warnings"?,"sandboxMissing"?}]`,
+/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"error"?,"warnings"?,"sandboxMissing"?}]`,
 ///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `cached` whether the registry cache
 ///   described the plugin, `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
 ///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
@@ -59,13 +59,33 @@ enum Rendering {
         return "\nWhere plugins run:\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n"
     }
 
-    /// Under the plugin table: where plugins may fetch. Every plugin of a
-    /// host has the same grants, so one line says it for all. The URLs are
-    /// plain ASCII: ``URLPrefix`` refuses anything else.
+    /// Under the plugin table: where plugins may fetch. When every plugin
+    /// may fetch under the same URLs, one line says it for all; otherwise
+    /// one line per set of URLs, naming its plugins, and for a plugin whose
+    /// declared base nobody vouched for, how to grant it. The URLs are plain
+    /// ASCII: ``URLPrefix`` refuses anything else; names are escaped.
     private static func allowedURLsNote(_ reports: [PluginReport]) -> String {
-        var allowed: [String] = []
-        for url in reports.flatMap(\.allowedURLs) where !allowed.contains(url) { allowed.append(url) }
-        return allowed.isEmpty ? "" : "\nPlugins may fetch only under: \(allowed.joined(separator: ", "))\n"
+        var groups: [(allowed: [String], withheld: String?, plugins: [String])] = []
+        for report in reports where !report.allowedURLs.isEmpty || report.withheldAPIBaseURL != nil {
+            if let index = groups.firstIndex(where: { $0.allowed == report.allowedURLs && $0.withheld == report.withheldAPIBaseURL }) {
+                groups[index].plugins.append(report.name)
+            } else {
+                groups.append((report.allowedURLs, report.withheldAPIBaseURL, [report.name]))
+            }
+        }
+        if groups.count == 1, groups[0].withheld == nil {
+            return "\nPlugins may fetch only under: \(groups[0].allowed.joined(separator: ", "))\n"
+        }
+        guard !groups.isEmpty else { return "" }
+        let lines = groups.map { group in
+            var line = "\(group.plugins.joined(separator: ", ")): \(group.allowed.isEmpty ? "nothing" : group.allowed.joined(separator: ", "))"
+            if let withheld = group.withheld {
+                let grants = group.plugins.map { "--api-base-url \($0)=\(withheld)" }.joined(separator: " ")
+                line += "; not \(withheld), which \(group.plugins.count == 1 ? "it declares" : "they declare") and nobody vouched for: pass \(grants)"
+            }
+            return "  " + TerminalText.escaped(line)
+        }
+        return "\nWhere plugins may fetch:\n" + lines.joined(separator: "\n") + "\n"
     }
 
     /// The fetch results, one per symbol in the order asked.
@@ -109,6 +129,9 @@ private struct PluginRow: Encodable {
     let sandbox: SandboxReport.Level
     let fetchers: [String]
     let allowedURLs: [String]
+    let apiBaseURL: String?
+    let apiBaseOrigin: APIBase.Origin?
+    let withheldAPIBaseURL: String?
     let error: String?
     let warnings: [String]?
     let sandboxMissing: [String]?
@@ -128,6 +151,9 @@ private struct PluginRow: Encodable {
         sandbox = report.sandbox.level
         fetchers = report.fetchers
         allowedURLs = report.allowedURLs
+        apiBaseURL = report.apiBase?.url
+        apiBaseOrigin = report.apiBase?.origin
+        withheldAPIBaseURL = report.withheldAPIBaseURL
         error = report.error
         warnings = report.warnings.isEmpty ? nil : report.warnings
         sandboxMissing = report.sandbox.missing.isEmpty ? nil : report.sandbox.missing.map(\.description)

@@ -18,15 +18,19 @@ extension Host {
             defer { file.closeUnloaded() }
             return locks.pin(of: path, digest: file.digest)
         }
-        let mode = policy.mode(origin: PluginDiscovery.origin(ofFile: path), pinnedBy: pinnedBy)
+        let origin = PluginDiscovery.origin(ofFile: path)
+        let mode = policy.mode(origin: origin, pinnedBy: pinnedBy)
+        let vouched = IsolationPolicy.isVouched(origin: origin, pinnedBy: pinnedBy)
         let (checks, lock) = FileInspection(rules: trust.rules, locks: locks, names: services.names).run(path)
-        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load([path])
+        var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
+        loader.vouched = { _ in vouched }
+        let (result, workers) = await loader.load([path])
         for worker in workers {
             await worker.shutdown()
         }
         var report = result.reports.first ?? PluginReport(
             name: FilePaths.name(of: path), version: nil, path: path, status: .failed, fetchers: [], error: "it was not loaded", warnings: [])
-        report.allowedURLs = services.allowedURLs
+        if report.apiBase == nil { report.allowedURLs = services.allowedURLs }
         return PluginInspection(
             path: path, report: report,
             fetchers: result.fetchers.map { PluginInspection.Fetcher(symbol: $0.symbol, displayName: $0.displayName) },

@@ -23,6 +23,9 @@ struct IsolatedPluginLoader: Sendable {
     var claims = SymbolClaims()
     /// Set once a sandbox short of full has been warned about in this run.
     var warnedAboutSandbox = OnceFlag()
+    /// Whether someone vouched for the plugin at a path, which lets it
+    /// fetch under the API base it declares.
+    var vouched: @Sendable (String) -> Bool = { _ in false }
 
     /// Loads `files`; the result's fetchers call into the workers.
     func load(_ files: [String]) async -> (PluginLoader.Outcome, [WorkerConnection]) {
@@ -138,6 +141,7 @@ struct IsolatedPluginLoader: Sendable {
         let request = LoadRequest(
             path: path,
             configuration: services.configurationValues,
+            apiBases: services.apiBases,
             defaultTimeoutMilliseconds: Int64(services.defaultTimeout.timeoutMilliseconds),
             logLevel: services.logger.logLevel.rawValue,
             claims: claims.all
@@ -156,7 +160,8 @@ struct IsolatedPluginLoader: Sendable {
                 worker.protocolViolation(detail)
                 return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(WorkerFailure(.loading, .protocolViolation(detail))))))
             }
-            worker.identify(as: checked.name)
+            let endpoint = services.endpoint(for: checked.name, declared: checked.metadata?.apiBaseURL, vouched: vouched(path))
+            worker.identify(as: checked.name, endpoint: endpoint)
             guard let version = checked.version, checked.error == nil else {
                 return .failure(
                     PluginLoader.Failure(
@@ -173,6 +178,7 @@ struct IsolatedPluginLoader: Sendable {
                 fetchers: fetchers.map(\.symbol), error: nil, warnings: checked.warnings
             )
             report.metadata = checked.metadata
+            report.record(endpoint)
             return .success((report, fetchers))
         }
     }

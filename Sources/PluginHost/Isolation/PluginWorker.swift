@@ -153,6 +153,7 @@ final class HostLink: Sendable {
         }
         let services = HostServices(
             forwardingTo: { [self] url, timeout in await httpGet(url, timeout: timeout) },
+            apiBases: request.apiBases,
             configuration: request.configuration,
             defaultTimeout: .milliseconds(request.defaultTimeoutMilliseconds),
             logger: Logger(label: "host")

@@ -27,6 +27,8 @@ final class WorkerConnection: Sendable {
         var nextID: UInt64 = 1
         var phase = WorkerFailure.Phase.loading
         var plugin: String?
+        /// Its API base and what it may fetch, once the host knows its name.
+        var endpoint: PluginEndpoint?
         /// Set once the worker is gone or given up on; every later request gets it.
         var failure: WorkerFailure?
         /// The host closed the stream on purpose: the end is not a failure.
@@ -186,10 +188,11 @@ final class WorkerConnection: Sendable {
             logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(PluginInput.logLine(line.message))")
         case .httpGet(let request):
             let services = self.services
-            // Until the worker reports its plugin's name, the file names it.
-            let plugin = state.withLock { $0.plugin } ?? path
+            // Until the worker reports its plugin's name, the file names it, and it may fetch what a plugin that declares nothing may.
+            let (plugin, endpoint) = state.withLock { ($0.plugin ?? path, $0.endpoint) }
+            let policy = (endpoint ?? services.endpoint(for: nil, declared: nil, vouched: false)).policy
             Task {
-                let outcome = await services.get(request.url, timeout: .milliseconds(request.timeoutMilliseconds), for: plugin)
+                let outcome = await services.get(request.url, timeout: .milliseconds(request.timeoutMilliseconds), policy: policy, for: plugin)
                 send(.httpResponse(HTTPResponseFrame(id: request.id, outcome)))
             }
         }
@@ -208,10 +211,14 @@ final class WorkerConnection: Sendable {
         }
     }
 
-    /// Names the worker's plugin in later messages, once the host has checked
-    /// the name the worker reported.
-    func identify(as plugin: String) {
-        state.withLock { $0.plugin = plugin }
+    /// Names the worker's plugin in later messages, and holds its later
+    /// `http_get`s to its own policy, once the host has checked the name
+    /// the worker reported.
+    func identify(as plugin: String, endpoint: PluginEndpoint) {
+        state.withLock { state in
+            state.plugin = plugin
+            state.endpoint = endpoint
+        }
     }
 
     /// The worker sent something that is not a frame of the protocol.

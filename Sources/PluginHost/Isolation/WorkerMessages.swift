@@ -29,8 +29,11 @@ enum WorkerToHost: Codable, Sendable {
 struct LoadRequest: Codable, Sendable {
     /// The plugin file as the host found it, for reports and messages.
     let path: String
-    /// The values `config_value` returns.
+    /// The values `config_value` returns, but `api_base_url`.
     let configuration: [String: String]
+    /// The rule that gives the plugin its `api_base_url`, once the worker
+    /// has read its descriptor's name and declared base.
+    let apiBases: APIBases
     /// The HTTP timeout for a plugin that asks for 0, in milliseconds.
     let defaultTimeoutMilliseconds: Int64
     /// The least severe log level worth sending back.

@@ -7,24 +7,36 @@ import Synchronization
 /// plugins of one host.
 ///
 /// This is the seam the host's composition root fills: the networking the
-/// host performs for plugins, the URLs it performs it for, the configuration
-/// they may read, and where their log lines go.
+/// host performs for plugins, the API each plugin talks to and the URLs it
+/// performs requests for, the configuration they may read, and where their
+/// log lines go.
 ///
 /// `http_get` is a capability with a policy, never a proxy: every URL a
-/// plugin asks for, and every redirect it leads to, is checked against a
-/// ``URLPolicy`` in `get(_:timeout:for:)`, the one path both in-process
-/// plugins and isolated workers' requests take.
+/// plugin asks for, and every redirect it leads to, is checked against that
+/// plugin's ``URLPolicy`` in `get(_:timeout:policy:for:)`, the one path both
+/// in-process plugins and isolated workers' requests take. Each plugin's
+/// policy is its own API base and the user's grants (``endpoint(for:declared:vouched:)``),
+/// so one plugin's base never lets another fetch there.
 package final class HostServices: Sendable {
-    /// Where `http_get` requests go, reached only through `get(_:timeout:for:)`.
+    /// Where `http_get` requests go, reached only through `get(_:timeout:policy:for:)`.
     private let route: Route
 
     private enum Route: Sendable {
-        /// Checked against the policy here, then performed by the networking.
-        case checked(URLPolicy, any HostNetworking)
+        /// Checked against the plugin's policy here, then performed by the networking.
+        case checked(any HostNetworking)
         /// An isolated worker's: sent as written to the host that started
         /// it, which checks it like any other.
         case forwarded(@Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome)
     }
+
+    /// Which API each plugin is told about.
+    package let apiBases: APIBases
+    /// The prefixes the user granted every plugin beyond its API base.
+    let grants: [URLPrefix]
+    /// How a user grants a prefix, e.g. `--allow-url`, and sets a plugin's
+    /// base, e.g. `--api-base-url`, for refusals to name.
+    let grantOption: String?
+    let baseOption: String?
 
     /// Used when a plugin asks for an HTTP timeout of 0.
     package let defaultTimeout: Duration
@@ -37,7 +49,8 @@ package final class HostServices: Sendable {
     package let names: SettingNames
 
     /// Configuration values as C strings that live as long as the process,
-    /// because `config_value` hands out pointers to them.
+    /// because `config_value` hands out pointers to them. `api_base_url` is
+    /// not among them: each plugin's is its own (``PluginSession``).
     private let configuration: [String: CString]
     /// The same values as Swift strings, for isolated workers.
     let configurationValues: [String: String]
@@ -45,18 +58,19 @@ package final class HostServices: Sendable {
     /// The most redirects one `http_get` follows, each checked.
     static let maximumRedirects = 5
 
-    /// Creates the services.
+    /// Creates services that give every plugin one API base.
     /// - Parameters:
     ///   - networking: Performs every plugin HTTP request the policy allows.
     ///   - configuration: Values plugins read with `config_value`, e.g.
-    ///     `["api_base_url": "https://api.coinbase.com"]`.
-    ///   - urlPolicy: The URLs plugins may fetch; by default those under
-    ///     the configuration's `api_base_url`, and none without one.
+    ///     `["api_base_url": "https://api.coinbase.com"]`; its `api_base_url`
+    ///     is every plugin's base, whatever a plugin declares.
+    ///   - urlPolicy: The URLs plugins may fetch beyond that base, and how
+    ///     a user grants more; by default none.
     ///   - defaultTimeout: The timeout for requests that do not name one.
     ///   - logger: Where plugin log lines go, and refusals.
     ///   - retryPolicy: When a 429, a 5xx or a dropped connection is asked again.
     ///   - names: The program's names for its settings, e.g. `--load-timeout`.
-    package init(
+    package convenience init(
         networking: any HostNetworking,
         configuration: [String: String],
         urlPolicy: URLPolicy? = nil,
@@ -65,9 +79,38 @@ package final class HostServices: Sendable {
         retryPolicy: RetryPolicy = .standard,
         names: SettingNames = SettingNames()
     ) {
-        self.route = .checked(urlPolicy ?? .apiBase(configuration["api_base_url"] ?? ""), networking)
-        self.configuration = configuration.mapValues(CString.init)
-        self.configurationValues = configuration
+        self.init(
+            networking: networking, apiBases: APIBases(everyPlugin: configuration["api_base_url"] ?? ""), grants: urlPolicy?.prefixes ?? [],
+            grantOption: urlPolicy?.grantOption, baseOption: nil, configuration: configuration, defaultTimeout: defaultTimeout, logger: logger,
+            retryPolicy: retryPolicy, names: names)
+    }
+
+    /// Creates the services.
+    /// - Parameters:
+    ///   - networking: Performs every plugin HTTP request the policy allows.
+    ///   - apiBases: Which API each plugin is told about, and fetches under.
+    ///   - grants: More prefixes every plugin may fetch under, granted by the user.
+    ///   - grantOption: How a user grants a prefix, for refusals to name, e.g. `--allow-url`.
+    ///   - baseOption: How a user sets one plugin's base, for refusals to name, e.g. `--api-base-url`.
+    ///   - configuration: Other values plugins read with `config_value`,
+    ///     e.g. `["host_abi_version": "1"]`; an `api_base_url` here is ignored.
+    ///   - defaultTimeout: The timeout for requests that do not name one.
+    ///   - logger: Where plugin log lines go, and refusals.
+    ///   - retryPolicy: When a 429, a 5xx or a dropped connection is asked again.
+    ///   - names: The program's names for its settings, e.g. `--load-timeout`.
+    package init(
+        networking: any HostNetworking, apiBases: APIBases, grants: [URLPrefix] = [], grantOption: String? = nil, baseOption: String? = nil,
+        configuration: [String: String], defaultTimeout: Duration = .seconds(10), logger: Logger, retryPolicy: RetryPolicy = .standard,
+        names: SettingNames = SettingNames()
+    ) {
+        self.route = .checked(networking)
+        self.apiBases = apiBases
+        self.grants = grants
+        self.grantOption = grantOption
+        self.baseOption = baseOption
+        let others = configuration.filter { $0.key != "api_base_url" }
+        self.configuration = others.mapValues(CString.init)
+        self.configurationValues = others
         self.defaultTimeout = defaultTimeout
         self.logger = logger
         self.retries = retryPolicy
@@ -79,10 +122,14 @@ package final class HostServices: Sendable {
     /// services check it. Checking here too would need the host's grants,
     /// and would guard nothing: the worker runs the plugin's code.
     init(
-        forwardingTo forward: @escaping @Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome, configuration: [String: String],
-        defaultTimeout: Duration, logger: Logger
+        forwardingTo forward: @escaping @Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome, apiBases: APIBases,
+        configuration: [String: String], defaultTimeout: Duration, logger: Logger
     ) {
         self.route = .forwarded(forward)
+        self.apiBases = apiBases
+        self.grants = []
+        self.grantOption = nil
+        self.baseOption = nil
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
@@ -92,30 +139,59 @@ package final class HostServices: Sendable {
         self.names = SettingNames()
     }
 
-    /// The URLs plugins may fetch, as text, the API base first.
+    /// The URLs a plugin that declares no base and is not named may fetch,
+    /// as text, its API base first.
     package var allowedURLs: [String] {
         switch route {
-        case .checked(let policy, _): policy.allowedURLs
+        case .checked: endpoint(for: nil, declared: nil, vouched: false).policy.allowedURLs
         case .forwarded: []
         }
     }
 
-    /// Performs a plugin's `http_get`: checks the URL against the policy,
-    /// fetches it, and follows each redirect the policy also allows, up to
-    /// ``maximumRedirects``.
+    /// One plugin's API base and what it may fetch: its base when the user
+    /// or the host chose it, or when the plugin declared it and someone
+    /// vouched for the plugin (or it is the host's default anyway); and
+    /// the user's grants.
+    /// - Parameters:
+    ///   - plugin: Its descriptor's name; nil while the host does not know it.
+    ///   - declared: The base its descriptor declares.
+    ///   - vouched: Whether the user vouched for it: bundled with the host, or pinned in a lock file.
+    /// - Returns: The base it is told about and the policy its `http_get` is checked against.
+    package func endpoint(for plugin: String?, declared: String?, vouched: Bool) -> PluginEndpoint {
+        let base = apiBases.base(for: plugin, declared: declared)
+        let prefix = try? URLPrefix(base.url)
+        var granted = prefix.map { [$0] } ?? []
+        var withheld: URLPolicy.WithheldBase?
+        if base.origin == .declared, !vouched, let prefix, prefix != (try? URLPrefix(apiBases.fallback)) {
+            granted = []
+            withheld = URLPolicy.WithheldBase(plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption)
+        }
+        return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld))
+    }
+
+    /// Performs an `http_get` of a plugin that declares no base, with the
+    /// policy ``endpoint(for:declared:vouched:)`` gives it.
+    func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
+        await get(text, timeout: timeout, policy: endpoint(for: plugin, declared: nil, vouched: false).policy, for: plugin)
+    }
+
+    /// Performs a plugin's `http_get`: checks the URL against the plugin's
+    /// policy, fetches it, and follows each redirect the policy also allows,
+    /// up to ``maximumRedirects``.
     ///
     /// A refusal is logged as a warning naming the plugin and the URL, and
     /// answered as a failure whose text the plugin can show.
     /// - Parameters:
     ///   - text: The URL as the plugin wrote it.
     ///   - timeout: The deadline for the whole request, redirects included.
+    ///   - urlPolicy: What this plugin may fetch, from its ``PluginEndpoint``.
     ///   - plugin: The plugin's name, for the warning.
     /// - Returns: What the plugin's completion gets.
-    func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
-        let (urlPolicy, networking): (URLPolicy, any HostNetworking)
+    func get(_ text: String, timeout: Duration, policy urlPolicy: URLPolicy, for plugin: String) async -> HTTPOutcome {
+        let networking: any HostNetworking
         switch route {
         case .forwarded(let forward): return await forward(text, timeout)
-        case .checked(let policy, let checkedBy): (urlPolicy, networking) = (policy, checkedBy)
+        case .checked(let checkedBy): networking = checkedBy
         }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

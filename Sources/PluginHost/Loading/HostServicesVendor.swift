@@ -32,7 +32,7 @@ enum HostServicesVendor {
 
     private static let registerFetcher: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_fetcher>?) -> pb_status = { context, fetcher in
         guard let session = session(context), let fetcher else { return PB_ERR_INVALID_ARGUMENT }
-        return session.register(fetcher.pointee)
+        return session.register(fetcher)
     }
 
     private static let log: @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void = { context, level, message in
@@ -42,7 +42,7 @@ enum HostServicesVendor {
 
     private static let configValue: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { context, key in
         guard let session = session(context), let key else { return nil }
-        return session.services.configValue(String(cString: key))
+        return session.configValue(String(cString: key))
     }
 
     private static let httpGet: @convention(c) (
@@ -59,10 +59,11 @@ enum HostServicesVendor {
         let services = session.services
         let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
         let plugin = session.name
+        let policy = session.endpoint.policy
         session.logger.debug("GET \(text)")
         session.requestStarted()
         Task {
-            let outcome = await services.get(text, timeout: timeout, for: plugin)
+            let outcome = await services.get(text, timeout: timeout, policy: policy, for: plugin)
             session.requestFinished()
             reply.send(outcome)
         }

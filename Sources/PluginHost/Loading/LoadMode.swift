@@ -49,6 +49,16 @@ package enum IsolationPolicy: Sendable, Equatable {
         }
     }
 
+    /// Whether someone vouched for a plugin: the build that bundled it
+    /// beside the host, or a lock file that pins its digest. The rule
+    /// ``byTrust`` places plugins by, whatever the policy.
+    /// - Parameters:
+    ///   - origin: Where its file was found.
+    ///   - pinnedBy: The lock file that pins its digest, if one does.
+    static func isVouched(origin: PluginDiscovery.Origin, pinnedBy lock: String?) -> Bool {
+        origin == .bundled || lock != nil
+    }
+
     /// Whether any plugin may run in a worker, which needs the worker options.
     package var mayIsolate: Bool {
         if case .nothing = self { false } else { true }

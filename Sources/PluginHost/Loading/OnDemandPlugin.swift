@@ -15,6 +15,8 @@ final class OnDemandPlugin: Sendable {
     let identity: PluginIdentity
     /// Where its code runs.
     let mode: LoadMode
+    /// Whether someone vouched for it, which lets it fetch under the API base it declares.
+    let vouched: Bool
     private let fileIdentity: FileIdentity?
     private let services: HostServices
     private let trust: PluginTrust
@@ -29,12 +31,13 @@ final class OnDemandPlugin: Sendable {
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
-        path: String, identity: PluginIdentity, mode: LoadMode, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
-        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, owners: [String: String]
+        path: String, identity: PluginIdentity, mode: LoadMode, vouched: Bool, fileIdentity: FileIdentity?, services: HostServices,
+        trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, owners: [String: String]
     ) {
         self.path = path
         self.identity = identity
         self.mode = mode
+        self.vouched = vouched
         self.fileIdentity = fileIdentity
         self.services = services
         self.trust = trust
@@ -73,13 +76,16 @@ final class OnDemandPlugin: Sendable {
         defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
         switch mode.place {
         case .isolated:
+            let vouched = vouched
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, claims: claims)
             loader.warnedAboutSandbox = warnedAboutSandbox
+            loader.vouched = { _ in vouched }
             let (outcome, _, worker) = await loader.loadOne(path, expecting: fileIdentity)
             self.worker.withLock { $0 = worker }
             return outcome.map(\.1)
         case .inProcess:
-            let loader = PluginLoader(services: services, trust: trust, claims: claims)
+            let vouched = vouched
+            let loader = PluginLoader(services: services, trust: trust, claims: claims, vouched: { _ in vouched })
             let (path, fileIdentity) = (path, fileIdentity)
             // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
             return await withCheckedContinuation { continuation in

@@ -12,6 +12,9 @@ package struct PluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
     let claims: SymbolClaims
+    /// Whether someone vouched for the plugin at a path, which lets it
+    /// fetch under the API base it declares.
+    let vouched: @Sendable (String) -> Bool
 
     /// Creates a loader whose plugins get `services`.
     /// - Parameters:
@@ -21,10 +24,11 @@ package struct PluginLoader: Sendable {
         self.init(services: services, trust: trust, claims: SymbolClaims())
     }
 
-    init(services: HostServices, trust: PluginTrust, claims: SymbolClaims) {
+    init(services: HostServices, trust: PluginTrust, claims: SymbolClaims, vouched: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.services = services
         self.trust = trust
         self.claims = claims
+        self.vouched = vouched
     }
 
     /// The outcome of loading a set of files.
@@ -117,7 +121,8 @@ package struct PluginLoader: Sendable {
         let identity = PluginIdentity(name: name, version: version, path: path)
         func fail(_ error: PluginLoadError) -> Failure { Failure(error: error, name: name, version: version, metadata: descriptor.metadata) }
 
-        let session = PluginSession(path: path, name: name, services: services, claims: claims)
+        let endpoint = services.endpoint(for: name, declared: descriptor.metadata.apiBaseURL, vouched: vouched(path))
+        let session = PluginSession(path: path, name: name, services: services, claims: claims, endpoint: endpoint)
         session.setAcceptsRegistrations(true)
         let status = descriptor.register(HostServicesVendor.make(for: session))
         session.setAcceptsRegistrations(false)
@@ -139,6 +144,7 @@ package struct PluginLoader: Sendable {
             fetchers: fetchers.map(\.symbol), error: nil, warnings: warnings
         )
         report.metadata = descriptor.metadata
+        report.record(endpoint)
         return (report, fetchers)
     }
 
@@ -192,7 +198,7 @@ package struct PluginLoader: Sendable {
             let version = try PluginInput.requiredText(versionPointer, .version, limit: PluginInput.Limit.version)
             let metadata = try PluginInput.metadata(
                 abiVersion: abiVersion, descriptorSize: size, description: field(\.description), author: field(\.author),
-                license: field(\.license), homepage: field(\.homepage))
+                license: field(\.license), homepage: field(\.homepage), apiBaseURL: field(\.api_base_url))
             return Descriptor(name: name, version: version, metadata: metadata, register: register)
         } catch {
             throw PluginLoadError(.invalidDescriptor(error))

@@ -20,6 +20,9 @@ package struct PluginMetadata: Sendable, Equatable, Codable {
     package let license: String?
     /// Where to read about it.
     package let homepage: String?
+    /// The API the plugin talks to unless the user says otherwise, as it
+    /// declares it; nil for the host's default.
+    package var apiBaseURL: String? = nil
 
     /// The first revision's descriptor size, which every host accepts.
     package static let minimumDescriptorSize = Int(PluginHost.minimumDescriptorSize)

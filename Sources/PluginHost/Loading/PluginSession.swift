@@ -13,6 +13,11 @@ final class PluginSession: Sendable {
     let services: HostServices
     let claims: SymbolClaims
     let logger: Logger
+    /// Its API base and what it may fetch.
+    let endpoint: PluginEndpoint
+    /// `config_value("api_base_url")`: its base, as a C string that lives
+    /// as long as the process; nil when it has none.
+    private let apiBaseURL: CString?
 
     private let state: Mutex<State>
     /// `http_get` requests started and not yet answered, so a timeout can
@@ -35,6 +40,8 @@ final class PluginSession: Sendable {
         let displayName: String
         let context: OpaqueContext
         let fetch: FetchFunction
+        /// What the plugin declared, before the host's cap and the user's overrides.
+        let rank: SourceRank
     }
 
     /// A symbol this plugin tried to take from an earlier one.
@@ -43,10 +50,12 @@ final class PluginSession: Sendable {
         let owner: String
     }
 
-    init(path: String, name: String, services: HostServices, claims: SymbolClaims) {
+    init(path: String, name: String, services: HostServices, claims: SymbolClaims, endpoint: PluginEndpoint) {
         self.path = path
         self.services = services
         self.claims = claims
+        self.endpoint = endpoint
+        self.apiBaseURL = endpoint.base.url.isEmpty ? nil : CString(endpoint.base.url)
         var logger = services.logger
         logger[metadataKey: "plugin"] = "\(name)"
         self.logger = logger
@@ -67,23 +76,37 @@ final class PluginSession: Sendable {
     }
 
     /// Handles `register_fetcher`, through the same rules a worker's report gets.
-    func register(_ fetcher: pb_fetcher) -> pb_status {
-        guard fetcher.struct_size >= UInt32(MemoryLayout<pb_fetcher>.size) else {
-            return refuse("its pb_fetcher.struct_size is \(fetcher.struct_size), expected at least \(MemoryLayout<pb_fetcher>.size)")
+    ///
+    /// Reads only what the fetcher's `struct_size` covers: a plugin built
+    /// before `rank` has a smaller struct, so `pointee` would read past it.
+    func register(_ fetcher: UnsafePointer<pb_fetcher>) -> pb_status {
+        let raw = UnsafeRawPointer(fetcher)
+        let size = raw.load(as: UInt32.self)
+        guard size >= minimumFetcherSize else {
+            return refuse("its pb_fetcher.struct_size is \(size), expected at least \(minimumFetcherSize)")
         }
-        guard let fetch = fetcher.fetch else {
+        func field<Value>(_ field: KeyPath<pb_fetcher, Value?>) -> Value? {
+            // Every field read here lies within the first revision, which `size` covers.
+            raw.load(fromByteOffset: MemoryLayout<pb_fetcher>.offset(of: field).unsafelyUnwrapped, as: Value?.self)
+        }
+        guard let fetch = field(\.fetch) else {
             return refuse("its pb_fetcher.fetch is NULL")
         }
         let symbol: String
         let displayName: String
         do throws(PluginInput.Violation) {
-            let raw = try PluginInput.text(fetcher.symbol, .symbol, limit: PluginInput.Limit.displayName) ?? ""
-            symbol = try PluginInput.symbol(raw)
-            displayName = try PluginInput.displayName(PluginInput.text(fetcher.display_name, .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
+            let text = try PluginInput.text(field(\.symbol), .symbol, limit: PluginInput.Limit.displayName) ?? ""
+            symbol = try PluginInput.symbol(text)
+            displayName = try PluginInput.displayName(PluginInput.text(field(\.display_name), .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
         } catch {
             return refuse("\(error)")
         }
-        let staged = StagedFetcher(symbol: symbol, displayName: displayName, context: OpaqueContext(fetcher.context), fetch: fetch)
+        let rank = pb_fetcher_rank(fetcher)
+        if rank == PB_RANK_SECONDARY.rawValue, size >= UInt32(MemoryLayout<pb_fetcher>.size), fetcher.pointee.rank != 0, !fetcher.pointee.has_rank {
+            warn("registered \(symbol) with pb_fetcher.rank \(fetcher.pointee.rank) but has_rank false, so the host uses PB_RANK_SECONDARY (128): set has_rank = true to declare a rank")
+        }
+        let staged = StagedFetcher(
+            symbol: symbol, displayName: displayName, context: OpaqueContext(field(\.context)), fetch: fetch, rank: SourceRank(rank))
 
         let status = state.withLock { state -> pb_status in
             guard state.acceptsRegistrations else { return PB_ERR_TOO_LATE }
@@ -102,6 +125,11 @@ final class PluginSession: Sendable {
             warn("called register_fetcher for \(symbol) after register_plugin had returned; refused with PB_ERR_TOO_LATE: register every fetcher inside register_plugin")
         }
         return status
+    }
+
+    /// Handles `config_value`: its own API base, or a value every plugin shares.
+    func configValue(_ key: String) -> UnsafePointer<CChar>? {
+        key == "api_base_url" ? apiBaseURL?.pointer : services.configValue(key)
     }
 
     /// Counts an `http_get` from its start to the call of its completion.
@@ -142,3 +170,8 @@ final class PluginSession: Sendable {
 
 /// The C type of a fetcher's `fetch` function.
 typealias FetchFunction = pb_fetch_fn
+
+/// The fetcher prefix every plugin must have: the first revision's, which
+/// ends at `fetch` (`PB_FETCHER_MIN_SIZE`, which Swift cannot import).
+/// `rank` and `has_rank` after it are optional.
+let minimumFetcherSize = UInt32(MemoryLayout<pb_fetcher>.offset(of: \pb_fetcher.fetch).unsafelyUnwrapped + MemoryLayout<pb_fetch_fn?>.size)

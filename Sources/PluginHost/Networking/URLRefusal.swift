@@ -16,6 +16,8 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case redirect(to: String, URLRefusal)
         /// The networking refused it, e.g. a symbolic link out of a `file` base.
         case networking(String)
+        /// Under the base the plugin declares, which nobody vouched for.
+        case unvouched(URLPolicy.WithheldBase)
     }
 
     init(url: String, _ reason: Reason) {
@@ -39,6 +41,10 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             return "it redirects to \(location), and \(refusal.explanation)"
         case .networking(let reason):
             return reason
+        case .unvouched(let withheld):
+            let grant = withheld.baseOption.map { "pass \($0) \(withheld.plugin)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
+            return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin) "
+                + "(neither bundled with the host nor pinned in a lock file); to let it fetch there, \(grant)"
         }
     }
 }

@@ -205,12 +205,15 @@ extension Host {
         for (outcome, candidate, entry, scanned) in outcomes {
             let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
             let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
+            let vouched = IsolationPolicy.isVouched(origin: candidate.origin, pinnedBy: pinnedBy)
             var fetchers: [PluginFetcher] = []
+            var endpoint: PluginEndpoint?
             if case .success(let (report, listed)) = outcome, let entry {
+                endpoint = services.endpoint(for: report.name, declared: entry.metadata?.apiBaseURL, vouched: vouched)
                 let plugin = OnDemandPlugin(
                     path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
-                    fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
-                    owners: owners)
+                    vouched: vouched, fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation,
+                    warnedAboutSandbox: warned, owners: owners)
                 onDemand.append(plugin)
                 fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
             }
@@ -219,7 +222,11 @@ extension Host {
             result.reports[index].mode = mode
             result.reports[index].cached = entry != nil && !scanned
             if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
-            result.reports[index].allowedURLs = services.allowedURLs
+            if let endpoint {
+                result.reports[index].record(endpoint)
+            } else {
+                result.reports[index].allowedURLs = services.allowedURLs
+            }
         }
         return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
     }

@@ -80,7 +80,7 @@ enum RegistryCacheCodec {
     private static func fields(of entry: RegistryCache.Entry) -> [String] {
         let identity = entry.identity
         let metadata = entry.metadata.map { metadata in
-            list(["\(metadata.abiVersion)", "\(metadata.descriptorSize)"] + [metadata.description, metadata.author, metadata.license, metadata.homepage].map { optional($0) })
+            list(["\(metadata.abiVersion)", "\(metadata.descriptorSize)"] + [metadata.description, metadata.author, metadata.license, metadata.homepage, metadata.apiBaseURL].map { optional($0) })
         }
         return [
             escape(entry.path), "\(identity.device)", "\(identity.inode)", "\(identity.size)", "\(identity.modifiedNanoseconds)",
@@ -137,12 +137,12 @@ enum RegistryCacheCodec {
         }
         if let metadata = try optional(text(15), escaped: false) {
             let parts = items(metadata)
-            guard parts.count == 6, let abi = UInt32(parts[0]), let size = UInt32(parts[1]) else {
+            guard parts.count == 7, let abi = UInt32(parts[0]), let size = UInt32(parts[1]) else {
                 throw DecodeError(description: "an entry's descriptor metadata is malformed")
             }
             entry.metadata = PluginMetadata(
                 abiVersion: abi, descriptorSize: size, description: try optional(parts[2]), author: try optional(parts[3]),
-                license: try optional(parts[4]), homepage: try optional(parts[5]))
+                license: try optional(parts[4]), homepage: try optional(parts[5]), apiBaseURL: try optional(parts[6]))
         }
         entry.sandbox = SandboxReport(
             level: level,

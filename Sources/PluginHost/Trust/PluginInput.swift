@@ -34,6 +34,8 @@ enum PluginInput {
         static let description = 512
         /// A plugin's author, licence or homepage, from its descriptor.
         static let credit = 128
+        /// The API base a plugin declares in its descriptor.
+        static let apiBaseURL = 512
     }
 
     /// What a plugin supplied, for messages.
@@ -50,6 +52,7 @@ enum PluginInput {
         case author
         case license
         case homepage
+        case apiBaseURL = "API base URL"
     }
 
     /// Why a plugin's value was refused.
@@ -120,15 +123,27 @@ enum PluginInput {
     /// `struct_size` does not cover it.
     static func metadata(
         abiVersion: UInt32, descriptorSize: UInt32, description: UnsafePointer<CChar>?, author: UnsafePointer<CChar>?,
-        license: UnsafePointer<CChar>?, homepage: UnsafePointer<CChar>?
+        license: UnsafePointer<CChar>?, homepage: UnsafePointer<CChar>?, apiBaseURL: UnsafePointer<CChar>?
     ) throws(Violation) -> PluginMetadata {
         PluginMetadata(
             abiVersion: abiVersion, descriptorSize: descriptorSize,
             description: try text(description, .description, limit: Limit.description),
             author: try text(author, .author, limit: Limit.credit),
             license: try text(license, .license, limit: Limit.credit),
-            homepage: try text(homepage, .homepage, limit: Limit.credit)
+            homepage: try text(homepage, .homepage, limit: Limit.credit),
+            apiBaseURL: try self.apiBaseURL(text(apiBaseURL, .apiBaseURL, limit: Limit.apiBaseURL))
         )
+    }
+
+    /// A declared API base: a prefix the host could grant (http, https or
+    /// file, no query, no user name), kept as the host reads it; nil stays nil.
+    static func apiBaseURL(_ text: String?) throws(Violation) -> String? {
+        guard let text else { return nil }
+        do {
+            return try URLPrefix(text).description
+        } catch {
+            throw Violation(field: .apiBaseURL, rule: "\(quoted(text)) \(error.problem)")
+        }
     }
 
     /// The same checks for metadata that arrived in a worker's frame.
@@ -142,7 +157,8 @@ enum PluginInput {
             description: try optional(metadata.description, .description, Limit.description),
             author: try optional(metadata.author, .author, Limit.credit),
             license: try optional(metadata.license, .license, Limit.credit),
-            homepage: try optional(metadata.homepage, .homepage, Limit.credit)
+            homepage: try optional(metadata.homepage, .homepage, Limit.credit),
+            apiBaseURL: try apiBaseURL(optional(metadata.apiBaseURL, .apiBaseURL, Limit.apiBaseURL))
         )
     }
 
