@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import PluginHost
+import WorkerProtocol
 
 /// The options every subcommand takes: where plugins are and what they talk to.
 struct PluginOptions: ParsableArguments {
@@ -159,7 +160,9 @@ struct PluginOptions: ParsableArguments {
 
     /// How the command's workers run: the scanners, and isolated plugins.
     func isolationOptions() throws -> IsolationOptions {
-        IsolationOptions(loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil)
+        // A value checkSandboxSwitch() refuses is no reason to confine less.
+        let skipped = (try? SandboxLayers(naming: ProcessEnvironment.value(of: Self.sandboxDisableVariable) ?? "")) ?? []
+        return IsolationOptions(loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil, skippedSandboxLayers: skipped)
     }
 
     /// Everything that says how plugins are found out about and loaded.
@@ -250,7 +253,7 @@ struct PluginOptions: ParsableArguments {
     /// Refuses a bad `HOST_SANDBOX_DISABLE` before any worker starts.
     func checkSandboxSwitch() throws {
         do {
-            // Read here only to refuse a bad value; each worker reads it again (PluginWorkerCommand).
+            // Read here to refuse a bad value; isolationOptions() hands the layers to the workers.
             _ = try SandboxLayers(naming: ProcessEnvironment.value(of: Self.sandboxDisableVariable) ?? "")
         } catch {
             throw ValidationError("\(Self.sandboxDisableVariable) \(error), or unset it")

@@ -1,4 +1,6 @@
 import PluginABI
+import PluginBoundary
+import WorkerProtocol
 
 /// Why a plugin file was not loaded.
 ///
@@ -35,6 +37,20 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     let kind: Kind
 
     init(_ kind: Kind) { self.kind = kind }
+
+    /// What the host's loader, or a worker's, found wrong with the file or its descriptor.
+    init(image: PluginImageError) {
+        switch image {
+        case .notALibrary(let reason): kind = .notALibrary(reason: reason)
+        case .missingEntryPoint: kind = .missingEntryPoint
+        case .nullDescriptor: kind = .nullDescriptor
+        case .badMagic(let found): kind = .badMagic(found: found)
+        case .abiMismatch(let plugin): kind = .abiMismatch(plugin: plugin)
+        case .descriptorTooSmall(let plugin): kind = .descriptorTooSmall(plugin: plugin)
+        case .incompleteDescriptor(let field): kind = .incompleteDescriptor(field: field)
+        case .invalidDescriptor(let violation): kind = .invalidDescriptor(violation)
+        }
+    }
 
     /// Whether a trust check refused the file before any of its code ran
     /// (ownership, permissions, symlink target or lock file).
@@ -100,12 +116,6 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 }
-
-/// The descriptor prefix every plugin must have: the first revision's,
-/// which ends at `register_plugin` (`PB_PLUGIN_DESCRIPTOR_MIN_SIZE`, which
-/// Swift cannot import). Fields after it are optional.
-let minimumDescriptorSize = UInt32(
-    MemoryLayout<pb_plugin_descriptor>.offset(of: \pb_plugin_descriptor.register_plugin)! + MemoryLayout<pb_register_plugin_fn?>.size)
 
 private func hex(_ value: UInt32) -> String {
     "0x" + String(value, radix: 16, uppercase: true)
