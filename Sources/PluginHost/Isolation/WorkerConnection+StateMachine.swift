@@ -80,6 +80,17 @@ extension WorkerConnection {
             }
         }
 
+        /// Everything waiting, in the order asked; nil once the end is explained.
+        private var waiters: [Waiter]? {
+            switch lifecycle {
+            case .failed, .closed: nil
+            case .starting(let waiter): waiter.map { [$0] } ?? []
+            case .confined: []
+            case .loading(let waiter): [waiter]
+            case .serving(let fetches): fetches.sorted { $0.key < $1.key }.map(\.value)
+            }
+        }
+
         /// The failure a request gets once the host has closed the worker.
         private var closedFailure: WorkerFailure { WorkerFailure(phase, .exited(0), plugin: plugin) }
 
@@ -139,14 +150,7 @@ extension WorkerConnection {
         /// The host closes the pipe: a healthy worker exits. Whatever still
         /// waits gets a plain failure.
         mutating func close() -> Action {
-            let waiters: [Waiter]
-            switch lifecycle {
-            case .failed, .closed: return .none
-            case .starting(let waiter): waiters = waiter.map { [$0] } ?? []
-            case .confined: waiters = []
-            case .loading(let waiter): waiters = [waiter]
-            case .serving(let fetches): waiters = fetches.sorted { $0.key < $1.key }.map(\.value)
-            }
+            guard let waiters else { return .none }
             let failure = closedFailure
             lifecycle = .closed
             return waiters.isEmpty ? .none : .fail(waiters, failure, stop: false)
@@ -234,14 +238,7 @@ extension WorkerConnection {
 
         /// Records the first failure; a second one, or one after a close, changes nothing.
         private mutating func fail(_ cause: WorkerFailure.Cause, stop: Bool) -> Action {
-            let waiters: [Waiter]
-            switch lifecycle {
-            case .failed, .closed: return .none
-            case .starting(let waiter): waiters = waiter.map { [$0] } ?? []
-            case .confined: waiters = []
-            case .loading(let waiter): waiters = [waiter]
-            case .serving(let fetches): waiters = fetches.sorted { $0.key < $1.key }.map(\.value)
-            }
+            guard let waiters else { return .none }
             let failure = WorkerFailure(phase, cause, plugin: plugin)
             lifecycle = .failed(failure)
             return .fail(waiters, failure, stop: stop)
