@@ -31,9 +31,10 @@ struct Inspect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let policy = try plugins.resolvedPolicy()
+        let policy = try plugins.checked { wiring in try wiring.policy() }
         try plugins.checkSandboxSwitch()
-        let inspection = try await plugins.host().inspect(file, isolation: try plugins.isolationOptions(), policy: policy)
+        let isolation = try plugins.checked { wiring in try wiring.isolationOptions() }
+        let inspection = try await plugins.host().inspect(file, isolation: isolation, policy: policy)
         print(Rendering.inspection(inspection, as: format), terminator: "")
         guard inspection.isWorking else {
             let problem = inspection.report.error ?? "it registered no fetchers"

@@ -16,7 +16,7 @@ struct PluginWorkerCommand: ParsableCommand {
     func run() throws {
         // The host checked HOST_SANDBOX_DISABLE before starting this worker;
         // anything it could not read is no reason to confine less.
-        let skipped = (try? SandboxLayers(naming: ProcessEnvironment.value(of: PluginOptions.sandboxDisableVariable) ?? "")) ?? []
+        let skipped = (try? HostWiring(settings: HostSettings(), names: .host).skippedSandboxLayers()) ?? []
         do throws(PluginWorker.NotStartedByHost) {
             try PluginWorker.run(skippingSandbox: skipped, naming: .host)
         } catch {

@@ -22,11 +22,11 @@ struct Rescan: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let cacheHome = plugins.cacheHome() else {
+        guard let cacheHome = plugins.wiring.cacheHome() else {
             throw ValidationError("there is nowhere to keep the plugin cache: set HOME or XDG_CACHE_HOME")
         }
         try plugins.checkSandboxSwitch()
-        var options = try plugins.loadOptions()
+        var options = try plugins.checked { wiring in try wiring.loadOptions() }
         options.cache = .rebuild(cacheHome: cacheHome)
         let (loaded, report) = try await plugins.host().rescan(options, cacheHome: cacheHome)
         await loaded.shutdown()

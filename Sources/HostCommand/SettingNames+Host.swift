@@ -9,6 +9,13 @@ extension SettingNames {
         addPluginsDirectory: "pass --plugins-dir",
         listPlugins: "run `host list-plugins`",
         loadInProcess: "run without --isolate",
-        lockPlugins: "`host lock-plugins`"
+        lockPlugins: "`host lock-plugins`",
+        apiBaseURL: "--api-base-url",
+        allowURL: "--allow-url",
+        isolateAll: "--isolate",
+        isolateNone: "--no-isolate",
+        requireSandbox: "--require-sandbox",
+        proxy: "--proxy",
+        noProxy: "--no-proxy"
     )
 }

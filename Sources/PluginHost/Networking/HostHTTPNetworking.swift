@@ -165,8 +165,8 @@ private struct HTTPLibrary: Sendable {
         let message: String
     }
 
-    /// `libHostHTTP.so` beside the running executable.
-    static let besideExecutable = FilePaths.join(PluginDiscovery.runningExecutableDirectory, HostHTTPNetworking.libraryName)
+    /// `libHostHTTP.so` where the running host's layout keeps it.
+    static let besideExecutable = InstalledLayout.running.httpLibrary
 
     /// What loading each path gave. A path is loaded once per process, and a
     /// failure is kept too: retrying on every request would repeat the same
