@@ -42,12 +42,22 @@ struct NetworkOptions: ParsableArguments {
         }
     }
 
-    /// What a refused certificate's message suggests, in this command's flags.
-    var certificateAdvice: CertificateAdvice {
+    /// What a refused certificate's or an unreachable server's message
+    /// suggests, in this command's flags.
+    var networkAdvice: NetworkAdvice {
         let untrusted =
             noSystemCA
             ? "pass --ca-file PATH with the CA certificate that signed it, or drop --no-system-ca"
             : "pass --ca-file PATH or set SSL_CERT_FILE to the CA certificate that signed it"
-        return CertificateAdvice(untrusted: untrusted, wrongName: "give --api-base-url a host name the certificate was issued for")
+        // Offline, the fixtures a checkout ships answer like Coinbase.
+        let offline =
+            if let checkout = InstalledLayout.running.checkout {
+                "with no network, fetch from the offline fixtures instead: --api-base-url file://\(checkout)/Fixtures/coinbase"
+            } else {
+                "with no network, give --api-base-url file:///DIR, a folder of Coinbase-shaped files (DIR/v2/prices/ETH-USD/spot.json)"
+            }
+        return NetworkAdvice(
+            untrusted: untrusted, wrongName: "give --api-base-url a host name the certificate was issued for",
+            unreachable: "check the address and your network connection; \(offline)")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import Glibc
 import Logging
 import PluginHost
@@ -31,6 +32,9 @@ struct PluginOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Log what the host and its plugins do, to stderr.")
     var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Show no progress line while plugins are scanned (shown only when stderr is a terminal).")
+    var quiet = false
 
     @Flag(
         inversion: .prefixedNo,
@@ -101,10 +105,10 @@ struct PluginOptions: ParsableArguments {
     }
 
     /// Runs `body`, turning a setting the host cannot use into the parser's usage error.
-    func checked<T>(_ body: (HostWiring) throws(HostSettingError) -> T) throws -> T {
+    func checked<T>(_ body: (HostWiring) throws -> T) throws -> T {
         do {
             return try body(wiring)
-        } catch {
+        } catch let error as HostSettingError {
             throw ValidationError(error.message(naming: .host))
         }
     }
@@ -116,14 +120,14 @@ struct PluginOptions: ParsableArguments {
     func host(trustMustExist: Bool = true) throws -> PluginHost.Host {
         if trustMustExist { try checkAllowlistReadable() }
         StderrLog.bootstrap(level: verbose ? .debug : .warning)
-        return try checked { wiring in try wiring.host(logger: Logger(label: "host"), advice: network.certificateAdvice) }
+        return try checked { wiring in try wiring.host(logger: Logger(label: "host"), advice: network.networkAdvice) }
     }
 
     /// Wires the production host and learns what its plugins provide: from
     /// the registry cache, scanning what changed, or by loading them all
     /// with `--no-cache`. Call `shutdown()` on the result when done.
     func loadPlugins() async throws -> LoadedPlugins {
-        let options = try checked { wiring in try wiring.loadOptions() }
+        let options = try loadOptions()
         if options.policy.mayIsolate || options.cache != .off {
             try checkSandboxSwitch()
         }
@@ -134,12 +138,39 @@ struct PluginOptions: ParsableArguments {
     /// a warm cache or loaded in-process without one, or the rest of the work.
     func loadPluginsWithoutWaiting() throws -> PreparedLoad {
         let host = try host()
-        return host.loadPluginsWithoutWaiting(try checked { wiring in try wiring.loadOptions() })
+        return host.loadPluginsWithoutWaiting(try loadOptions())
+    }
+
+    /// How plugins are found out about and loaded, with the progress line of a scan.
+    func loadOptions() throws -> LoadOptions {
+        var options = try checked { wiring in try wiring.loadOptions() }
+        options.progress = ProgressLine.forScan(quiet: quiet)
+        return options
     }
 
     /// Refuses a bad `HOST_SANDBOX_DISABLE` before any worker starts.
     func checkSandboxSwitch() throws {
         _ = try checked { wiring in try wiring.skippedSandboxLayers() }
+    }
+
+    /// Why the working directory may explain an unknown symbol: the search
+    /// includes `./plugins`, there is none here, but there is one in the
+    /// folder the user is in or just below it, e.g. after `cd ..` out of a
+    /// project `host new-plugin` made. Nil when nothing suggests it.
+    func workingDirectoryHint() -> String? {
+        let environment = HostEnvironment.current
+        guard pluginsDirectories.isEmpty, environment[.pluginsDirectories] == nil else { return nil }
+        let here = environment.workingDirectory
+        guard access(here + "/plugins", F_OK) != 0 else { return nil }
+        func hasPlugins(_ directory: String) -> Bool {
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasSuffix(".so") }
+        }
+        if here.hasSuffix("/plugins"), hasPlugins(here) {
+            return "this folder is a plugins folder, and the host looks for ./plugins below the current one: run from its parent, or pass --plugins-dir ."
+        }
+        let below = ((try? FileManager.default.contentsOfDirectory(atPath: here)) ?? []).sorted().first { hasPlugins("\(here)/\($0)/plugins") }
+        guard let below else { return nil }
+        return "there is no ./plugins here, but \(below)/plugins has plugins: run from \(below), or pass --plugins-dir \(below)/plugins"
     }
 
     /// Refuses an `--allowlist` that cannot be read, before loading with it.

@@ -10,6 +10,9 @@ struct PluginWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugin-worker",
         abstract: "Serve one plugin for an isolated host (started by --isolate; not for use by hand).",
+        discussion: """
+            Exit status: \(ExitCode.success.rawValue) when the host closed the pipes; \(ExitCode.validationFailure.rawValue) when not started by a host.
+            """,
         shouldDisplay: false
     )
 

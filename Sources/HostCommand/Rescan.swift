@@ -26,7 +26,7 @@ struct Rescan: AsyncParsableCommand {
             throw ValidationError("there is nowhere to keep the plugin cache: set HOME or XDG_CACHE_HOME")
         }
         try plugins.checkSandboxSwitch()
-        var options = try plugins.checked { wiring in try wiring.loadOptions() }
+        var options = try plugins.loadOptions()
         options.cache = .rebuild(cacheHome: cacheHome)
         let (loaded, report) = try await plugins.host().rescan(options, cacheHome: cacheHome)
         await loaded.shutdown()

@@ -7,6 +7,7 @@ extension SettingNames {
         fetchTimeout: "--timeout",
         loadTimeout: "--load-timeout",
         addPluginsDirectory: "pass --plugins-dir",
+        searchUsualDirectories: "drop --plugins-dir and HOST_PLUGINS_DIR to search the usual directories",
         listPlugins: "run `host list-plugins`",
         loadInProcess: "run without --isolate",
         lockPlugins: "`host lock-plugins`",

@@ -57,7 +57,7 @@ struct PluginDiscoveryTests {
         let output = try await CommandRunner.host(["list-fetchers"], environment: ["HOST_PLUGINS_DIR": value])
         #expect(output.status == 64)
         #expect(output.stdout == "")
-        #expect(output.stderrLines.first == "Error: HOST_PLUGINS_DIR '\(value)' has an empty entry; name directories separated by ':', e.g. HOST_PLUGINS_DIR=plugins:/opt/plugins, or unset it to search the usual directories")
+        #expect(output.stderrLines.first == "host: error: HOST_PLUGINS_DIR '\(value)' has an empty entry; name directories separated by ':', e.g. HOST_PLUGINS_DIR=plugins:/opt/plugins, or unset it to search the usual directories")
     }
 
     static let userDoge = FixturePlugins.Fixture(fileName: "user-doge.so", defines: [#"-DFIXTURE_NAME="UserDoge""#])

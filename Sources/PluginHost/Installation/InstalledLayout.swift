@@ -92,23 +92,23 @@ package struct InstalledLayout: Sendable, Equatable {
     /// The plugin header, `patchbay_plugin.h`: the checkout's, or the
     /// installed copy's under `PREFIX/include/patchbay`; nil when neither exists.
     package var pluginHeader: String? {
-        let candidate: String
-        switch kind {
-        case .checkout(let checkout): candidate = FilePaths.join(checkout, "Sources/PluginABI/include/\(Self.pluginHeaderName)")
-        case .installed(let prefix): candidate = FilePaths.join(prefix, "include/patchbay/\(Self.pluginHeaderName)")
-        case .elsewhere: return nil
-        }
-        return access(candidate, R_OK) == 0 ? candidate : nil
+        source(inCheckout: "Sources/PluginABI/include/\(Self.pluginHeaderName)", installed: "include/patchbay/\(Self.pluginHeaderName)")
     }
 
     /// The example C plugin `host new-plugin --language c` starts from: the
     /// checkout's, or the installed copy's under `PREFIX/share/patchbay`;
     /// nil when neither exists.
     package var cPluginExample: String? {
+        source(inCheckout: "Examples/CPlugin/coinbase_plugin.c", installed: "share/patchbay/CPlugin/coinbase_plugin.c")
+    }
+
+    /// A file shipped for plugin authors, at `inCheckout` in a checkout or
+    /// `installed` under the prefix, when it can be read.
+    private func source(inCheckout: String, installed: String) -> String? {
         let candidate: String
         switch kind {
-        case .checkout(let checkout): candidate = FilePaths.join(checkout, "Examples/CPlugin/coinbase_plugin.c")
-        case .installed(let prefix): candidate = FilePaths.join(prefix, "share/patchbay/CPlugin/coinbase_plugin.c")
+        case .checkout(let checkout): candidate = FilePaths.join(checkout, inCheckout)
+        case .installed(let prefix): candidate = FilePaths.join(prefix, installed)
         case .elsewhere: return nil
         }
         return access(candidate, R_OK) == 0 ? candidate : nil

@@ -34,7 +34,7 @@ package struct HostWiring: Sendable {
     /// - Parameters:
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - advice: What a refused certificate's message suggests.
-    package func host(logger: Logger, advice: CertificateAdvice) throws(HostSettingError) -> Host {
+    package func host(logger: Logger, advice: NetworkAdvice) throws(HostSettingError) -> Host {
         let apiBaseURL = try apiBaseURL()
         let allowedURLs = try allowedURLs()
         let discovery = try discovery()
@@ -171,7 +171,7 @@ package struct HostWiring: Sendable {
     /// The trust roots and proxies from the settings, else the environment,
     /// as curl and OpenSSL read it.
     /// - Parameter advice: What a refused certificate's message suggests.
-    package func networkSettings(advice: CertificateAdvice) throws(HostSettingError) -> NetworkSettings {
+    package func networkSettings(advice: NetworkAdvice) throws(HostSettingError) -> NetworkSettings {
         var paths: [String] = []
         if let file = environment.nonEmpty(.sslCertFile) { paths.append(file) }
         if let directories = environment.nonEmpty(.sslCertDirectories) { paths += directories.split(separator: ":").map(String.init) }

@@ -17,6 +17,8 @@ package struct SettingNames: Sendable, Equatable {
     package var loadTimeout: String
     /// How to name another plugins directory, as an imperative.
     package var addPluginsDirectory: String
+    /// How to go back to the usual plugin directories, as an imperative.
+    package var searchUsualDirectories: String
     /// How to see why each plugin file failed, as an imperative.
     package var listPlugins: String
     /// How to load plugins in this process rather than in workers, as an imperative.
@@ -43,6 +45,7 @@ package struct SettingNames: Sendable, Equatable {
     ///   - fetchTimeout: e.g. "--timeout".
     ///   - loadTimeout: e.g. "--load-timeout".
     ///   - addPluginsDirectory: e.g. "pass --plugins-dir".
+    ///   - searchUsualDirectories: e.g. "drop --plugins-dir and HOST_PLUGINS_DIR to search the usual directories".
     ///   - listPlugins: e.g. "run `host list-plugins`".
     ///   - loadInProcess: e.g. "run without --isolate".
     ///   - lockPlugins: e.g. "`host lock-plugins`".
@@ -57,6 +60,7 @@ package struct SettingNames: Sendable, Equatable {
         fetchTimeout: String = "the fetch timeout",
         loadTimeout: String = "the load timeout",
         addPluginsDirectory: String = "name a plugins directory",
+        searchUsualDirectories: String = "name no directory, to search the usual ones",
         listPlugins: String = "list the plugins",
         loadInProcess: String = "load plugins in-process",
         lockPlugins: String = "the program's lock command",
@@ -71,6 +75,7 @@ package struct SettingNames: Sendable, Equatable {
         self.fetchTimeout = fetchTimeout
         self.loadTimeout = loadTimeout
         self.addPluginsDirectory = addPluginsDirectory
+        self.searchUsualDirectories = searchUsualDirectories
         self.listPlugins = listPlugins
         self.loadInProcess = loadInProcess
         self.lockPlugins = lockPlugins
