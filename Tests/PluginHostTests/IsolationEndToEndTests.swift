@@ -201,6 +201,6 @@ struct IsolationEndToEndTests {
     func badEnvironment() async throws {
         let output = try await CommandRunner.host(["list-fetchers"], environment: ["HOST_ISOLATE": "maybe"])
         #expect(output.status == 64)
-        #expect(output.stderrLines.first == "Error: HOST_ISOLATE 'maybe' is not 1 or 0; set HOST_ISOLATE=1 to isolate every plugin, HOST_ISOLATE=0 to isolate none, or unset it")
+        #expect(output.stderrLines.first == "host: error: HOST_ISOLATE 'maybe' is not 1 or 0; set HOST_ISOLATE=1 to isolate every plugin, HOST_ISOLATE=0 to isolate none, or unset it")
     }
 }

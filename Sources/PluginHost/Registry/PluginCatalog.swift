@@ -26,6 +26,8 @@ package struct LoadOptions: Sendable {
     package var isolation: IsolationOptions
     /// Whether the registry cache is read and written.
     package var cache: RegistryCacheUse
+    /// Told how a scan of plugin files progresses, if one is needed.
+    package var progress: ScanProgress.Handler?
 
     /// Creates the options.
     package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: RegistryCacheUse) {
@@ -70,7 +72,8 @@ extension Host {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
-        let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
     }
 
