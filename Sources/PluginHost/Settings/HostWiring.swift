@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WorkerProtocol
 import Logging
 
 /// The production host's composition root: the command line's settings and
