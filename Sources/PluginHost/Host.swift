@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import PluginBoundary
 import PluginABI
 
 /// The host's composition root.
@@ -87,11 +88,14 @@ package struct Host: Sendable {
     /// Problems are logged, one line per file, and never stop the others.
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop any workers.
     package func loadPlugins(_ options: LoadOptions) async -> LoadedPlugins {
-        switch options.cache {
-        case .use(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: false).0
-        case .rebuild(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: true).0
-        case .off: await loadEagerly(options)
-        }
+        var loaded =
+            switch options.cache {
+            case .use(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: false).0
+            case .rebuild(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: true).0
+            case .off: await loadEagerly(options)
+            }
+        loaded.noPluginsFix = noPluginsFix
+        return loaded
     }
 
     /// ``loadPlugins(_:)`` as far as it goes without a task: the plugins,
@@ -102,7 +106,7 @@ package struct Host: Sendable {
         case .use(let cacheHome):
             return catalogWithoutScanning(options, cacheHome: cacheHome)
         case .off where !options.policy.mayIsolate:
-            return .loaded(loadPlugins(mode: options.policy.mode(origin: .named, pinnedBy: nil)))
+            return .loaded(loadInProcess(options))
         case .off, .rebuild:
             return .needsTask(PendingLoad { await loadPlugins(options) })
         }
@@ -115,14 +119,20 @@ package struct Host: Sendable {
 
     /// Finds and loads every plugin in-process and fills the registry with their fetchers.
     package func loadPlugins() -> LoadedPlugins {
-        loadPlugins(mode: nil)
+        loadInProcess(nil)
     }
 
-    private func loadPlugins(mode: LoadMode?) -> LoadedPlugins {
+    /// Loads every plugin in-process, in search order; with `options`, each
+    /// report says so, and the user's ranks apply.
+    private func loadInProcess(_ options: LoadOptions?) -> LoadedPlugins {
         let candidates = pluginCandidates()
-        let vouched = vouchedPaths(candidates, locks: LockFileCache(trust: trust))
-        let result = PluginLoader(services: services, trust: trust, claims: SymbolClaims(), vouched: { vouched.contains($0) }).load(candidates.map(\.path))
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [])
+        let locks = LockFileCache(trust: trust)
+        let vouched = vouchedPaths(candidates, locks: locks)
+        let mode = options?.policy.mode(origin: .named, pinnedBy: nil)
+        let result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(candidates.map(\.path))
+        return LoadedPlugins(
+            reports: result.reports.map { withAllowedURLs($0, mode: mode) },
+            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: options?.ranks ?? RankOverrides()), workers: [])
     }
 
     /// The files someone vouched for: bundled with the host, or pinned in a lock file.
@@ -148,24 +158,28 @@ package struct Host: Sendable {
     /// - Parameter isolation: The worker executable and the load timeout.
     /// - Returns: The reports and a registry whose fetchers call into the workers.
     package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
-        let files = pluginFiles()
-        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers)
+        let candidates = pluginCandidates()
+        let vouched = vouchedPaths(candidates, locks: LockFileCache(trust: trust))
+        var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
+        loader.vouched = { vouched.contains($0) }
+        let (result, workers) = await loader.load(candidates.map(\.path))
+        return LoadedPlugins(
+            reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers, vouched: vouched), workers: workers)
     }
 
-    /// Loads every plugin in search order, each where the policy puts it,
-    /// with one set of claims, so the first file to register a symbol keeps
-    /// it whichever way either was loaded. Consecutive files of one mode load
+    /// Loads every plugin in search order, each where the policy puts it;
+    /// the registry orders each symbol's providers (``SymbolProviders``),
+    /// whichever way each was loaded. Consecutive files of one mode load
     /// together: workers start at once, and in-process files are all opened
     /// before any registers.
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
         let modes = candidates.map { options.policy.mode(origin: $0.origin, pinnedBy: pinningLock($0.path, locks: locks)) }
-        let claims = SymbolClaims()
         let vouched = vouchedPaths(candidates, locks: locks)
-        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, claims: claims, vouched: { vouched.contains($0) })
+        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
         isolated.warnedAboutSandbox = OnceFlag()
+        isolated.vouched = { vouched.contains($0) }
         var reports: [PluginReport] = []
         var fetchers: [PluginFetcher] = []
         var workers: [WorkerConnection] = []
@@ -180,13 +194,13 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, claims: claims, vouched: { vouched.contains($0) }).load(files)
+                result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(files)
             }
             reports += zip(result.reports, modes[start..<end]).map { withAllowedURLs($0, mode: $1) }
             fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers)
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers, vouched: vouched, ranks: options.ranks), workers: workers)
     }
 
     /// `report`, recording where it ran, and the URLs its plugin may fetch
@@ -209,9 +223,16 @@ extension Host {
     /// The warning for a search that found nothing.
     func warnNoPluginFiles() {
         let searched = discovery.locations.map(\.directory).joined(separator: ", ")
-        services.logger.warning(
-            "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or \(names.addPluginsDirectory)"
-        )
+        services.logger.warning("no plugin files found in \(searched); \(noPluginsFix)")
+    }
+
+    /// How to get plugins when none were found, fitted to how the host was
+    /// started: directories the user named, a checkout's build, or an installed copy.
+    var noPluginsFix: String {
+        if discovery.locations.contains(where: { $0.origin == .named }) {
+            return "put plugin files (.so) there, or \(names.searchUsualDirectories)"
+        }
+        return "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)"
     }
 }
 
@@ -247,6 +268,8 @@ package struct LoadedPlugins: Sendable {
     let workers: [WorkerConnection]
     /// The plugins that load on their first fetch, with the registry cache.
     var onDemand: [OnDemandPlugin] = []
+    /// How to get plugins when none loaded, for an unknown symbol's message.
+    var noPluginsFix: String?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -280,6 +303,7 @@ package struct LoadedPlugins: Sendable {
                     } catch {
                         var error = error
                         error.failedPluginFiles = failedFiles
+                        error.noPluginsFix = noPluginsFix
                         return (index, .failure(error))
                     }
                 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PluginHost
+import WorkerProtocol
 
 /// Turns the host's results into what `host` prints.
 ///
@@ -130,7 +131,7 @@ private struct PluginRow: Encodable {
     let fetchers: [String]
     let allowedURLs: [String]
     let apiBaseURL: String?
-    let apiBaseOrigin: APIBase.Origin?
+    let apiBaseOrigin: String?
     let withheldAPIBaseURL: String?
     let error: String?
     let warnings: [String]?
@@ -152,7 +153,7 @@ private struct PluginRow: Encodable {
         fetchers = report.fetchers
         allowedURLs = report.allowedURLs
         apiBaseURL = report.apiBase?.url
-        apiBaseOrigin = report.apiBase?.origin
+        apiBaseOrigin = report.apiBase?.origin.rawValue
         withheldAPIBaseURL = report.withheldAPIBaseURL
         error = report.error
         warnings = report.warnings.isEmpty ? nil : report.warnings

@@ -1,4 +1,5 @@
 import HostShared
+import PluginBoundary
 
 /// Why a symbol produced no price.
 package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -14,6 +15,12 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidAnswer(plugin: String, violation: PluginInput.Violation)
         /// The plugin's isolated worker crashed, exited, hung or broke the protocol.
         case worker(WorkerFailure)
+        /// The user named a source that does not provide the symbol.
+        case noSuchSource(String, sources: [String])
+        /// Every provider of the symbol has rank 0, and none was named.
+        case onlyUnranked(sources: [String])
+        /// The fetch ran out of time before this source was asked.
+        case notAsked(plugin: String)
     }
 
     /// The symbol that failed, as the user typed it.
@@ -21,6 +28,8 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     let kind: Kind
     /// How many plugin files failed to load or were refused, for the hint on an unknown symbol.
     var failedPluginFiles = 0
+    /// How to get plugins when none loaded, fitted to how the host was started (``Host/noPluginsFix``).
+    var noPluginsFix: String?
 
     init(symbol: String, _ kind: Kind) {
         self.symbol = symbol
@@ -34,7 +43,7 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownSymbol where failedPluginFiles > 0:
             "unknown symbol \(symbol)\(availability); \(failedPluginFiles) plugin file\(failedPluginFiles == 1 ? "" : "s") failed to load and may provide it: \(names.listPlugins) to see why"
         case .unknownSymbol(let available) where available.isEmpty:
-            "unknown symbol \(symbol): no fetchers are loaded; run `swift build` to build the bundled plugins or \(names.addPluginsDirectory)"
+            "unknown symbol \(symbol): no fetchers are loaded; \(noPluginsFix ?? "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)")"
         case .unknownSymbol:
             "unknown symbol \(symbol)\(availability)"
         case .timedOut(let after, let plugin):
@@ -49,6 +58,12 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(plugin) gave an answer the host refused: \(violation)"
         case .worker(let failure):
             failure.message(naming: names)
+        case .noSuchSource(let source, let sources):
+            "no source named \(source) provides \(symbol); pass \(names.source) with one of its sources: \(sources.joined(separator: ", "))"
+        case .onlyUnranked(let sources):
+            "\(symbol) is provided only at rank 0, which is never asked unless named (\(sources.joined(separator: ", "))); pass \(names.source) \(sources.first ?? "PLUGIN"), or give it a rank with \(names.ranks)=\(sources.first ?? "PLUGIN"):128"
+        case .notAsked(let plugin):
+            "\(plugin) was not asked: the time \(names.fetchTimeout) allows had run out"
         }
     }
 

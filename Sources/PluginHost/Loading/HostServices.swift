@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HostShared
 import Logging
+import PluginBoundary
 import Synchronization
 
 /// What every plugin is offered through `pb_host_services`, shared by all
@@ -14,28 +15,19 @@ import Synchronization
 /// `http_get` is a capability with a policy, never a proxy: every URL a
 /// plugin asks for, and every redirect it leads to, is checked against that
 /// plugin's ``URLPolicy`` in `get(_:timeout:policy:for:)`, the one path both
-/// in-process plugins and isolated workers' requests take. Each plugin's
-/// policy is its own API base and the user's grants (``endpoint(for:declared:vouched:)``),
+/// in-process plugins and workers' requests take. Each plugin's policy is
+/// its own API base and the user's grants (``endpoint(for:declared:vouched:)``),
 /// so one plugin's base never lets another fetch there.
 package final class HostServices: Sendable {
-    /// Where `http_get` requests go, reached only through `get(_:timeout:policy:for:)`.
-    private let route: Route
-
-    private enum Route: Sendable {
-        /// Checked against the plugin's policy here, then performed by the networking.
-        case checked(any HostNetworking)
-        /// An isolated worker's: sent as written to the host that started
-        /// it, which checks it like any other.
-        case forwarded(@Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome)
-    }
-
+    /// Performs what a policy allows; reached only through `get(_:timeout:policy:for:)`.
+    private let networking: any HostNetworking
     /// Which API each plugin is told about.
     package let apiBases: APIBases
     /// The prefixes the user granted every plugin beyond its API base.
     let grants: [URLPrefix]
-    /// How a user grants a prefix, e.g. `--allow-url`, and sets a plugin's
-    /// base, e.g. `--api-base-url`, for refusals to name.
+    /// How a user grants a prefix, e.g. `--allow-url`, for refusals to name.
     let grantOption: String?
+    /// How a user sets one plugin's base, e.g. `--api-base-url`, for refusals to name.
     let baseOption: String?
 
     /// Used when a plugin asks for an HTTP timeout of 0.
@@ -50,9 +42,9 @@ package final class HostServices: Sendable {
 
     /// Configuration values as C strings that live as long as the process,
     /// because `config_value` hands out pointers to them. `api_base_url` is
-    /// not among them: each plugin's is its own (``PluginSession``).
+    /// not among them: each plugin's is its own (``PluginEndpoint``).
     private let configuration: [String: CString]
-    /// The same values as Swift strings, for isolated workers.
+    /// The same values as Swift strings, for workers.
     let configurationValues: [String: String]
 
     /// The most redirects one `http_get` follows, each checked.
@@ -81,7 +73,7 @@ package final class HostServices: Sendable {
     ) {
         self.init(
             networking: networking, apiBases: APIBases(everyPlugin: configuration["api_base_url"] ?? ""), grants: urlPolicy?.prefixes ?? [],
-            grantOption: urlPolicy?.grantOption, baseOption: nil, configuration: configuration, defaultTimeout: defaultTimeout, logger: logger,
+            grantOption: urlPolicy?.grantOption, configuration: configuration, defaultTimeout: defaultTimeout, logger: logger,
             retryPolicy: retryPolicy, names: names)
     }
 
@@ -103,7 +95,7 @@ package final class HostServices: Sendable {
         configuration: [String: String], defaultTimeout: Duration = .seconds(10), logger: Logger, retryPolicy: RetryPolicy = .standard,
         names: SettingNames = SettingNames()
     ) {
-        self.route = .checked(networking)
+        self.networking = networking
         self.apiBases = apiBases
         self.grants = grants
         self.grantOption = grantOption
@@ -117,35 +109,10 @@ package final class HostServices: Sendable {
         self.names = names
     }
 
-    /// An isolated worker's services, which check no URL: every request
-    /// goes, as the plugin wrote it, over the pipe to the host, whose own
-    /// services check it. Checking here too would need the host's grants,
-    /// and would guard nothing: the worker runs the plugin's code.
-    init(
-        forwardingTo forward: @escaping @Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome, apiBases: APIBases,
-        configuration: [String: String], defaultTimeout: Duration, logger: Logger
-    ) {
-        self.route = .forwarded(forward)
-        self.apiBases = apiBases
-        self.grants = []
-        self.grantOption = nil
-        self.baseOption = nil
-        self.configuration = configuration.mapValues(CString.init)
-        self.configurationValues = configuration
-        self.defaultTimeout = defaultTimeout
-        self.logger = logger
-        // The host that receives the forwarded request retries it.
-        self.retries = .never
-        self.names = SettingNames()
-    }
-
     /// The URLs a plugin that declares no base and is not named may fetch,
     /// as text, its API base first.
     package var allowedURLs: [String] {
-        switch route {
-        case .checked: endpoint(for: nil, declared: nil, vouched: false).policy.allowedURLs
-        case .forwarded: []
-        }
+        endpoint(for: nil, declared: nil, vouched: false).policy.allowedURLs
     }
 
     /// One plugin's API base and what it may fetch: its base when the user
@@ -155,7 +122,7 @@ package final class HostServices: Sendable {
     /// - Parameters:
     ///   - plugin: Its descriptor's name; nil while the host does not know it.
     ///   - declared: The base its descriptor declares.
-    ///   - vouched: Whether the user vouched for it: bundled with the host, or pinned in a lock file.
+    ///   - vouched: Whether someone vouched for it: bundled with the host, or pinned in a lock file.
     /// - Returns: The base it is told about and the policy its `http_get` is checked against.
     package func endpoint(for plugin: String?, declared: String?, vouched: Bool) -> PluginEndpoint {
         let base = apiBases.base(for: plugin, declared: declared)
@@ -188,11 +155,6 @@ package final class HostServices: Sendable {
     ///   - plugin: The plugin's name, for the warning.
     /// - Returns: What the plugin's completion gets.
     func get(_ text: String, timeout: Duration, policy urlPolicy: URLPolicy, for plugin: String) async -> HTTPOutcome {
-        let networking: any HostNetworking
-        switch route {
-        case .forwarded(let forward): return await forward(text, timeout)
-        case .checked(let checkedBy): networking = checkedBy
-        }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var current: StrictURL
@@ -234,21 +196,5 @@ package final class HostServices: Sendable {
     /// The process-lifetime C string for `key`, or nil.
     func configValue(_ key: String) -> UnsafePointer<CChar>? {
         configuration[key]?.pointer
-    }
-}
-
-/// A NUL-terminated copy of a string that is never freed.
-///
-/// Only used for the handful of configuration values a host has; the header
-/// promises plugins those pointers stay valid for the life of the process.
-struct CString: @unchecked Sendable {
-    // @unchecked: the buffer is written once here and only read afterwards.
-    let pointer: UnsafePointer<CChar>
-
-    init(_ string: String) {
-        let bytes = string.utf8CString
-        let buffer = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
-        _ = buffer.initialize(from: bytes)
-        pointer = UnsafePointer(buffer.baseAddress.unsafelyUnwrapped)
     }
 }

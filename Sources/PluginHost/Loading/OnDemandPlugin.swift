@@ -1,3 +1,4 @@
+import PluginBoundary
 import Synchronization
 
 /// A plugin file that a listing says provides some symbols, loaded the first
@@ -22,17 +23,13 @@ final class OnDemandPlugin: Sendable {
     private let trust: PluginTrust
     private let isolation: IsolationOptions
     private let warnedAboutSandbox: OnceFlag
-    /// Which file keeps each symbol of the listing: the plugin may not take
-    /// another file's, just as when every file loads in search order. Shared
-    /// by every plugin of the listing, not copied.
-    private let owners: [String: String]
 
     private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoader.Failure>, Never>?>(nil)
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
         path: String, identity: PluginIdentity, mode: LoadMode, vouched: Bool, fileIdentity: FileIdentity?, services: HostServices,
-        trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, owners: [String: String]
+        trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag
     ) {
         self.path = path
         self.identity = identity
@@ -43,7 +40,6 @@ final class OnDemandPlugin: Sendable {
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
-        self.owners = owners
     }
 
     /// The plugin's fetchers, loading it on the first call; later and
@@ -70,14 +66,12 @@ final class OnDemandPlugin: Sendable {
     }
 
     private func load() async -> Result<[PluginFetcher], PluginLoader.Failure> {
-        let claims = SymbolClaims()
-        for (symbol, owner) in owners where owner != path { claims.claim([symbol], for: owner) }
         let started = ContinuousClock.now
         defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
         switch mode.place {
         case .isolated:
             let vouched = vouched
-            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, claims: claims)
+            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
             loader.warnedAboutSandbox = warnedAboutSandbox
             loader.vouched = { _ in vouched }
             let (outcome, _, worker) = await loader.loadOne(path, expecting: fileIdentity)
@@ -85,7 +79,7 @@ final class OnDemandPlugin: Sendable {
             return outcome.map(\.1)
         case .inProcess:
             let vouched = vouched
-            let loader = PluginLoader(services: services, trust: trust, claims: claims, vouched: { _ in vouched })
+            let loader = PluginLoader(services: services, trust: trust, vouched: { _ in vouched })
             let (path, fileIdentity) = (path, fileIdentity)
             // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
             return await withCheckedContinuation { continuation in

@@ -26,12 +26,20 @@ package struct LoadOptions: Sendable {
     package var isolation: IsolationOptions
     /// Whether the registry cache is read and written.
     package var cache: RegistryCacheUse
+    /// The user's ranks (`HOST_RANKS`), over what plugins declare.
+    package var ranks: RankOverrides
+    /// Told how a scan of plugin files progresses, if one is needed.
+    package var progress: ScanProgress.Handler?
 
     /// Creates the options.
-    package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: RegistryCacheUse) {
+    package init(
+        policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: RegistryCacheUse,
+        ranks: RankOverrides = RankOverrides()
+    ) {
         self.policy = policy
         self.isolation = isolation
         self.cache = cache
+        self.ranks = ranks
     }
 }
 
@@ -70,7 +78,8 @@ extension Host {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
-        let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
     }
 
@@ -178,46 +187,43 @@ extension Host {
     }
 
     /// The reports and on-demand fetchers of the listed files, in search
-    /// order, with the rules loading in that order would apply: the first
-    /// file to register a symbol keeps it. The host's checks that depend on
-    /// more than the file (its directory, the lock file) are made again here.
+    /// order, which is the order the registry ranks equals by, as loading
+    /// in that order would. The host's checks that depend on more than the
+    /// file (its directory, the lock file) are made again here.
     private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
-        // Two passes: every on-demand plugin shares the finished owners map,
-        // which copying as it grew would make quadratic.
-        var owners: [String: String] = [:]
-        var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?, scanned: Bool)] = []
-        var checkedDirectories = Set<String>()
-        for item in items {
-            switch item {
-            case .refused(let candidate, let failure):
-                outcomes.append((.failure(failure), candidate, nil, false))
-            case .described(let candidate, let entry, let scanned):
-                let outcome = Result { () throws(PluginLoader.Failure) in
-                    try listing(entry, candidate: candidate, owners: &owners, locks: locks, checkedDirectories: &checkedDirectories)
-                }
-                outcomes.append((outcome, candidate, entry, scanned))
-            }
-        }
-
         var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
+        var vouched = Set<String>()
+        var checkedDirectories = Set<String>()
         let warned = OnceFlag()
-        for (outcome, candidate, entry, scanned) in outcomes {
+        for item in items {
+            let (candidate, entry, scanned): (PluginDiscovery.Candidate, RegistryCache.Entry?, Bool)
+            let outcome: Result<PluginReport, PluginLoader.Failure>
+            switch item {
+            case .refused(let refused, let failure):
+                (candidate, entry, scanned, outcome) = (refused, nil, false, .failure(failure))
+            case .described(let described, let listed, let wasScanned):
+                (candidate, entry, scanned) = (described, listed, wasScanned)
+                outcome = Result { () throws(PluginLoader.Failure) in
+                    try listing(listed, candidate: described, locks: locks, checkedDirectories: &checkedDirectories)
+                }
+            }
             let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
             let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
-            let vouched = IsolationPolicy.isVouched(origin: candidate.origin, pinnedBy: pinnedBy)
+            let isVouched = IsolationPolicy.isVouched(origin: candidate.origin, pinnedBy: pinnedBy)
+            if isVouched { vouched.insert(candidate.path) }
             var fetchers: [PluginFetcher] = []
             var endpoint: PluginEndpoint?
-            if case .success(let (report, listed)) = outcome, let entry {
-                endpoint = services.endpoint(for: report.name, declared: entry.metadata?.apiBaseURL, vouched: vouched)
+            if case .success(let report) = outcome, let entry {
+                endpoint = services.endpoint(for: report.name, declared: entry.metadata?.apiBaseURL, vouched: isVouched)
                 let plugin = OnDemandPlugin(
                     path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
-                    vouched: vouched, fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation,
-                    warnedAboutSandbox: warned, owners: owners)
+                    vouched: isVouched, fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation,
+                    warnedAboutSandbox: warned)
                 onDemand.append(plugin)
-                fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
+                fetchers = entry.fetchers.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, rank: SourceRank($0.rank), plugin: plugin) }
             }
-            result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, services: services)
+            result.record(outcome.map { ($0, fetchers) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
             result.reports[index].mode = mode
             result.reports[index].cached = entry != nil && !scanned
@@ -228,14 +234,14 @@ extension Host {
                 result.reports[index].allowedURLs = services.allowedURLs
             }
         }
-        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
+        return LoadedPlugins(
+            reports: result.reports, registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand)
     }
 
-    /// One listed file's report and the fetchers it keeps, or why it fails now.
+    /// One listed file's report, or why it fails now.
     private func listing(
-        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, owners: inout [String: String], locks: LockFileCache,
-        checkedDirectories: inout Set<String>
-    ) throws(PluginLoader.Failure) -> (PluginReport, [RegistryCache.Fetcher]) {
+        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, locks: LockFileCache, checkedDirectories: inout Set<String>
+    ) throws(PluginLoader.Failure) -> PluginReport {
         let path = candidate.path
         func fail(_ error: PluginLoadError) -> PluginLoader.Failure {
             PluginLoader.Failure(error: error, name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
@@ -251,17 +257,12 @@ extension Host {
             failure.name = entry.name
             throw failure
         }
-        let kept = entry.fetchers.filter { owners[$0.symbol] == nil }
-        let duplicates = entry.fetchers.compactMap { fetcher in owners[fetcher.symbol].map { (symbol: fetcher.symbol, owner: $0) } }
-        guard !kept.isEmpty else {
-            throw fail(PluginLoadError(.nothingRegistered(duplicates: duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: [])))
-        }
-        for fetcher in kept { owners[fetcher.symbol] = path }
+        guard !entry.fetchers.isEmpty else { throw fail(PluginLoadError(.nothingRegistered(refused: []))) }
         var report = PluginReport(
-            name: entry.name, version: version, path: path, status: .loaded, fetchers: kept.map(\.symbol), error: nil,
-            warnings: entry.warnings + duplicates.map { PluginLoader.duplicateWarning(symbol: $0.symbol, owner: $0.owner) })
+            name: entry.name, version: version, path: path, status: .loaded, fetchers: entry.fetchers.map(\.symbol), error: nil,
+            warnings: entry.warnings)
         report.metadata = entry.metadata
-        return (report, kept)
+        return report
     }
 
     /// The files discovery finds, with a warning line when there are none.

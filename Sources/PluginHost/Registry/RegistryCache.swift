@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PluginBoundary
+import WorkerProtocol
 
 import Glibc
 
@@ -11,7 +13,7 @@ import Glibc
 /// scan is scanned again, never loaded on the strength of the cache.
 struct RegistryCache: Sendable, Equatable {
     /// Bumped whenever the layout below changes; any other value is refused.
-    static let format = 2
+    static let format = 3
 
     /// ``format`` as written.
     var format = Self.format
@@ -57,6 +59,8 @@ struct RegistryCache: Sendable, Equatable {
     struct Fetcher: Sendable, Equatable {
         var symbol: String
         var displayName: String
+        /// The rank it declares, before the host's cap and the user's overrides.
+        var rank: UInt32
     }
 }
 

@@ -1,3 +1,6 @@
+import PluginBoundary
+import WorkerProtocol
+
 /// The registry cache's file format: one line per plugin file, fields
 /// separated by tabs, read without a general-purpose decoder.
 ///
@@ -86,7 +89,8 @@ enum RegistryCacheCodec {
             escape(entry.path), "\(identity.device)", "\(identity.inode)", "\(identity.size)", "\(identity.modifiedNanoseconds)",
             "\(identity.changedNanoseconds)", optional(entry.sha256), escape(entry.name), optional(entry.version),
             optional(entry.abiVersion.map { "\($0)" }), entry.status.rawValue, optional(entry.error), list(entry.warnings.map(escape)),
-            list(entry.fetchers.map { escape($0.symbol) + String(partSeparator) + escape($0.displayName) }), optional(metadata, escaped: false),
+            list(entry.fetchers.map { [escape($0.symbol), escape($0.displayName), "\($0.rank)"].joined(separator: String(partSeparator)) }),
+            optional(metadata, escaped: false),
             entry.sandbox.level.rawValue, list(entry.sandbox.missing.map { escape($0.layer) + String(partSeparator) + escape($0.reason) }),
         ]
     }
@@ -132,8 +136,9 @@ enum RegistryCacheCodec {
             error: try optional(text(12)))
         entry.warnings = try items(text(13)).map(unescape)
         entry.fetchers = try items(text(14)).map { item throws(DecodeError) in
-            let (symbol, displayName) = try pair(item)
-            return RegistryCache.Fetcher(symbol: symbol, displayName: displayName)
+            let parts = item.split(separator: partSeparator, omittingEmptySubsequences: false)
+            guard parts.count == 3, let rank = UInt32(parts[2]) else { throw DecodeError(description: "a fetcher has no symbol, name and rank") }
+            return RegistryCache.Fetcher(symbol: try unescape(String(parts[0])), displayName: try unescape(String(parts[1])), rank: rank)
         }
         if let metadata = try optional(text(15), escaped: false) {
             let parts = items(metadata)
