@@ -49,6 +49,6 @@ struct BrokenPluginTests {
         #expect(try loaded.registry.sources(for: "btc", named: nil).map(\.plugin.name) == ["BitcoinPlugin", "DuplicateBitcoinPlugin"])
         #expect(try loaded.registry.sources(for: "BTC", named: "DuplicateBitcoinPlugin").map(\.plugin.name) == ["DuplicateBitcoinPlugin"])
         #expect(loaded.reports.map(\.status) == [.loaded, .loaded])
-        #expect(loaded.reports.allSatisfy(\.warnings.isEmpty))
+        #expect(loaded.reports.allSatisfy { $0.warnings.isEmpty })
     }
 }
