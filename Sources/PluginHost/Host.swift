@@ -286,29 +286,51 @@ package struct LoadedPlugins: Sendable {
         }
     }
 
-    /// Fetches every symbol concurrently.
+    /// Fetches every symbol concurrently, each from its first source and,
+    /// when that fails, the next.
     /// - Parameters:
     ///   - symbols: What to fetch, as the user typed it (`eth` finds `ETH`).
     ///   - currency: The quote currency.
-    ///   - timeout: How long each fetch may take.
+    ///   - timeout: How long each symbol may take.
     /// - Returns: One result per symbol, in the order asked.
     package func fetch(_ symbols: [String], currency: String, timeout: Duration) async -> [Result<Quote, FetchError>] {
+        await fetch(symbols, currency: currency, timeout: timeout, plan: FetchPlan()).map(\.result)
+    }
+
+    /// Fetches every symbol concurrently, asking its sources as `plan` says.
+    /// - Parameters:
+    ///   - symbols: What to fetch, as the user typed it (`eth` finds `ETH`).
+    ///   - currency: The quote currency.
+    ///   - timeout: How long each symbol may take, all its sources together.
+    ///   - plan: Which sources are asked, and when.
+    /// - Returns: One fetch per symbol, in the order asked.
+    package func fetch(_ symbols: [String], currency: String, timeout: Duration, plan: FetchPlan) async -> [SymbolFetch] {
         let failedFiles = reports.count { $0.status == .failed }
-        return await withTaskGroup(of: (Int, Result<Quote, FetchError>).self) { group in
+        return await withTaskGroup(of: (Int, SymbolFetch).self) { group in
             for (index, symbol) in symbols.enumerated() {
                 group.addTask {
+                    let sources: [PluginFetcher]
                     do throws(FetchError) {
-                        let fetcher = try registry.fetcher(for: symbol)
-                        return (index, await fetcher.price(in: currency, timeout: timeout))
+                        if case .named(let name) = plan.sources {
+                            sources = try registry.sources(for: symbol, named: name)
+                        } else {
+                            sources = try registry.sources(for: symbol, named: nil)
+                        }
                     } catch {
                         var error = error
                         error.failedPluginFiles = failedFiles
                         error.noPluginsFix = noPluginsFix
-                        return (index, .failure(error))
+                        return (index, SymbolFetch(symbol: symbol, error: error))
+                    }
+                    switch plan.sources {
+                    case .all:
+                        return (index, await EverySource(symbol: symbol, currency: currency, sources: sources, timeout: timeout).run())
+                    case .failover, .named:
+                        return (index, await Failover(symbol: symbol, currency: currency, sources: sources, timeout: timeout, hedge: plan.hedge).run())
                     }
                 }
             }
-            var results = [Result<Quote, FetchError>?](repeating: nil, count: symbols.count)
+            var results = [SymbolFetch?](repeating: nil, count: symbols.count)
             for await (index, result) in group { results[index] = result }
             return results.compactMap { $0 }
         }

@@ -5,21 +5,33 @@ import WorkerProtocol
 /// Turns the host's results into what `host` prints.
 ///
 /// The JSON shapes are a contract that scripts rely on:
-/// - `list-fetchers`: `[{"symbol","name","plugin"}]`
+/// - `list-fetchers`: `[{"symbol","name","plugin","rank","default"}]`
 /// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"error"?,"warnings"?,"sandboxMissing"?}]`,
 ///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `cached` whether the registry cache
 ///   described the plugin, `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
 ///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
-/// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
+/// - `fetch`: see ``Rendering/prices(_:as:everySource:)``
 enum Rendering {
     /// The fetcher listing.
-    static func fetchers(_ fetchers: [PluginFetcher], as format: OutputFormat) -> String {
+    ///
+    /// Every provider of every symbol, symbols sorted and each one's
+    /// providers in the order `fetch` asks them, with its rank; the one
+    /// `fetch` asks first is the symbol's default.
+    static func fetchers(_ providers: SymbolProviders, as format: OutputFormat) -> String {
+        let rows = providers.symbols.flatMap { symbol in
+            let first = providers.first(for: symbol)
+            return providers.providers(of: symbol).map { provider in
+                FetcherRow(
+                    symbol: provider.symbol, name: provider.displayName, plugin: provider.plugin.name, rank: provider.rank.value,
+                    default: provider == first)
+            }
+        }
         switch format {
         case .json:
-            return json(fetchers.map { FetcherRow(symbol: $0.symbol, name: $0.displayName, plugin: $0.plugin.name) })
+            return json(rows)
         case .table:
-            var table = TextTable("SYMBOL", "NAME", "PLUGIN")
-            table.rows = fetchers.map { [$0.symbol, $0.displayName, $0.plugin.name] }
+            var table = TextTable("SYMBOL", "NAME", "PLUGIN", "RANK", "DEFAULT")
+            table.rows = rows.map { [$0.symbol, $0.name, $0.plugin, "\($0.rank)", $0.default ? "yes" : "-"] }
             return table.rendered
         }
     }
@@ -89,21 +101,6 @@ enum Rendering {
         return "\nWhere plugins may fetch:\n" + lines.joined(separator: "\n") + "\n"
     }
 
-    /// The fetch results, one per symbol in the order asked.
-    static func prices(_ results: [Result<Quote, FetchError>], as format: OutputFormat) -> String {
-        switch format {
-        case .json:
-            return json(results.map(PriceRow.init))
-        case .table:
-            var table = TextTable("SYMBOL", "CURRENCY", "AMOUNT", "PLUGIN")
-            table.rows = results.compactMap { result in
-                guard case .success(let quote) = result else { return nil }
-                return [quote.symbol, quote.currency, quote.amount, quote.plugin.name]
-            }
-            return table.rows.isEmpty ? "" : table.rendered
-        }
-    }
-
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -117,6 +114,8 @@ private struct FetcherRow: Encodable {
     let symbol: String
     let name: String
     let plugin: String
+    let rank: UInt32
+    let `default`: Bool
 }
 
 private struct PluginRow: Encodable {
@@ -162,27 +161,5 @@ private struct PluginRow: Encodable {
         author = report.metadata?.author
         license = report.metadata?.license
         homepage = report.metadata?.homepage
-    }
-}
-
-private struct PriceRow: Encodable {
-    let result: Result<Quote, FetchError>
-
-    init(_ result: Result<Quote, FetchError>) { self.result = result }
-
-    private enum Key: String, CodingKey { case symbol, currency, amount, plugin, error }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        switch result {
-        case .success(let quote):
-            try container.encode(quote.symbol, forKey: .symbol)
-            try container.encode(quote.currency, forKey: .currency)
-            try container.encode(quote.amount, forKey: .amount)
-            try container.encode(quote.plugin.name, forKey: .plugin)
-        case .failure(let error):
-            try container.encode(error.symbol, forKey: .symbol)
-            try container.encode(error.message(naming: .host), forKey: .error)
-        }
     }
 }

@@ -21,6 +21,8 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case onlyUnranked(sources: [String])
         /// The fetch ran out of time before this source was asked.
         case notAsked(plugin: String)
+        /// Several sources were asked, or were to be, and none answered.
+        case noSourceAnswered(sources: [String])
     }
 
     /// The symbol that failed, as the user typed it.
@@ -64,6 +66,8 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(symbol) is provided only at rank 0, which is never asked unless named (\(sources.joined(separator: ", "))); pass \(names.source) \(sources.first ?? "PLUGIN"), or give it a rank with \(names.ranks)=\(sources.first ?? "PLUGIN"):128"
         case .notAsked(let plugin):
             "\(plugin) was not asked: the time \(names.fetchTimeout) allows had run out"
+        case .noSourceAnswered(let sources):
+            "no source answered (\(sources.joined(separator: ", "))); each one's reason is on its own line"
         }
     }
 

@@ -139,6 +139,9 @@ package struct FileNetworking: HostNetworking {
     }
 
     private static func notFound(_ path: String) -> HTTPOutcome {
+        // The files looked for: a trailing slash names the file without it.
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         let body = #"{"errors":[{"id":"not_found","message":"no fixture file at \#(path) or \#(path).json"}]}"#
         return .response(status: 404, body: Array(body.utf8))
     }
