@@ -187,29 +187,39 @@ struct ContainmentEndToEndTests {
             ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
+        #expect(output.stdout == "SYMBOL  NAME      PLUGIN          RANK  DEFAULT\nETH     Ethereum  EthereumPlugin  128   yes\n")
         #expect(output.stderrLines == [
-            // A worker reports every symbol and the host decides who keeps ETH; the symbol rule refuses the report.
+            // A worker reports every symbol and the host orders ETH's sources; the symbol rule refuses the report.
             #"host: warning: skipping \#(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol "E\u{1B}[31mVIL" is not 1 to 16 upper-case letters or digits); remove it from the plugins directory or ask its author for a fix"#
         ])
     }
 
-    @Test("A worker's plugin that reports another plugin's symbol as its own gets nothing: the host decides who keeps it")
-    func forgedClaimKeepsNothing() async throws {
-        let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
-        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
-        let forger = directory.appending(path: "zz-frame-forger.so").path
+    @Test("A worker's plugin that claims another's symbol at the highest rank is only a later source: nobody vouched for it, so it is believed up to secondary")
+    func forgedRankIsCapped() async throws {
+        let dataHome = try TemporaryDirectory.make()
+        let userPlugins = dataHome.appending(path: "patchbay/plugins")
+        try FileManager.default.createDirectory(at: userPlugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: await FixturePlugins.library(Self.frameForger), to: userPlugins.appending(path: "zz-frame-forger.so"))
         let forged = WorkerToHost.loaded(.registered(
             LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
             LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum", rank: .max)], duplicates: [], refused: [])
         ))
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
 
+        // The bundled plugins beside host, vouched for by the build; the forger in the user's directory, after them.
         let output = try await CommandRunner.host(
-            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
+            ["list-fetchers", "--isolate"], environment: ["HOSTILE_FRAME_HEX": frame, "XDG_DATA_HOME": dataHome.path])
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
-        #expect(output.stderrLines == ["host: warning: skipping \(forger): every symbol it registers is already taken (ETH by \(ethereum))"])
+        #expect(output.stdout == """
+            SYMBOL  NAME      PLUGIN          RANK  DEFAULT
+            BTC     Bitcoin   BitcoinPlugin   256   yes
+            BTC     Bitcoin   BitstampPlugin  128   -
+            ETH     Ethereum  EthereumPlugin  256   yes
+            ETH     Ethereum  BitstampPlugin  128   -
+            ETH     Ethereum  FrameForger     128   -
+
+            """)
+        #expect(output.stderrLines.isEmpty)
     }
 }

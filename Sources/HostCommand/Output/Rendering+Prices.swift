@@ -6,8 +6,9 @@ extension Rendering {
     /// The table has a row per price: the source that answered; with
     /// `everySource`, every source that answered, then a row of their
     /// median and spread. The JSON shapes are a contract:
-    /// - a symbol that got a price: `{"symbol","currency","amount","plugin","attempts"}`;
-    ///   one that did not: `{"symbol","error","attempts"}`; each attempt is
+    /// - a symbol that got a price: `{"symbol","currency","amount","plugin","attempts"?}`;
+    ///   one that did not: `{"symbol","error","attempts"?}`; `attempts`, when
+    ///   the symbol has several sources, is each one in the order asked,
     ///   `{"plugin","status","amount"?,"error"?}`, `status` being `answered`,
     ///   `failed`, `abandoned` (another source answered first) or `not asked`;
     /// - with every source: `{"symbol","currency"?,"sources","median"?,"spread"?,"error"?}`,
@@ -48,7 +49,7 @@ extension Rendering {
     /// `SYMBOL: PLUGIN failed: why`.
     static func failureLines(_ fetch: SymbolFetch, hint: String?) -> [String] {
         let answered = (try? fetch.result.get()) != nil
-        guard fetch.attempts.count > 1 else {
+        guard fetch.sourceCount > 1 else {
             guard case .failure(let error) = fetch.result else { return [] }
             var line = error.description(naming: .host)
             if error.isUnknownSymbol, let hint { line += "; \(hint)" }
@@ -88,7 +89,8 @@ private struct PriceRow: Encodable {
             try container.encode(error.symbol, forKey: .symbol)
             try container.encode(error.message(naming: .host), forKey: .error)
         }
-        try container.encode(fetch.attempts.map(AttemptRow.init), forKey: .attempts)
+        // A symbol with one source keeps the shape it always had.
+        if fetch.sourceCount > 1 { try container.encode(fetch.attempts.map(AttemptRow.init), forKey: .attempts) }
     }
 }
 

@@ -42,7 +42,9 @@ struct Failover: Sendable {
             let remaining = deadline - clock.now
             guard remaining > .zero else { return }
             let index = asked
-            let budget = hedge == nil ? remaining / (sources.count - index) : remaining
+            // The first source's share is taken from the timeout itself, so one source waits exactly the timeout asked for.
+            let left = hedge == nil ? sources.count - index : 1
+            let budget = (index == 0 ? timeout : remaining) / left
             let (source, currency) = (sources[index], currency)
             asked += 1
             running += 1

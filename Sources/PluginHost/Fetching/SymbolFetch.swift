@@ -23,8 +23,11 @@ package struct SymbolFetch: Sendable {
 
     /// The symbol, as the user typed it.
     package let symbol: String
-    /// Every source in the order `fetch` asks them; empty when the symbol
-    /// has no source to ask (unknown, say).
+    /// How many sources the plan had for the symbol; 0 when it had none
+    /// (an unknown symbol, say).
+    package let sourceCount: Int
+    /// Each source asked, in the order asked; when no source answered,
+    /// also those the timeout left unasked.
     package let attempts: [Attempt]
     /// The price: the first answer in failover; the first source's answer
     /// in rank order when every source was asked; or why there is none.
@@ -36,6 +39,7 @@ package struct SymbolFetch: Sendable {
     /// A fetch that asked no source, because of `error`.
     init(symbol: String, error: FetchError) {
         self.symbol = symbol
+        self.sourceCount = 0
         self.attempts = []
         self.result = .failure(error)
         self.consensus = nil
@@ -44,7 +48,10 @@ package struct SymbolFetch: Sendable {
     /// A fetch that asked its sources.
     init(symbol: String, attempts: [Attempt], result: Result<Quote, FetchError>, consensus: Consensus? = nil) {
         self.symbol = symbol
-        self.attempts = attempts
+        self.sourceCount = attempts.count
+        // Sources left unasked because another answered are no attempts; unasked for want of time, they explain a failure.
+        let answered = (try? result.get()) != nil
+        self.attempts = answered ? attempts.filter { $0.outcome != .notAsked } : attempts
         self.result = result
         self.consensus = consensus
     }

@@ -18,6 +18,7 @@ package struct HostSettingError: Error, Sendable, Equatable {
 
     enum Kind: Sendable, Equatable {
         case apiBase(APIBaseError, from: Origin)
+        case ranks(RankOverrideError)
         case grantNotPrefix(URLPrefixError, from: Origin)
         case notBoolean(HostEnvironment.Variable, value: String)
         case sandboxSwitchedOff(requiredBy: Origin, switchedOffBy: Origin)
@@ -34,6 +35,8 @@ package struct HostSettingError: Error, Sendable, Equatable {
         switch kind {
         case .apiBase(let error, let origin):
             error.message(naming: Self.name(origin, option: names.apiBaseURL))
+        case .ranks(let error):
+            error.message(naming: HostEnvironment.Variable.ranks.rawValue)
         case .grantNotPrefix(let error, let origin):
             "\(Self.name(origin, option: names.allowURL)) \(error); give a prefix such as https://api.example.com/v2 or file:///srv/prices"
         case .notBoolean(let variable, let value):

@@ -131,7 +131,16 @@ package struct HostWiring: Sendable {
 
     /// Everything that says how plugins are found out about and loaded.
     package func loadOptions() throws(HostSettingError) -> LoadOptions {
-        LoadOptions(policy: try policy(), isolation: try isolationOptions(), cache: try cacheUse())
+        LoadOptions(policy: try policy(), isolation: try isolationOptions(), cache: try cacheUse(), ranks: try ranks())
+    }
+
+    /// The user's ranks: `HOST_RANKS=PLUGIN:RANK,…`.
+    package func ranks() throws(HostSettingError) -> RankOverrides {
+        do {
+            return try RankOverrides(parsing: environment[.ranks] ?? "")
+        } catch {
+            throw HostSettingError(kind: .ranks(error))
+        }
     }
 
     /// The trust policy: the allowlist setting, else each directory's `plugins.lock`.
