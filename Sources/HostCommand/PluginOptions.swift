@@ -36,7 +36,7 @@ struct PluginOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Run every plugin in a sandboxed worker process of its own (--isolate), or every plugin in this process (--no-isolate). By default, plugins bundled with the host or pinned in a lock file run in this process and the rest in workers. Overrides HOST_ISOLATE=1 or 0."
+            "Run every plugin in a sandboxed worker process of its own (--isolate), or every plugin in this process (--no-isolate). By default, plugins bundled with the host or vouched for in your trust store (host trust) or the --allowlist run in this process and the rest in workers. Overrides HOST_ISOLATE=1 or 0."
         )
     )
     var isolate: Bool?
@@ -69,7 +69,7 @@ struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("allowlist"),
         help: ArgumentHelp(
-            "A lock file of SHA-256 digests (sha256sum format) that every plugin must match. (default: plugins.lock in each plugins directory, when present)",
+            "A lock file of SHA-256 digests (sha256sum format) that every plugin must match; the plugins it lists run in this process. (default: plugins.lock in each plugins directory, when present, which only pins)",
             valueName: "file"
         )
     )
@@ -188,16 +188,24 @@ struct PluginOptions: ParsableArguments {
         }
     }
 
-    /// The trust policy from `--allowlist`.
+    /// The trust policy from `--allowlist` and the user's trust store.
     /// - Parameter mustExist: Whether the allowlist is read (loading) rather than written (`lock-plugins`).
     func trust(mustExist: Bool = true) throws -> PluginTrust {
-        guard let allowlist else { return PluginTrust() }
+        let store = Self.trustStorePath().map(TrustStore.read(at:))
+        guard let allowlist else { return PluginTrust(store: store) }
         if mustExist, access(allowlist, R_OK) != 0 {
             let reason = String(cString: strerror(errno))
             throw ValidationError(
                 "--allowlist \(allowlist) cannot be read (\(reason)); create it with `host lock-plugins --allowlist \(allowlist)`, or fix the path")
         }
-        return PluginTrust(allowlist: .file(allowlist))
+        return PluginTrust(allowlist: .file(allowlist), store: store)
+    }
+
+    /// `$XDG_CONFIG_HOME/patchbay/trusted-plugins`, or under `$HOME/.config`;
+    /// nil when neither variable is set.
+    static func trustStorePath() -> String? {
+        TrustStore.configHome(xdgConfigHome: ProcessEnvironment.value(of: "XDG_CONFIG_HOME"), home: ProcessEnvironment.value(of: "HOME"))
+            .map(TrustStore.path(configHome:))
     }
 
     /// The plugin search path from `--plugins-dir`, `HOST_PLUGINS_DIR` or the usual directories.
@@ -224,6 +232,9 @@ struct PluginOptions: ParsableArguments {
         let trust = try trust(mustExist: trustMustExist)
         let level: Logger.Level = verbose ? .debug : .warning
         StderrLog.bootstrap(level: level)
+        if let problem = trust.store?.problem(naming: .host) {
+            Logger(label: "host").warning("your trust store vouches for nothing until it is fixed: \(problem)")
+        }
         let discovery = try discovery()
         return PluginHost.Host.live(
             discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: "--allow-url", network: try network.settings(),

@@ -9,6 +9,8 @@ extension SettingNames {
         addPluginsDirectory: "pass --plugins-dir",
         listPlugins: "run `host list-plugins`",
         loadInProcess: "run without --isolate",
-        lockPlugins: "`host lock-plugins`"
+        lockPlugins: "`host lock-plugins`",
+        trust: "`host trust`",
+        untrust: "`host untrust`"
     )
 }

@@ -17,7 +17,7 @@ final class PendingFetches: Sendable {
     typealias Answer = Result<Quote, FetchError>
 
     private struct Waiter {
-        let request: PluginInput.Request
+        let request: PluginOutputRules.Request
         let continuation: CheckedContinuation<Answer, Never>
     }
 
@@ -37,7 +37,7 @@ final class PendingFetches: Sendable {
     private static let finishedMemory = 1024
 
     /// Registers a waiter and returns its token, never 0 (NULL).
-    func begin(_ request: PluginInput.Request, continuation: CheckedContinuation<Answer, Never>) -> UInt64 {
+    func begin(_ request: PluginOutputRules.Request, continuation: CheckedContinuation<Answer, Never>) -> UInt64 {
         state.withLock { state in
             var token: UInt64
             repeat {
@@ -92,12 +92,12 @@ final class PendingFetches: Sendable {
 
     /// Copies a plugin-owned result into Swift values before the callback
     /// returns, through the same checks an isolated worker's answer gets.
-    private static func answer(from result: UnsafePointer<pb_fetch_result>?, for request: PluginInput.Request) -> Answer {
+    private static func answer(from result: UnsafePointer<pb_fetch_result>?, for request: PluginOutputRules.Request) -> Answer {
         guard let result, result.pointee.struct_size >= UInt32(MemoryLayout<pb_fetch_result>.size) else {
             return .failure(FetchError(symbol: request.symbol, .plugin(message: "\(request.plugin.name) passed a NULL or undersized pb_fetch_result")))
         }
-        do throws(PluginInput.Violation) {
-            return PluginInput.quote(try PluginInput.answer(from: result.pointee), for: request)
+        do throws(PluginOutputRules.Violation) {
+            return PluginOutputRules.quote(try PluginOutputRules.answer(from: result.pointee), for: request)
         } catch {
             return .failure(FetchError(symbol: request.symbol, .invalidAnswer(plugin: request.plugin.name, violation: error)))
         }

@@ -91,8 +91,8 @@ package struct PluginFetcher: Sendable {
             return .failure(FetchError(symbol: symbol, .worker(failure)))
         case .success(let reply):
             // The worker's plugin can write this frame itself: it gets the same checks as an in-process answer.
-            let answer = PluginInput.Answer(base: reply.quote?.base, currency: reply.quote?.currency, amount: reply.quote?.amount, error: reply.error)
-            return PluginInput.quote(answer, for: PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin))
+            let answer = PluginOutputRules.Answer(base: reply.quote?.base, currency: reply.quote?.currency, amount: reply.quote?.amount, error: reply.error)
+            return PluginOutputRules.quote(answer, for: PluginOutputRules.Request(symbol: symbol, currency: currency, plugin: plugin))
         }
     }
 
@@ -100,7 +100,7 @@ package struct PluginFetcher: Sendable {
         in currency: String, timeout: Duration, context: OpaqueContext, fetch: FetchFunction, session: PluginSession
     ) async -> Result<Quote, FetchError> {
         let pending = PendingFetches.shared
-        let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
+        let request = PluginOutputRules.Request(symbol: symbol, currency: currency, plugin: plugin)
         let timer = TimerBox()
         let answer = await withCheckedContinuation { continuation in
             let token = pending.begin(request, continuation: continuation)

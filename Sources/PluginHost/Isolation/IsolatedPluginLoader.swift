@@ -149,7 +149,7 @@ struct IsolatedPluginLoader: Sendable {
             // The plugin runs in the worker and can write this reply itself:
             // it passes the rules an in-process registration passes.
             let checked: CheckedLoadReply
-            do throws(PluginInput.Violation) {
+            do throws(PluginOutputRules.Violation) {
                 checked = try CheckedLoadReply(reply, claims: claims)
             } catch {
                 let detail = "its load report was refused: \(error)"
@@ -192,35 +192,35 @@ struct CheckedLoadReply {
     let warnings: [String]
     let metadata: PluginMetadata?
 
-    init(_ reply: LoadReply, claims: SymbolClaims) throws(PluginInput.Violation) {
+    init(_ reply: LoadReply, claims: SymbolClaims) throws(PluginOutputRules.Violation) {
         let report = reply.report
         // A failed report may carry the file name (up to NAME_MAX) where the descriptor could not be read.
-        name = try PluginInput.text(report.name, .name, limit: report.status == .loaded ? PluginInput.Limit.name : 255)
-        metadata = try report.metadata.map { metadata throws(PluginInput.Violation) in try PluginInput.metadata(metadata) }
-        warnings = try report.warnings.map { warning throws(PluginInput.Violation) in try PluginInput.text(warning, .error, limit: PluginInput.Limit.error) }
+        name = try PluginOutputRules.text(report.name, .name, limit: report.status == .loaded ? PluginOutputRules.Limit.name : 255)
+        metadata = try report.metadata.map { metadata throws(PluginOutputRules.Violation) in try PluginOutputRules.metadata(metadata) }
+        warnings = try report.warnings.map { warning throws(PluginOutputRules.Violation) in try PluginOutputRules.text(warning, .error, limit: PluginOutputRules.Limit.error) }
         guard report.status == .loaded else {
-            version = try report.version.map { version throws(PluginInput.Violation) in try PluginInput.text(version, .version, limit: PluginInput.Limit.version) }
-            error = try PluginInput.text(report.error ?? "failed", .error, limit: PluginInput.Limit.error)
+            version = try report.version.map { version throws(PluginOutputRules.Violation) in try PluginOutputRules.text(version, .version, limit: PluginOutputRules.Limit.version) }
+            error = try PluginOutputRules.text(report.error ?? "failed", .error, limit: PluginOutputRules.Limit.error)
             fetchers = []
-            guard reply.fetchers.isEmpty else { throw PluginInput.Violation(field: .symbol, rule: "list is not empty for a plugin that failed to load") }
+            guard reply.fetchers.isEmpty else { throw PluginOutputRules.Violation(field: .symbol, rule: "list is not empty for a plugin that failed to load") }
             return
         }
         guard let version = report.version, !version.isEmpty, !name.isEmpty else {
-            throw PluginInput.Violation(field: .name, rule: "or version is missing")
+            throw PluginOutputRules.Violation(field: .name, rule: "or version is missing")
         }
-        self.version = try PluginInput.text(version, .version, limit: PluginInput.Limit.version)
+        self.version = try PluginOutputRules.text(version, .version, limit: PluginOutputRules.Limit.version)
         error = nil
-        guard !reply.fetchers.isEmpty else { throw PluginInput.Violation(field: .symbol, rule: "list is empty for a plugin that loaded") }
+        guard !reply.fetchers.isEmpty else { throw PluginOutputRules.Violation(field: .symbol, rule: "list is empty for a plugin that loaded") }
         var seen: Set<String> = []
-        fetchers = try reply.fetchers.map { fetcher throws(PluginInput.Violation) in
-            let symbol = try PluginInput.symbol(fetcher.symbol)
+        fetchers = try reply.fetchers.map { fetcher throws(PluginOutputRules.Violation) in
+            let symbol = try PluginOutputRules.symbol(fetcher.symbol)
             guard seen.insert(symbol).inserted else {
-                throw PluginInput.Violation(field: .symbol, rule: "\(symbol) is listed twice")
+                throw PluginOutputRules.Violation(field: .symbol, rule: "\(symbol) is listed twice")
             }
             if let owner = claims.owner(of: symbol) {
-                throw PluginInput.Violation(field: .symbol, rule: "\(symbol) is already provided by \(owner)")
+                throw PluginOutputRules.Violation(field: .symbol, rule: "\(symbol) is already provided by \(owner)")
             }
-            return LoadReply.Fetcher(symbol: symbol, displayName: try PluginInput.displayName(fetcher.displayName, symbol: symbol))
+            return LoadReply.Fetcher(symbol: symbol, displayName: try PluginOutputRules.displayName(fetcher.displayName, symbol: symbol))
         }
     }
 }

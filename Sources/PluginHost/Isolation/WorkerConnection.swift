@@ -183,7 +183,7 @@ final class WorkerConnection: Sendable {
             // or as another plugin.
             var logger = services.logger
             logger[metadataKey: "plugin"] = "\(state.withLock { $0.plugin } ?? URL(filePath: path).lastPathComponent)"
-            logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(PluginInput.logLine(line.message))")
+            logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(PluginOutputRules.logLine(line.message))")
         case .httpGet(let request):
             let services = self.services
             // Until the worker reports its plugin's name, the file names it.

@@ -37,7 +37,7 @@ enum HostServicesVendor {
 
     private static let log: @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void = { context, level, message in
         guard let session = session(context), let message else { return }
-        session.log(level, PluginInput.logLine(message))
+        session.log(level, PluginOutputRules.logLine(message))
     }
 
     private static let configValue: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { context, key in

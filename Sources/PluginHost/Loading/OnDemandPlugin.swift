@@ -14,7 +14,7 @@ final class OnDemandPlugin: Sendable {
     /// What the listing knows of it.
     let identity: PluginIdentity
     /// Where its code runs.
-    let mode: LoadMode
+    let placement: Placement
     private let fileIdentity: FileIdentity?
     private let services: HostServices
     private let trust: PluginTrust
@@ -29,12 +29,12 @@ final class OnDemandPlugin: Sendable {
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
-        path: String, identity: PluginIdentity, mode: LoadMode, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
+        path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
         isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, owners: [String: String]
     ) {
         self.path = path
         self.identity = identity
-        self.mode = mode
+        self.placement = placement
         self.fileIdentity = fileIdentity
         self.services = services
         self.trust = trust
@@ -70,8 +70,8 @@ final class OnDemandPlugin: Sendable {
         let claims = SymbolClaims()
         for (symbol, owner) in owners where owner != path { claims.claim([symbol], for: owner) }
         let started = ContinuousClock.now
-        defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
-        switch mode.place {
+        defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
+        switch placement.place {
         case .isolated:
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, claims: claims)
             loader.warnedAboutSandbox = warnedAboutSandbox

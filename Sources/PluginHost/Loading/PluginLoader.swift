@@ -187,10 +187,10 @@ package struct PluginLoader: Sendable {
         guard namePointer != nil else { throw PluginLoadError(.incompleteDescriptor(field: "name")) }
         guard versionPointer != nil else { throw PluginLoadError(.incompleteDescriptor(field: "version")) }
         guard let register = field(\.register_plugin) else { throw PluginLoadError(.incompleteDescriptor(field: "register_plugin")) }
-        do throws(PluginInput.Violation) {
-            let name = try PluginInput.requiredText(namePointer, .name, limit: PluginInput.Limit.name)
-            let version = try PluginInput.requiredText(versionPointer, .version, limit: PluginInput.Limit.version)
-            let metadata = try PluginInput.metadata(
+        do throws(PluginOutputRules.Violation) {
+            let name = try PluginOutputRules.requiredText(namePointer, .name, limit: PluginOutputRules.Limit.name)
+            let version = try PluginOutputRules.requiredText(versionPointer, .version, limit: PluginOutputRules.Limit.version)
+            let metadata = try PluginOutputRules.metadata(
                 abiVersion: abiVersion, descriptorSize: size, description: field(\.description), author: field(\.author),
                 license: field(\.license), homepage: field(\.homepage))
             return Descriptor(name: name, version: version, metadata: metadata, register: register)

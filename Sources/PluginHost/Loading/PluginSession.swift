@@ -76,10 +76,10 @@ final class PluginSession: Sendable {
         }
         let symbol: String
         let displayName: String
-        do throws(PluginInput.Violation) {
-            let raw = try PluginInput.text(fetcher.symbol, .symbol, limit: PluginInput.Limit.displayName) ?? ""
-            symbol = try PluginInput.symbol(raw)
-            displayName = try PluginInput.displayName(PluginInput.text(fetcher.display_name, .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
+        do throws(PluginOutputRules.Violation) {
+            let raw = try PluginOutputRules.text(fetcher.symbol, .symbol, limit: PluginOutputRules.Limit.displayName) ?? ""
+            symbol = try PluginOutputRules.symbol(raw)
+            displayName = try PluginOutputRules.displayName(PluginOutputRules.text(fetcher.display_name, .displayName, limit: PluginOutputRules.Limit.displayName) ?? "", symbol: symbol)
         } catch {
             return refuse("\(error)")
         }

@@ -23,6 +23,10 @@ package struct SettingNames: Sendable, Equatable {
     package var loadInProcess: String
     /// The command that writes lock files, as a noun.
     package var lockPlugins: String
+    /// The command that vouches for a plugin file, as a noun.
+    package var trust: String
+    /// The command that takes a vouch back, as a noun.
+    package var untrust: String
 
     /// Names for a program that has said nothing about its settings.
     /// - Parameters:
@@ -32,13 +36,17 @@ package struct SettingNames: Sendable, Equatable {
     ///   - listPlugins: e.g. "run `host list-plugins`".
     ///   - loadInProcess: e.g. "run without --isolate".
     ///   - lockPlugins: e.g. "`host lock-plugins`".
+    ///   - trust: e.g. "`host trust`".
+    ///   - untrust: e.g. "`host untrust`".
     package init(
         fetchTimeout: String = "the fetch timeout",
         loadTimeout: String = "the load timeout",
         addPluginsDirectory: String = "name a plugins directory",
         listPlugins: String = "list the plugins",
         loadInProcess: String = "load plugins in-process",
-        lockPlugins: String = "the program's lock command"
+        lockPlugins: String = "the program's lock command",
+        trust: String = "the program's trust command",
+        untrust: String = "the program's untrust command"
     ) {
         self.fetchTimeout = fetchTimeout
         self.loadTimeout = loadTimeout
@@ -46,5 +54,7 @@ package struct SettingNames: Sendable, Equatable {
         self.listPlugins = listPlugins
         self.loadInProcess = loadInProcess
         self.lockPlugins = lockPlugins
+        self.trust = trust
+        self.untrust = untrust
     }
 }
