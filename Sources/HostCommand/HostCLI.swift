@@ -13,7 +13,7 @@ struct HostCLI: AsyncParsableCommand {
             is kept in a cache ($XDG_CACHE_HOME/patchbay), so a command loads only the plugins it needs. \
             Plugins bundled with the host, or that you vouched for (host trust), run in this process; any other in a sandboxed worker.
             """,
-        version: PatchbayVersion.current,
-        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Trust.self, Untrust.self, Inspect.self, NewPlugin.self, PluginWorkerCommand.self]
+        version: PatchbayVersion.report,
+        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Trust.self, Untrust.self, Inspect.self, NewPlugin.self]
     )
 }

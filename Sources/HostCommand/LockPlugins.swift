@@ -22,7 +22,7 @@ struct LockPlugins: ParsableCommand {
     @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        if plugins.allowlist == nil && PluginOptions.trustStorePath() == nil {
+        if plugins.allowlist == nil && plugins.wiring.trustStorePath() == nil {
             throw ValidationError("there is no trust store without a configuration directory; set XDG_CONFIG_HOME or HOME, or name a file with --allowlist")
         }
         let host = try plugins.host(trustMustExist: false)

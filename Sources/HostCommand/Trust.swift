@@ -49,9 +49,9 @@ struct Trust: AsyncParsableCommand {
             print(Rendering.trusted(files, store: host.trust.store?.path ?? "", as: format), terminator: "")
             return
         }
-        let policy = try plugins.resolvedPolicy()
+        let policy = try plugins.checked { wiring in try wiring.policy() }
         try plugins.checkSandboxSwitch()
-        let isolation = try plugins.isolationOptions()
+        let isolation = try plugins.checked { wiring in try wiring.isolationOptions() }
         let changes: [TrustChange]
         do throws(TrustStoreError) {
             changes = try await host.trust(files, isolation: isolation, policy: policy)

@@ -6,7 +6,7 @@ import PluginHost
 enum TrustStoreCommand {
     /// The host, refusing to go on without a place for the store.
     static func host(_ plugins: PluginOptions) throws -> PluginHost.Host {
-        guard PluginOptions.trustStorePath() != nil else {
+        guard plugins.wiring.trustStorePath() != nil else {
             throw ValidationError("there is no trust store without a configuration directory; set XDG_CONFIG_HOME or HOME")
         }
         return try plugins.host()

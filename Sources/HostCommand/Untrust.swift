@@ -26,7 +26,7 @@ struct Untrust: ParsableCommand {
 
     func run() throws {
         let host = try TrustStoreCommand.host(plugins)
-        let policy = try plugins.resolvedPolicy()
+        let policy = try plugins.checked { wiring in try wiring.policy() }
         let changes: [TrustChange]
         do throws(TrustStoreError) {
             changes = try host.untrust(files, policy: policy)

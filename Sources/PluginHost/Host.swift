@@ -83,11 +83,14 @@ package struct Host: Sendable {
     /// Problems are logged, one line per file, and never stop the others.
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop any workers.
     package func loadPlugins(_ options: LoadOptions) async -> LoadedPlugins {
-        switch options.cache {
-        case .use(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: false).0
-        case .rebuild(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: true).0
-        case .off: await loadEagerly(options)
-        }
+        var loaded =
+            switch options.cache {
+            case .use(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: false).0
+            case .rebuild(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: true).0
+            case .off: await loadEagerly(options)
+            }
+        loaded.noPluginsFix = noPluginsFix
+        return loaded
     }
 
     /// ``loadPlugins(_:)`` as far as it goes without a task: the plugins,
@@ -146,8 +149,8 @@ package struct Host: Sendable {
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
-    /// with one set of claims, so the first file to register a symbol keeps
-    /// it whichever way either was loaded. Consecutive files of one mode load
+    /// with one ``SymbolOwnership``, so which file keeps a symbol does not
+    /// depend on where either was loaded. Consecutive files of one mode load
     /// together: workers start at once, and in-process files are all opened
     /// before any registers.
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
@@ -158,8 +161,8 @@ package struct Host: Sendable {
             rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
         noteLockFilesThatOnlyPin(rule)
-        let claims = SymbolClaims()
-        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, claims: claims)
+        let ownership = SymbolOwnership()
+        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, ownership: ownership)
         isolated.warnedAboutSandbox = OnceFlag()
         var reports: [PluginReport] = []
         var fetchers: [PluginFetcher] = []
@@ -175,7 +178,7 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, claims: claims).load(files)
+                result = PluginLoader(services: services, trust: trust, ownership: ownership).load(files)
             }
             reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
             fetchers += result.fetchers
@@ -211,9 +214,16 @@ extension Host {
     /// The warning for a search that found nothing.
     func warnNoPluginFiles() {
         let searched = discovery.locations.map(\.directory).joined(separator: ", ")
-        services.logger.warning(
-            "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or \(names.addPluginsDirectory)"
-        )
+        services.logger.warning("no plugin files found in \(searched); \(noPluginsFix)")
+    }
+
+    /// How to get plugins when none were found, fitted to how the host was
+    /// started: directories the user named, a checkout's build, or an installed copy.
+    var noPluginsFix: String {
+        if discovery.locations.contains(where: { $0.origin == .named }) {
+            return "put plugin files (.so) there, or \(names.searchUsualDirectories)"
+        }
+        return "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)"
     }
 }
 
@@ -249,6 +259,8 @@ package struct LoadedPlugins: Sendable {
     let workers: [WorkerConnection]
     /// The plugins that load on their first fetch, with the registry cache.
     var onDemand: [OnDemandPlugin] = []
+    /// How to get plugins when none loaded, for an unknown symbol's message.
+    var noPluginsFix: String?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -282,6 +294,7 @@ package struct LoadedPlugins: Sendable {
                     } catch {
                         var error = error
                         error.failedPluginFiles = failedFiles
+                        error.noPluginsFix = noPluginsFix
                         return (index, .failure(error))
                     }
                 }

@@ -104,7 +104,7 @@ struct LockFileEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--allowlist", "/nonexistent/plugins.lock"])
         #expect(output.status == 64)
         #expect(output.stderrLines.first
-            == "Error: --allowlist /nonexistent/plugins.lock cannot be read (No such file or directory); create it with `host lock-plugins --allowlist /nonexistent/plugins.lock`, or fix the path")
+            == "host: error: --allowlist /nonexistent/plugins.lock cannot be read (No such file or directory); create it with `host lock-plugins --allowlist /nonexistent/plugins.lock`, or fix the path")
         #expect(!output.stderr.contains("Backtrace"))
     }
 

@@ -206,7 +206,7 @@ struct VouchingEndToEndTests {
     func lockPluginsNeverBesideTheExecutable() async throws {
         // A build of our own, to rebuild a bundled plugin in.
         let build = try TemporaryDirectory.make()
-        for name in ["host", "libBitcoinPlugin.so", "libEthereumPlugin.so"] {
+        for name in ["host", "patchbay-worker", "libBitcoinPlugin.so", "libEthereumPlugin.so"] {
             try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: name), to: build.appending(path: name))
         }
         let host = build.appending(path: "host")

@@ -6,15 +6,17 @@ import Synchronization
 /// write it. Whoever could write there could have replaced the plugins, and
 /// the host itself.
 ///
-/// The plugins' own directory (beside the host in a build, or
-/// `PREFIX/lib/patchbay/plugins` once installed) passes the plugin file
-/// rules on every load, ancestors included.
+/// The plugins' own directory (``InstalledLayout/bundledPluginsDirectory``:
+/// beside the host in a build, `PREFIX/lib/patchbay/plugins` once
+/// installed) passes the plugin file rules on every load, ancestors
+/// included.
 enum BundledLocation {
     /// The first rule the executable's directory, or one above it, breaks;
     /// nil when the location may vouch. Checked once per process.
     static func violation(rules: TrustRules) -> TrustViolation? {
         if let known = verdicts.withLock({ $0[rules.currentUser] }) { return known }
-        let verdict = check(executable: FilePaths.resolved("/proc/self/exe"), rules: rules)
+        let directory = InstalledLayout.running.executableDirectory
+        let verdict = check(executable: FilePaths.join(directory, FilePaths.name(of: FilePaths.resolved("/proc/self/exe"))), rules: rules)
         verdicts.withLock { $0[rules.currentUser] = verdict }
         return verdict
     }
