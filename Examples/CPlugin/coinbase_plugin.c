@@ -287,7 +287,7 @@ static pb_status register_plugin(const pb_host_services *services) {
     };
     pb_status status = services->register_fetcher(services->host_context, &fetcher);
     if (status == PB_ERR_DUPLICATE) {
-        services->log(services->host_context, PB_LOG_WARNING, FETCHER_SYMBOL " is already provided by another plugin");
+        services->log(services->host_context, PB_LOG_WARNING, FETCHER_SYMBOL " is registered twice; the first fetcher stays");
     } else if (status != PB_OK) {
         services->log(services->host_context, PB_LOG_ERROR, "the host refused the " FETCHER_SYMBOL " fetcher");
         return PB_ERR_PLUGIN_FAILED;

@@ -18,6 +18,8 @@ extension SettingNames {
         requireSandbox: "--require-sandbox",
         proxy: "--proxy",
         noProxy: "--no-proxy",
+        trust: "`host trust`",
+        untrust: "`host untrust`",
         source: "--source",
         ranks: "HOST_RANKS"
     )

@@ -106,7 +106,7 @@ package struct Host: Sendable {
         case .use(let cacheHome):
             return catalogWithoutScanning(options, cacheHome: cacheHome)
         case .off where !options.policy.mayIsolate:
-            return .loaded(loadInProcess(options))
+            return .loaded(loadPlugins(placing: PlacementRule(policy: options.policy, trust: trust), ranks: options.ranks))
         case .off, .rebuild:
             return .needsTask(PendingLoad { await loadPlugins(options) })
         }
@@ -119,30 +119,30 @@ package struct Host: Sendable {
 
     /// Finds and loads every plugin in-process and fills the registry with their fetchers.
     package func loadPlugins() -> LoadedPlugins {
-        loadInProcess(nil)
+        loadPlugins(placing: nil)
     }
 
-    /// Loads every plugin in-process, in search order; with `options`, each
-    /// report says so, and the user's ranks apply.
-    private func loadInProcess(_ options: LoadOptions?) -> LoadedPlugins {
+    /// Loads every plugin in-process; `rule`, when given, says for each
+    /// report where the policy puts it (everything in-process) and who
+    /// vouched. Who vouched is asked either way: it decides which declared
+    /// ranks and API bases are believed.
+    private func loadPlugins(placing rule: PlacementRule?, ranks: RankOverrides = RankOverrides()) -> LoadedPlugins {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
-        let vouched = vouchedPaths(candidates, locks: locks)
-        let mode = options?.policy.mode(origin: .named, pinnedBy: nil)
+        let vouchers = rule ?? PlacementRule(policy: .byTrust, trust: trust)
+        let placements = candidates.map { candidate in
+            vouchers.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+        }
+        let vouched = Self.vouched(candidates, placements)
         let result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(candidates.map(\.path))
         return LoadedPlugins(
-            reports: result.reports.map { withAllowedURLs($0, mode: mode) },
-            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: options?.ranks ?? RankOverrides()), workers: [])
+            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: rule == nil ? nil : $1) },
+            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: ranks), workers: [])
     }
 
-    /// The files someone vouched for: bundled with the host, or pinned in a lock file.
-    func vouchedPaths(_ candidates: [PluginDiscovery.Candidate], locks: LockFileCache) -> Set<String> {
-        Set(candidates.filter { IsolationPolicy.isVouched(origin: $0.origin, pinnedBy: pinningLock($0.path, locks: locks)) }.map(\.path))
-    }
-
-    /// The lock file that pins the file at `path` to a digest, if one does.
-    func pinningLock(_ path: String, locks: LockFileCache) -> String? {
-        if case .lock(let lock) = locks.lock(for: path), lock.expectedDigest(for: path) != nil { lock.path } else { nil }
+    /// The files of `candidates` someone vouched for, by their placements.
+    static func vouched(_ candidates: [PluginDiscovery.Candidate], _ placements: [Placement]) -> Set<String> {
+        Set(zip(candidates, placements).filter { $0.1.voucher != .nobody }.map(\.0.path))
     }
 
     /// Finds the plugins and loads each in a worker process of its own, so a
@@ -159,7 +159,9 @@ package struct Host: Sendable {
     /// - Returns: The reports and a registry whose fetchers call into the workers.
     package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
         let candidates = pluginCandidates()
-        let vouched = vouchedPaths(candidates, locks: LockFileCache(trust: trust))
+        let locks = LockFileCache(trust: trust)
+        let rule = PlacementRule(policy: .byTrust, trust: trust)
+        let vouched = Self.vouched(candidates, candidates.map { rule.placement(of: $0.path, origin: $0.origin, lock: locks.lock(for: $0.path)) })
         var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
         loader.vouched = { vouched.contains($0) }
         let (result, workers) = await loader.load(candidates.map(\.path))
@@ -175,8 +177,12 @@ package struct Host: Sendable {
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
-        let modes = candidates.map { options.policy.mode(origin: $0.origin, pinnedBy: pinningLock($0.path, locks: locks)) }
-        let vouched = vouchedPaths(candidates, locks: locks)
+        let rule = PlacementRule(policy: options.policy, trust: trust)
+        let placements = candidates.map { candidate in
+            rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+        }
+        noteLockFilesThatOnlyPin(rule)
+        let vouched = Self.vouched(candidates, placements)
         var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
         isolated.warnedAboutSandbox = OnceFlag()
         isolated.vouched = { vouched.contains($0) }
@@ -186,17 +192,17 @@ package struct Host: Sendable {
         var start = 0
         while start < candidates.count {
             var end = start + 1
-            while end < candidates.count, modes[end].place == modes[start].place { end += 1 }
+            while end < candidates.count, placements[end].place == placements[start].place { end += 1 }
             let files = candidates[start..<end].map(\.path)
             let result: PluginLoader.Outcome
-            if modes[start].place == .isolated {
+            if placements[start].place == .isolated {
                 let loaded = await isolated.load(files)
                 result = loaded.0
                 workers += loaded.1
             } else {
                 result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(files)
             }
-            reports += zip(result.reports, modes[start..<end]).map { withAllowedURLs($0, mode: $1) }
+            reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
             fetchers += result.fetchers
             start = end
         }
@@ -205,10 +211,10 @@ package struct Host: Sendable {
 
     /// `report`, recording where it ran, and the URLs its plugin may fetch
     /// when the loader could not say: those of a plugin that declares no base.
-    private func withAllowedURLs(_ report: PluginReport, mode: LoadMode? = nil) -> PluginReport {
+    private func withAllowedURLs(_ report: PluginReport, placement: Placement? = nil) -> PluginReport {
         var report = report
         if report.apiBase == nil { report.allowedURLs = services.allowedURLs }
-        report.mode = mode
+        report.placement = placement
         return report
     }
 }
@@ -218,6 +224,14 @@ extension Host {
     /// an empty listing alone would not say where the host looked.
     func pluginFiles() -> [String] {
         pluginCandidates().map(\.path)
+    }
+
+    /// One line per lock file that pinned a plugin nobody vouched for: it
+    /// once ran them in-process, and now only pins them.
+    func noteLockFilesThatOnlyPin(_ rule: PlacementRule) {
+        for lock in rule.lockFilesThatOnlyPin {
+            services.logger.warning("\(PlacementRule.onlyPinsNotice(lock, naming: names))")
+        }
     }
 
     /// The warning for a search that found nothing.

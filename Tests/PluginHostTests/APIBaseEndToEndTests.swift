@@ -51,18 +51,20 @@ struct APIBaseEndToEndTests {
         let gamma = Self.plugin("GammaPlugin", "GGG", ["-DFIXTURE_API_BASE=\"\(server.baseURL)\""])
         let directory = try await FixturePlugins.directory(containing: [gamma])
         let common = ["--plugins-dir", directory.path] + flags
+        // One trust store for every run: `lock-plugins` vouches there.
+        let store = ["XDG_CONFIG_HOME": try TemporaryDirectory.make().path]
 
-        let refused = try await CommandRunner.host(["fetch", "GGG"] + common, hostDefaults: true)
-        let listed = try await CommandRunner.host(["list-plugins"] + common, hostDefaults: true)
-        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], hostDefaults: true).status == 0)
-        let vouched = try await CommandRunner.host(["fetch", "GGG"] + common, hostDefaults: true)
-        let vouchedList = try await CommandRunner.host(["list-plugins", "--format", "json"] + common, hostDefaults: true)
+        let refused = try await CommandRunner.host(["fetch", "GGG"] + common, environment: store, hostDefaults: true)
+        let listed = try await CommandRunner.host(["list-plugins"] + common, environment: store, hostDefaults: true)
+        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: store, hostDefaults: true).status == 0)
+        let vouched = try await CommandRunner.host(["fetch", "GGG"] + common, environment: store, hostDefaults: true)
+        let vouchedList = try await CommandRunner.host(["list-plugins", "--format", "json"] + common, environment: store, hostDefaults: true)
         let requests = server.requests
         await server.stop()
 
         let url = "\(server.baseURL)/v2/prices/GGG-USD/spot"
-        let refusal = "refused http_get of \(url): it is under \(server.baseURL), the API base GammaPlugin declares, and nobody vouched for GammaPlugin "
-            + "(neither bundled with the host nor pinned in a lock file); to let it fetch there, pass --api-base-url GammaPlugin=\(server.baseURL)"
+        let refusal = "refused http_get of \(url): it is under \(server.baseURL), the API base GammaPlugin declares, and nobody vouched for GammaPlugin; "
+            + "to let it fetch there, pass --api-base-url GammaPlugin=\(server.baseURL), or vouch for the plugin with `host trust`"
         #expect(refused.status == 1)
         #expect(refused.stderrLines == ["host: warning: plugin GammaPlugin: \(refusal)", "host: error: GGG: request failed: \(refusal)"])
         #expect(listed.stdout.hasSuffix(

@@ -103,14 +103,13 @@ struct SourcesEndToEndTests {
 
     // MARK: Ranks
 
-    /// Sources in a directory they are pinned in by `host lock-plugins`: vouched for, so their declared ranks are believed.
-    static func vouchedFetch(_ fixtures: [FixturePlugins.Fixture], _ arguments: [String] = [], environment: [String: String] = [:]) async throws
-        -> CommandRunner.Output
-    {
+    /// Sources the user vouched for with `host lock-plugins`, which writes their digests in the trust store: their declared ranks are believed.
+    static func vouchedFetch(_ fixtures: [FixturePlugins.Fixture], _ arguments: [String] = []) async throws -> CommandRunner.Output {
         let directory = try await FixturePlugins.directory(containing: fixtures)
-        let lock = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], hostDefaults: true)
+        let store = ["XDG_CONFIG_HOME": try TemporaryDirectory.make().path]
+        let lock = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: store, hostDefaults: true)
         #expect(lock.status == 0, "\(lock.stderr)")
-        return try await CommandRunner.host(["fetch", "SRC", "--plugins-dir", directory.path] + arguments, environment: environment, hostDefaults: true)
+        return try await CommandRunner.host(["fetch", "SRC", "--plugins-dir", directory.path] + arguments, environment: store, hostDefaults: true)
     }
 
     static func answerer(_ output: CommandRunner.Output) -> String? {

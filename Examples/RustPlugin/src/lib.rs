@@ -188,7 +188,7 @@ extern "C" fn register_plugin(services: *const PbHostServices) -> c_int {
     match (services.register_fetcher)(services.host_context, &fetcher) {
         PB_OK => PB_OK,
         PB_ERR_DUPLICATE => {
-            log(services, PB_LOG_WARNING, "ADA is already provided by another plugin");
+            log(services, PB_LOG_WARNING, "ADA is registered twice; the first fetcher stays");
             PB_OK
         }
         status => {

@@ -69,7 +69,11 @@ extern "C" {
 /** Status codes returned across the boundary. */
 typedef enum pb_status {
     PB_OK = 0,
-    /** A symbol is already registered; the first registration stays. */
+    /**
+     * This plugin already registered the symbol; its first fetcher stays.
+     * Another plugin's fetcher for the symbol is no obstacle: several
+     * plugins may provide one symbol, and the host asks them by rank.
+     */
     PB_ERR_DUPLICATE = 1,
     /**
      * An argument was NULL, empty, too small (`struct_size`) or malformed,
@@ -319,8 +323,8 @@ typedef struct pb_fetcher {
     uint32_t struct_size;
     /**
      * Ticker the fetcher answers for, e.g. "ETH": 1 to 16 characters from
-     * A-Z and 0-9 (`pb_symbol_is_valid`). The first plugin to register a
-     * symbol keeps it.
+     * A-Z and 0-9 (`pb_symbol_is_valid`). Other plugins may provide the
+     * same symbol; `rank` says which the host asks first.
      */
     const char *symbol;
     /** Human-readable name, e.g. "Ethereum". */
@@ -413,8 +417,8 @@ typedef struct pb_host_services {
     /**
      * Registers a fetcher. Only valid during `register_plugin`.
      *
-     * @return PB_OK; PB_ERR_DUPLICATE when another plugin already registered
-     *         the symbol (the first one stays); PB_ERR_INVALID_ARGUMENT for a
+     * @return PB_OK; PB_ERR_DUPLICATE when this plugin already registered
+     *         the symbol (its first fetcher stays); PB_ERR_INVALID_ARGUMENT for a
      *         NULL, empty or undersized fetcher, a NULL `fetch`, or a symbol
      *         or display name that breaks its rule (the host logs which);
      *         PB_ERR_TOO_LATE after `register_plugin` has returned.

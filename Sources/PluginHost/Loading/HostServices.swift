@@ -122,7 +122,7 @@ package final class HostServices: Sendable {
     /// - Parameters:
     ///   - plugin: Its descriptor's name; nil while the host does not know it.
     ///   - declared: The base its descriptor declares.
-    ///   - vouched: Whether someone vouched for it: bundled with the host, or pinned in a lock file.
+    ///   - vouched: Whether someone vouched for it (``Placement/voucher``).
     /// - Returns: The base it is told about and the policy its `http_get` is checked against.
     package func endpoint(for plugin: String?, declared: String?, vouched: Bool) -> PluginEndpoint {
         let base = apiBases.base(for: plugin, declared: declared)
@@ -131,7 +131,7 @@ package final class HostServices: Sendable {
         var withheld: URLPolicy.WithheldBase?
         if base.origin == .declared, !vouched, let prefix, prefix != (try? URLPrefix(apiBases.fallback)) {
             granted = []
-            withheld = URLPolicy.WithheldBase(plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption)
+            withheld = URLPolicy.WithheldBase(plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust })
         }
         return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld))
     }

@@ -15,9 +15,9 @@ final class OnDemandPlugin: Sendable {
     /// What the listing knows of it.
     let identity: PluginIdentity
     /// Where its code runs.
-    let mode: LoadMode
+    let placement: Placement
     /// Whether someone vouched for it, which lets it fetch under the API base it declares.
-    let vouched: Bool
+    var vouched: Bool { placement.voucher != .nobody }
     private let fileIdentity: FileIdentity?
     private let services: HostServices
     private let trust: PluginTrust
@@ -28,13 +28,12 @@ final class OnDemandPlugin: Sendable {
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
-        path: String, identity: PluginIdentity, mode: LoadMode, vouched: Bool, fileIdentity: FileIdentity?, services: HostServices,
-        trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag
+        path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
+        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag
     ) {
         self.path = path
         self.identity = identity
-        self.mode = mode
-        self.vouched = vouched
+        self.placement = placement
         self.fileIdentity = fileIdentity
         self.services = services
         self.trust = trust
@@ -67,8 +66,8 @@ final class OnDemandPlugin: Sendable {
 
     private func load() async -> Result<[PluginFetcher], PluginLoader.Failure> {
         let started = ContinuousClock.now
-        defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
-        switch mode.place {
+        defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
+        switch placement.place {
         case .isolated:
             let vouched = vouched
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)

@@ -36,12 +36,15 @@ package struct URLPolicy: Sendable, Equatable {
         package let base: URLPrefix
         /// The option that sets a plugin's base, e.g. `--api-base-url`; nil for a neutral wording.
         package let baseOption: String?
+        /// The command that vouches for a plugin, e.g. `` `host trust` ``; nil to name none.
+        package let trustCommand: String?
 
         /// Creates the record of a withheld base.
-        package init(plugin: String, base: URLPrefix, baseOption: String?) {
+        package init(plugin: String, base: URLPrefix, baseOption: String?, trustCommand: String? = nil) {
             self.plugin = plugin
             self.base = base
             self.baseOption = baseOption
+            self.trustCommand = trustCommand
         }
     }
 

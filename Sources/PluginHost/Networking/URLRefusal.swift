@@ -43,8 +43,8 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             return reason
         case .unvouched(let withheld):
             let grant = withheld.baseOption.map { "pass \($0) \(withheld.plugin)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
-            return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin) "
-                + "(neither bundled with the host nor pinned in a lock file); to let it fetch there, \(grant)"
+            let vouch = withheld.trustCommand.map { ", or vouch for the plugin with \($0)" } ?? ""
+            return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin); to let it fetch there, \(grant)\(vouch)"
         }
     }
 }

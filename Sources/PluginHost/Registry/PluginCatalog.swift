@@ -60,7 +60,7 @@ extension Host {
     /// sandboxed workers only the files that are new or changed since their
     /// last scan; no plugin is loaded. A fetch loads only the plugins that
     /// provide the symbols asked for (``LoadedPlugins/fetch(_:currency:timeout:)``),
-    /// each in its ``LoadMode``.
+    /// each in its ``Placement``.
     func catalog(_ options: LoadOptions, cacheHome: String, rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
         await carryOut(plan(options, cacheHome: cacheHome, rebuild: rebuild), options: options)
     }
@@ -132,8 +132,8 @@ extension Host {
         let locks = LockFileCache(trust: trust)
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let entry = entries[candidate.path], entry.identity == identity {
-                // A lock file that appeared since the scan needs the digest the scan did not take.
-                if entry.sha256 != nil || !locks.applies(to: candidate.path) { return .cached(candidate, entry) }
+                // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
+                if entry.sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry) }
             }
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
@@ -196,6 +196,7 @@ extension Host {
         var vouched = Set<String>()
         var checkedDirectories = Set<String>()
         let warned = OnceFlag()
+        let rule = PlacementRule(policy: options.policy, trust: trust)
         for item in items {
             let (candidate, entry, scanned): (PluginDiscovery.Candidate, RegistryCache.Entry?, Bool)
             let outcome: Result<PluginReport, PluginLoader.Failure>
@@ -208,32 +209,31 @@ extension Host {
                     try listing(listed, candidate: described, locks: locks, checkedDirectories: &checkedDirectories)
                 }
             }
-            let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
-            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
-            let isVouched = IsolationPolicy.isVouched(origin: candidate.origin, pinnedBy: pinnedBy)
+            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+            let isVouched = placement.voucher != .nobody
             if isVouched { vouched.insert(candidate.path) }
             var fetchers: [PluginFetcher] = []
             var endpoint: PluginEndpoint?
             if case .success(let report) = outcome, let entry {
                 endpoint = services.endpoint(for: report.name, declared: entry.metadata?.apiBaseURL, vouched: isVouched)
                 let plugin = OnDemandPlugin(
-                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
-                    vouched: isVouched, fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation,
-                    warnedAboutSandbox: warned)
+                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), placement: placement,
+                    fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned)
                 onDemand.append(plugin)
                 fetchers = entry.fetchers.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, rank: SourceRank($0.rank), plugin: plugin) }
             }
             result.record(outcome.map { ($0, fetchers) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
-            result.reports[index].mode = mode
+            result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if placement.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
             if let endpoint {
                 result.reports[index].record(endpoint)
             } else {
                 result.reports[index].allowedURLs = services.allowedURLs
             }
         }
+        noteLockFilesThatOnlyPin(rule)
         return LoadedPlugins(
             reports: result.reports, registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand)
     }
@@ -274,22 +274,11 @@ extension Host {
 }
 
 extension LockFileCache {
-    /// Whether a lock file governs `pluginPath`.
-    func applies(to pluginPath: String) -> Bool {
-        if case .unlocked = lock(for: pluginPath) { false } else { true }
-    }
-
-    /// The lock file that pins `pluginPath` to `digest`, if one does.
-    func pin(of pluginPath: String, digest: String?) -> String? {
-        guard case .lock(let lock) = lock(for: pluginPath), let digest, lock.expectedDigest(for: pluginPath) == digest else { return nil }
-        return lock.path
-    }
-
-    /// The lock-file check of loading, made on a digest taken earlier from
+    /// The lock-file and trust-store check of loading, made on a digest taken earlier from
     /// the same, unchanged file.
     func check(_ pluginPath: String, digest: String?) throws(PluginLoadError) {
         _ = try lock(for: pluginPath).verify(pluginPath) { () throws(PluginLoadError) in
-            // A scan takes the digest whenever a lock applies; without one the file is scanned again.
+            // A scan takes the digest whenever a lock or a vouch applies; without one the file is scanned again.
             guard let digest else { throw PluginLoadError(.changedSinceListed) }
             return digest
         }

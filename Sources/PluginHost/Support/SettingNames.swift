@@ -39,6 +39,10 @@ package struct SettingNames: Sendable, Equatable {
     package var proxy: String
     /// The switch that turns proxies off.
     package var noProxy: String
+    /// The command that vouches for a plugin file, as a noun.
+    package var trust: String
+    /// The command that takes a vouch back, as a noun.
+    package var untrust: String
     /// The setting that asks one plugin alone for a symbol.
     package var source: String
     /// The setting of the user's ranks, by plugin.
@@ -60,6 +64,8 @@ package struct SettingNames: Sendable, Equatable {
     ///   - requireSandbox: e.g. "--require-sandbox".
     ///   - proxy: e.g. "--proxy".
     ///   - noProxy: e.g. "--no-proxy".
+    ///   - trust: e.g. "`host trust`".
+    ///   - untrust: e.g. "`host untrust`".
     ///   - source: e.g. "--source".
     ///   - ranks: e.g. "HOST_RANKS".
     package init(
@@ -77,6 +83,8 @@ package struct SettingNames: Sendable, Equatable {
         requireSandbox: String = "requiring the sandbox",
         proxy: String = "the proxy",
         noProxy: String = "the no-proxy switch",
+        trust: String = "the program's trust command",
+        untrust: String = "the program's untrust command",
         source: String = "the source setting",
         ranks: String = "the ranks setting"
     ) {
@@ -94,6 +102,8 @@ package struct SettingNames: Sendable, Equatable {
         self.requireSandbox = requireSandbox
         self.proxy = proxy
         self.noProxy = noProxy
+        self.trust = trust
+        self.untrust = untrust
         self.source = source
         self.ranks = ranks
     }

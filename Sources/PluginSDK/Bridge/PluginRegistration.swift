@@ -134,7 +134,7 @@ enum PluginRegistration {
         case PB_OK:
             host.log(PB_LOG_DEBUG, "\(plugin) registered \(symbol) (\(fetcher.displayName))")
         case PB_ERR_DUPLICATE:
-            host.log(PB_LOG_WARNING, "\(plugin) did not register \(symbol): another plugin already did, and the first registration stays")
+            host.log(PB_LOG_WARNING, "\(plugin) did not register \(symbol) twice: its first fetcher for it stays")
         case PB_ERR_TOO_LATE:
             host.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host says registration is over")
         case PB_ERR_INVALID_ARGUMENT:
