@@ -194,25 +194,3 @@ private struct TrustedRow: Encodable {
     let sha256: String
     let status: String
 }
-
-private struct PriceRow: Encodable {
-    let result: Result<Quote, FetchError>
-
-    init(_ result: Result<Quote, FetchError>) { self.result = result }
-
-    private enum Key: String, CodingKey { case symbol, currency, amount, plugin, error }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        switch result {
-        case .success(let quote):
-            try container.encode(quote.symbol, forKey: .symbol)
-            try container.encode(quote.currency, forKey: .currency)
-            try container.encode(quote.amount, forKey: .amount)
-            try container.encode(quote.plugin.name, forKey: .plugin)
-        case .failure(let error):
-            try container.encode(error.symbol, forKey: .symbol)
-            try container.encode(error.message(naming: .host), forKey: .error)
-        }
-    }
-}
