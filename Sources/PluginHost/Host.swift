@@ -70,7 +70,7 @@ package struct Host: Sendable {
 
     /// The configuration values plugins may read with `config_value`.
     /// - Parameter apiBaseURL: Every plugin's API base; nil when each plugin
-    ///   gets its own, from ``APIBases``.
+    ///   gets its own, from `APIBases`.
     package static func configuration(apiBaseURL: URL?) -> [String: String] {
         guard var base = apiBaseURL?.absoluteString else { return ["host_abi_version": "\(PluginABIVersion.current)"] }
         while base.hasSuffix("/") { base.removeLast() }

@@ -7,7 +7,7 @@ package struct HostSettings: Sendable {
     /// Directories to load plugins from, instead of `HOST_PLUGINS_DIR` and the usual ones.
     package var pluginsDirectories: [String] = []
     /// API bases, instead of `HOST_API_BASE_URL`: `URL` for every plugin,
-    /// `PLUGIN=URL` for one (see ``APIBases/init(parsing:fallback:)``).
+    /// `PLUGIN=URL` for one (see `APIBases(parsing:)`).
     package var apiBaseURLs: [String] = []
     /// More URL prefixes plugins may fetch under, instead of `HOST_ALLOW_URLS`.
     package var allowedURLs: [String] = []
