@@ -11,7 +11,6 @@
 #
 # Usage: scripts/build-docs.sh                 writes .build/documentation/MODULE.doccarchive
 #        OUTPUT=DIR scripts/build-docs.sh      writes the archives into DIR
-# Open an archive with `docc preview` or serve it as static files.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"

@@ -168,7 +168,7 @@ struct PluginOptions: ParsableArguments {
         if here.hasSuffix("/plugins"), hasPlugins(here) {
             return "this folder is a plugins folder, and the host looks for ./plugins below the current one: run from its parent, or pass --plugins-dir ."
         }
-        let below = ((try? FileManager.default.contentsOfDirectory(atPath: here)) ?? []).sorted().first { hasPlugins("\(here)/\($0)/plugins") }
+        let below = ((try? FileManager.default.contentsOfDirectory(atPath: here)) ?? []).sorted().first { !$0.hasPrefix(".") && hasPlugins("\(here)/\($0)/plugins") }
         guard let below else { return nil }
         return "there is no ./plugins here, but \(below)/plugins has plugins: run from \(below), or pass --plugins-dir \(below)/plugins"
     }
