@@ -149,7 +149,7 @@ struct IsolationEndToEndTests {
         ])
         let discovery = PluginDiscovery(locations: [.init(directory: directory.path, pattern: .anySharedLibrary, isExplicit: true)])
         let host = Host(discovery: discovery, services: .simulated(networking))
-        let isolation = IsolationOptions(workerExecutable: CommandRunner.buildDirectory.appending(path: "host").path)
+        let isolation = IsolationOptions(workerExecutable: CommandRunner.buildDirectory.appending(path: "patchbay-worker").path)
 
         let loaded = try await Deadline.within(.seconds(60), "loading the isolated plugins") { await host.loadPlugins(isolation: isolation) }
         let results = try await Deadline.within(.seconds(60), "DOGE's and ETH's prices") {
@@ -172,11 +172,29 @@ struct IsolationEndToEndTests {
         #expect(rows["zz-duplicate-btc.so"]?["error"] as? String == "every symbol it registers is already taken (BTC by \(directory.path)/libBitcoinPlugin.so)")
     }
 
-    @Test("plugin-worker run by hand is one line and a usage exit code")
+    @Test("patchbay-worker run by hand is one line and a usage exit code")
     func workerByHand() async throws {
-        let output = try await CommandRunner.host(["plugin-worker"])
+        let output = try await CommandRunner.run(CommandRunner.buildDirectory.appending(path: "patchbay-worker"), [])
         #expect(output.status == 64)
-        #expect(output.stderr == "host: error: plugin-worker is started by `host --isolate` with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
+        #expect(output.stderr == "patchbay-worker: error: it is started by the host, one per sandboxed plugin, with its pipes on fds 3 and 4; it is not meant to be run by hand\n")
+    }
+
+    @Test("A host without its worker says so in one line, naming where it looked, and lists the plugins that need one as failed")
+    func missingWorker() async throws {
+        let host = try TemporaryDirectory.make().appending(path: "bin")
+        try FileManager.default.createDirectory(at: host, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: "host"), to: host.appending(path: "host"))
+        let directory = try await FixturePlugins.directory(with: [.cPlugin, .exitInFetch])
+
+        let output = try await CommandRunner.host(
+            ["list-plugins", "--format", "json", "--plugins-dir", directory.path], executable: host.appending(path: "host"), hostDefaults: true)
+
+        let searched = "\(host.path)/patchbay-worker or \(host.deletingLastPathComponent().path)/lib/patchbay/patchbay-worker"
+        let line = "cannot run plugins in sandboxed workers: there is no executable \(searched); build it with `swift build`, or install the host again"
+        #expect(output.stderrLines == ["host: error: \(line)"])
+        let rows = try HostFixtures.pluginRows(output.stdout)
+        #expect(rows.count == 2)
+        #expect(rows.values.allSatisfy { $0["status"] as? String == "failed" && $0["error"] as? String == line })
     }
 
     @Test("A bad HOST_ISOLATE is one usage line")

@@ -1,4 +1,5 @@
 import Glibc
+import WorkerProtocol
 
 /// Where the host's pieces are, relative to the running `host`: the one
 /// type every lookup of the bundled plugins, the HTTP library, the worker
@@ -55,8 +56,6 @@ package struct InstalledLayout: Sendable, Equatable {
     /// The layout around the running executable.
     package static let running = InstalledLayout(executableDirectory: FilePaths.directory(of: FilePaths.resolved("/proc/self/exe")))
 
-    /// The name of the worker executable.
-    package static let workerExecutableName = "patchbay-worker"
     /// The name of the plugin header.
     package static let pluginHeaderName = "patchbay_plugin.h"
 
@@ -69,11 +68,14 @@ package struct InstalledLayout: Sendable, Equatable {
     /// neither exists, the path beside `host`, for messages to name.
     /// - Parameter name: A file name, e.g. `libHostHTTP.so`.
     package func piece(_ name: String) -> String {
-        let beside = FilePaths.join(executableDirectory, name)
-        if access(beside, F_OK) == 0 { return beside }
-        let installed = FilePaths.join(libraryDirectory, name)
-        if access(installed, F_OK) == 0 { return installed }
-        return beside
+        let places = places(of: name)
+        return places.first { access($0, F_OK) == 0 } ?? places[0]
+    }
+
+    /// Where the file `name` is looked for, in order: beside `host`, then
+    /// under `../lib/patchbay/`.
+    package func places(of name: String) -> [String] {
+        [FilePaths.join(executableDirectory, name), FilePaths.join(libraryDirectory, name)]
     }
 
     /// The directory of the plugins bundled with the host: beside it in a
@@ -87,7 +89,7 @@ package struct InstalledLayout: Sendable, Equatable {
     package var httpLibrary: String { piece("libHostHTTP.so") }
 
     /// The worker executable, `patchbay-worker`.
-    package var workerExecutable: String { piece(Self.workerExecutableName) }
+    package var workerExecutable: String { piece(WorkerStartup.executableName) }
 
     /// The plugin header, `patchbay_plugin.h`: the checkout's, or the
     /// installed copy's under `PREFIX/include/patchbay`; nil when neither exists.

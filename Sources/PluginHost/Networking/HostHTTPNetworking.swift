@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HostHTTPABI
 import HostShared
+import PluginBoundary
 import Logging
 import Synchronization
 
@@ -201,9 +202,13 @@ private struct HTTPLibrary: Sendable {
     /// refused rather than crashing dlopen), then checks the ABI version.
     private static func load(_ path: String) throws(Problem) -> HTTPLibrary {
         let library: DynamicLibrary
-        do {
+        do throws(PluginLoadError) {
             let file = try PluginFile.open(path, rules: TrustRules(currentUser: UInt32(geteuid())))
-            library = try DynamicLibrary.open(file.loadPath)
+            do throws(PluginImageError) {
+                library = try DynamicLibrary.open(file.loadPath)
+            } catch {
+                throw PluginLoadError(image: error)
+            }
         } catch {
             if case .notALibrary(let reason) = error.kind {
                 throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.rebuildAdvice) to restore it")

@@ -185,9 +185,8 @@ extension Host {
     /// file to register a symbol keeps it. The host's checks that depend on
     /// more than the file (its directory, the lock file) are made again here.
     private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
-        // Two passes: every on-demand plugin shares the finished owners map,
-        // which copying as it grew would make quadratic.
-        var owners: [String: String] = [:]
+        // Two passes: every on-demand plugin shares the finished ownership.
+        let ownership = SymbolOwnership()
         var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?, scanned: Bool)] = []
         var checkedDirectories = Set<String>()
         for item in items {
@@ -196,7 +195,7 @@ extension Host {
                 outcomes.append((.failure(failure), candidate, nil, false))
             case .described(let candidate, let entry, let scanned):
                 let outcome = Result { () throws(PluginLoader.Failure) in
-                    try listing(entry, candidate: candidate, owners: &owners, locks: locks, checkedDirectories: &checkedDirectories)
+                    try listing(entry, candidate: candidate, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
                 }
                 outcomes.append((outcome, candidate, entry, scanned))
             }
@@ -213,7 +212,7 @@ extension Host {
                 let plugin = OnDemandPlugin(
                     path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
                     fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
-                    owners: owners)
+                    ownership: ownership)
                 onDemand.append(plugin)
                 fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
             }
@@ -229,7 +228,7 @@ extension Host {
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.
     private func listing(
-        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, owners: inout [String: String], locks: LockFileCache,
+        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, locks: LockFileCache,
         checkedDirectories: inout Set<String>
     ) throws(PluginLoader.Failure) -> (PluginReport, [RegistryCache.Fetcher]) {
         let path = candidate.path
@@ -247,17 +246,13 @@ extension Host {
             failure.name = entry.name
             throw failure
         }
-        let kept = entry.fetchers.filter { owners[$0.symbol] == nil }
-        let duplicates = entry.fetchers.compactMap { fetcher in owners[fetcher.symbol].map { (symbol: fetcher.symbol, owner: $0) } }
-        guard !kept.isEmpty else {
-            throw fail(PluginLoadError(.nothingRegistered(duplicates: duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: [])))
-        }
-        for fetcher in kept { owners[fetcher.symbol] = path }
+        let settled = ownership.settle(entry.fetchers, symbol: \.symbol, for: path)
+        if let failure = settled.failure(after: [], refused: []) { throw fail(failure) }
         var report = PluginReport(
-            name: entry.name, version: version, path: path, status: .loaded, fetchers: kept.map(\.symbol), error: nil,
-            warnings: entry.warnings + duplicates.map { PluginLoader.duplicateWarning(symbol: $0.symbol, owner: $0.owner) })
+            name: entry.name, version: version, path: path, status: .loaded, fetchers: settled.kept.map(\.symbol), error: nil,
+            warnings: entry.warnings + settled.duplicates.map(Settlement<RegistryCache.Fetcher>.warning))
         report.metadata = entry.metadata
-        return (report, kept)
+        return (report, settled.kept)
     }
 
     /// The files discovery finds, with a warning line when there are none.

@@ -1,3 +1,5 @@
+import WorkerProtocol
+
 /// A setting, from the command line or the environment, that the host
 /// cannot be wired with.
 ///

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WorkerProtocol
 import Logging
 
 /// The production host's composition root: the command line's settings and
@@ -129,7 +130,8 @@ package struct HostWiring: Sendable {
 
     /// How the command's workers run: the scanners, and isolated plugins.
     package func isolationOptions() throws(HostSettingError) -> IsolationOptions {
-        IsolationOptions(loadTimeout: settings.loadTimeout, requireFullSandbox: try sandboxRequirement() != nil)
+        IsolationOptions(
+            loadTimeout: settings.loadTimeout, requireFullSandbox: try sandboxRequirement() != nil, skippedSandboxLayers: try skippedSandboxLayers())
     }
 
     /// Everything that says how plugins are found out about and loaded.

@@ -21,8 +21,18 @@ package struct PluginMetadata: Sendable, Equatable, Codable {
     /// Where to read about it.
     package let homepage: String?
 
+    /// Creates metadata from values already checked by ``PluginInput``.
+    package init(abiVersion: UInt32, descriptorSize: UInt32, description: String?, author: String?, license: String?, homepage: String?) {
+        self.abiVersion = abiVersion
+        self.descriptorSize = descriptorSize
+        self.description = description
+        self.author = author
+        self.license = license
+        self.homepage = homepage
+    }
+
     /// The first revision's descriptor size, which every host accepts.
-    package static let minimumDescriptorSize = Int(PluginHost.minimumDescriptorSize)
+    package static let minimumDescriptorSize = Int(PluginBoundary.minimumDescriptorSize)
     /// The size of the descriptor this host was built with.
     package static let currentDescriptorSize = MemoryLayout<pb_plugin_descriptor>.size
 }

@@ -1,7 +1,7 @@
 import PluginABI
 
-/// Answers a plugin's `pb_http_completion_fn`, in the host and in an
-/// isolated worker alike, with the header's `pb_http_response_arrived` and
+/// Answers a plugin's `pb_http_completion_fn`, in the host and in a
+/// worker alike, with the header's `pb_http_response_arrived` and
 /// `pb_http_response_failed`: the same code that builds the struct a plugin
 /// checks with `pb_http_response_outcome`.
 package enum HTTPCompletion {

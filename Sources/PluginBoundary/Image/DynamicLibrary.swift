@@ -5,7 +5,7 @@ import Glibc
 /// There is deliberately no `close`: Swift images cannot be unloaded safely
 /// (their type metadata and conformances stay registered with the runtime),
 /// so plugins are opened with `RTLD_NODELETE` and never `dlclose`d.
-struct DynamicLibrary: @unchecked Sendable {
+package struct DynamicLibrary: @unchecked Sendable {
     // @unchecked: the handle is an opaque token that dlsym accepts from any
     // thread, and it is never closed, so it cannot dangle.
     private let handle: UnsafeMutableRawPointer
@@ -15,17 +15,17 @@ struct DynamicLibrary: @unchecked Sendable {
     /// `RTLD_NOW` surfaces missing symbols here rather than as a crash at the
     /// first call; `RTLD_LOCAL` keeps one plugin's symbols from resolving
     /// another's.
-    /// - Throws: ``PluginLoadError`` with `dlerror()`'s reason.
-    static func open(_ path: String) throws(PluginLoadError) -> DynamicLibrary {
+    /// - Throws: ``PluginImageError/notALibrary(reason:)`` with `dlerror()`'s reason.
+    package static func open(_ path: String) throws(PluginImageError) -> DynamicLibrary {
         _ = dlerror()
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            throw PluginLoadError(.notALibrary(reason: lastError(trimming: path)))
+            throw .notALibrary(reason: lastError(trimming: path))
         }
         return DynamicLibrary(handle: handle)
     }
 
     /// The address of `name` in this library, or nil when it is not exported.
-    func symbol(named name: String) -> UnsafeMutableRawPointer? {
+    package func symbol(named name: String) -> UnsafeMutableRawPointer? {
         dlsym(handle, name)
     }
 

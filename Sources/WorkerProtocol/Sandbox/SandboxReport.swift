@@ -28,11 +28,17 @@ package struct SandboxReport: Sendable, Equatable, Codable {
         /// Why it is missing, e.g. "the kernel's Landlock ABI is 3; they need 4".
         package let reason: String
 
+        /// A gap in `layer`, for `reason`.
+        package init(layer: String, reason: String) {
+            self.layer = layer
+            self.reason = reason
+        }
+
         /// "Landlock network rules (the kernel's Landlock ABI is 3; they need 4)".
         package var description: String { "\(layer) (\(reason))" }
 
         /// The reason of a layer turned off on purpose, for tests and benchmarks.
-        static let turnedOff = "turned off for this run"
+        package static let turnedOff = "turned off for this run"
     }
 
     /// How much of the sandbox took effect.
@@ -40,23 +46,37 @@ package struct SandboxReport: Sendable, Equatable, Codable {
     /// The layers that did not take effect; empty for ``Level/full`` and for an in-process plugin.
     package let missing: [Gap]
     /// What confining the worker cost, for `--verbose` and the benchmarks; nil in-process.
-    let cost: Cost?
+    package let cost: Cost?
 
     /// What each layer cost the worker, in microseconds.
-    struct Cost: Sendable, Equatable, Codable, CustomStringConvertible {
-        let landlockMicroseconds: Double
-        let seccompMicroseconds: Double
-        let rlimitsMicroseconds: Double
-        let totalMicroseconds: Double
+    package struct Cost: Sendable, Equatable, Codable, CustomStringConvertible {
+        /// Building and enforcing the Landlock ruleset.
+        package let landlockMicroseconds: Double
+        /// Installing the seccomp filter.
+        package let seccompMicroseconds: Double
+        /// Setting the resource limits.
+        package let rlimitsMicroseconds: Double
+        /// The whole confinement.
+        package let totalMicroseconds: Double
+
+        /// What each layer cost.
+        package init(landlockMicroseconds: Double, seccompMicroseconds: Double, rlimitsMicroseconds: Double, totalMicroseconds: Double) {
+            self.landlockMicroseconds = landlockMicroseconds
+            self.seccompMicroseconds = seccompMicroseconds
+            self.rlimitsMicroseconds = rlimitsMicroseconds
+            self.totalMicroseconds = totalMicroseconds
+        }
 
         /// "182 µs (Landlock 41 µs, seccomp 120 µs, rlimits 9 µs)".
-        var description: String {
-            func text(_ value: Double) -> String { "\(Int(value.rounded())) µs" }
+        package var description: String {
+            // A decoded report can hold any Double: never trap converting one.
+            func text(_ value: Double) -> String { value.isFinite && abs(value) < 1e15 ? "\(Int(value.rounded())) µs" : "\(value) µs" }
             return "\(text(totalMicroseconds)) (Landlock \(text(landlockMicroseconds)), seccomp \(text(seccompMicroseconds)), rlimits \(text(rlimitsMicroseconds)))"
         }
     }
 
-    init(level: Level, missing: [Gap], cost: Cost? = nil) {
+    /// A report of `level`, missing `missing`.
+    package init(level: Level, missing: [Gap], cost: Cost? = nil) {
         self.level = level
         self.missing = missing
         self.cost = cost
@@ -73,7 +93,7 @@ package struct SandboxReport: Sendable, Equatable, Codable {
     }
 
     /// Why a run that requires a full sandbox refuses this one, and what to do.
-    var refusal: String {
+    package var refusal: String {
         let got = level == .none ? "none" : "a partial one"
         let gaps = missing.map { "no \($0)" }.joined(separator: "; ")
         let fix =
@@ -85,7 +105,7 @@ package struct SandboxReport: Sendable, Equatable, Codable {
 
     /// The one line a run logs when its workers get less than a full
     /// sandbox: it is the machine's kernel, the same for every worker.
-    var machineWarning: String {
+    package var machineWarning: String {
         let gaps = missing.map { "no \($0)" }.joined(separator: "; ")
         return level == .none
             ? "isolated plugins run without a sandbox on this machine: \(gaps); they are still isolated from the host as processes"

@@ -26,9 +26,16 @@ package struct SandboxLayers: OptionSet, Sendable, Hashable {
     package struct UnknownName: Error, Sendable, Equatable, CustomStringConvertible {
         /// The name as given.
         package let name: String
+        /// The name `name`, which names no layer.
+        package init(name: String) { self.name = name }
         package var description: String {
             "'\(name)' names no sandbox layer; use landlock, seccomp, rlimits or all, separated by commas"
         }
+    }
+
+    /// The layers' names, comma-separated, as ``init(naming:)`` reads them: "landlock,seccomp".
+    package var names: String {
+        [(SandboxLayers.landlock, "landlock"), (.seccomp, "seccomp"), (.rlimits, "rlimits")].filter { contains($0.0) }.map(\.1).joined(separator: ",")
     }
 
     /// Parses a comma-separated list such as `landlock,seccomp`; an empty string is no layer.

@@ -2,7 +2,7 @@ import PluginABI
 
 import Glibc
 
-/// The one place where the host checks what a plugin says.
+/// The one place where what a plugin says is checked, in the host and in a worker alike.
 ///
 /// A plugin is hostile until someone vouches for it, so nothing it hands the
 /// host is stored, printed or acted on before it passes these rules: not
@@ -13,31 +13,31 @@ import Glibc
 /// Text that passes is valid UTF-8 within a stated length, but may still hold
 /// control characters: `host` escapes those where text reaches a terminal
 /// (its `TerminalText`), because JSON output must keep it exact.
-enum PluginInput {
+package enum PluginInput {
     /// The longest text the host accepts, in UTF-8 bytes, per kind of field.
-    enum Limit {
+    package enum Limit {
         /// A plugin's name, from its descriptor.
-        static let name = 64
+        package static let name = 64
         /// A plugin's version, from its descriptor.
-        static let version = 32
+        package static let version = 32
         /// A fetcher's display name.
-        static let displayName = 64
+        package static let displayName = 64
         /// A fetch's error message.
-        static let error = 512
+        package static let error = 512
         /// One log line; a longer one is cut, not refused.
-        static let logLine = 2048
+        package static let logLine = 2048
         /// Digits in an amount, on both sides of the point together: the header's rule.
-        static let amountDigits = Int(PB_AMOUNT_MAX_DIGITS)
+        package static let amountDigits = Int(PB_AMOUNT_MAX_DIGITS)
         /// A quote's base asset or currency code.
-        static let code = 16
+        package static let code = 16
         /// A plugin's description, from its descriptor.
-        static let description = 512
+        package static let description = 512
         /// A plugin's author, licence or homepage, from its descriptor.
-        static let credit = 128
+        package static let credit = 128
     }
 
     /// What a plugin supplied, for messages.
-    enum Field: String, Sendable {
+    package enum Field: String, Sendable {
         case name
         case version
         case displayName = "display name"
@@ -53,13 +53,20 @@ enum PluginInput {
     }
 
     /// Why a plugin's value was refused.
-    struct Violation: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Violation: Error, Sendable, Equatable, CustomStringConvertible {
         /// The field that broke a rule.
-        let field: Field
+        package let field: Field
         /// The rule, as a phrase: "is not valid UTF-8".
-        let rule: String
+        package let rule: String
 
-        var description: String { "its \(field.rawValue) \(rule)" }
+        /// A violation of `rule` by `field`.
+        package init(field: Field, rule: String) {
+            self.field = field
+            self.rule = rule
+        }
+
+        /// "its symbol is not valid UTF-8".
+        package var description: String { "its \(field.rawValue) \(rule)" }
     }
 
     // MARK: Text
@@ -68,7 +75,7 @@ enum PluginInput {
     /// `limit + 1` bytes, so a string without its NUL is refused rather than
     /// read until the process faults.
     /// - Returns: The string, or nil for a NULL pointer.
-    static func text(_ pointer: UnsafePointer<CChar>?, _ field: Field, limit: Int) throws(Violation) -> String? {
+    package static func text(_ pointer: UnsafePointer<CChar>?, _ field: Field, limit: Int) throws(Violation) -> String? {
         guard let pointer else { return nil }
         let length = strnlen(pointer, limit + 1)
         guard length <= limit else { throw Violation(field: field, rule: "is longer than \(limit) bytes") }
@@ -80,13 +87,13 @@ enum PluginInput {
     }
 
     /// Checks text that arrived in a worker's frame (already valid Unicode).
-    static func text(_ string: String, _ field: Field, limit: Int) throws(Violation) -> String {
+    package static func text(_ string: String, _ field: Field, limit: Int) throws(Violation) -> String {
         guard string.utf8.count <= limit else { throw Violation(field: field, rule: "is longer than \(limit) bytes") }
         return string
     }
 
     /// A required, non-empty text field.
-    static func requiredText(_ pointer: UnsafePointer<CChar>?, _ field: Field, limit: Int) throws(Violation) -> String {
+    package static func requiredText(_ pointer: UnsafePointer<CChar>?, _ field: Field, limit: Int) throws(Violation) -> String {
         guard let text = try text(pointer, field, limit: limit), !text.isEmpty else {
             throw Violation(field: field, rule: "is missing or empty")
         }
@@ -95,14 +102,14 @@ enum PluginInput {
 
     /// A log line, cut at ``Limit/logLine`` and with invalid UTF-8 replaced:
     /// a log line is only shown, so a bad one is repaired rather than lost.
-    static func logLine(_ pointer: UnsafePointer<CChar>) -> String {
+    package static func logLine(_ pointer: UnsafePointer<CChar>) -> String {
         let length = strnlen(pointer, Limit.logLine + 1)
         let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: min(length, Limit.logLine)), as: UTF8.self)
         return length > Limit.logLine ? text + "… (cut at \(Limit.logLine) bytes)" : text
     }
 
     /// ``logLine(_:)`` for a line that arrived in a worker's frame.
-    static func logLine(_ line: String) -> String {
+    package static func logLine(_ line: String) -> String {
         guard line.utf8.count > Limit.logLine else { return line }
         let prefix = String(decoding: line.utf8.prefix(Limit.logLine), as: UTF8.self)
         return prefix + "… (cut at \(Limit.logLine) bytes)"
@@ -111,14 +118,14 @@ enum PluginInput {
     // MARK: Registration
 
     /// A plugin's name and version, from its descriptor or a worker's report.
-    static func identity(name: String, version: String) throws(Violation) -> (name: String, version: String) {
+    package static func identity(name: String, version: String) throws(Violation) -> (name: String, version: String) {
         (try text(name, .name, limit: Limit.name), try text(version, .version, limit: Limit.version))
     }
 
     /// The descriptor's optional text, from a descriptor in memory: each
     /// pointer is nil when the plugin left the field unset or its
     /// `struct_size` does not cover it.
-    static func metadata(
+    package static func metadata(
         abiVersion: UInt32, descriptorSize: UInt32, description: UnsafePointer<CChar>?, author: UnsafePointer<CChar>?,
         license: UnsafePointer<CChar>?, homepage: UnsafePointer<CChar>?
     ) throws(Violation) -> PluginMetadata {
@@ -132,7 +139,7 @@ enum PluginInput {
     }
 
     /// The same checks for metadata that arrived in a worker's frame.
-    static func metadata(_ metadata: PluginMetadata) throws(Violation) -> PluginMetadata {
+    package static func metadata(_ metadata: PluginMetadata) throws(Violation) -> PluginMetadata {
         func optional(_ value: String?, _ field: Field, _ limit: Int) throws(Violation) -> String? {
             guard let value else { return nil }
             return try text(value, field, limit: limit)
@@ -148,7 +155,7 @@ enum PluginInput {
 
     /// Checks a fetcher's symbol against the header's rule,
     /// `pb_symbol_is_valid`: the one the SDK applies before it registers.
-    static func symbol(_ symbol: String) throws(Violation) -> String {
+    package static func symbol(_ symbol: String) throws(Violation) -> String {
         var bytes = symbol
         let isValid = bytes.withUTF8 { utf8 in
             utf8.withMemoryRebound(to: CChar.self) { pb_symbol_is_valid($0.baseAddress, $0.count) }
@@ -160,69 +167,36 @@ enum PluginInput {
     }
 
     /// Checks a fetcher's display name; an empty one shows the symbol instead.
-    static func displayName(_ name: String, symbol: String) throws(Violation) -> String {
+    package static func displayName(_ name: String, symbol: String) throws(Violation) -> String {
         let name = try text(name, .displayName, limit: Limit.displayName)
         return name.isEmpty ? symbol : name
     }
 
     // MARK: Answers
 
-    /// Turns what a plugin answered for one fetch into a quote or an error.
-    ///
-    /// The answer must be either an error message or a quote for exactly the
-    /// symbol and currency asked for, with an amount that is a plain decimal.
-    /// Anything else becomes that symbol's error, naming the plugin.
-    /// - Parameters:
-    ///   - answer: The plugin's fields, already read into Swift strings.
-    ///   - request: What was asked, and of whom.
-    static func quote(_ answer: Answer, for request: Request) -> Result<Quote, FetchError> {
-        let plugin = request.plugin.name
-        func refused(_ violation: Violation) -> Result<Quote, FetchError> {
-            .failure(FetchError(symbol: request.symbol, .invalidAnswer(plugin: plugin, violation: violation)))
-        }
-        if let error = answer.error {
-            do throws(Violation) {
-                let message = try text(error, .error, limit: Limit.error)
-                return .failure(FetchError(symbol: request.symbol, .plugin(message: message.isEmpty ? "\(plugin) failed without a message" : message)))
-            } catch {
-                return refused(error)
-            }
-        }
-        guard let amount = answer.amount, !amount.isEmpty else {
-            return .failure(FetchError(symbol: request.symbol, .emptyResult(plugin: plugin)))
-        }
-        guard isPlainDecimal(amount) else {
-            return refused(Violation(field: .amount, rule: "\(quoted(amount)) is not a plain decimal such as 1234.56 with at most \(Limit.amountDigits) digits"))
-        }
-        let base = answer.base ?? request.symbol
-        guard base == request.symbol else {
-            return refused(Violation(field: .base, rule: "\(quoted(base)) is not the symbol asked for, \(request.symbol)"))
-        }
-        let currency = answer.currency ?? request.currency
-        guard currency == request.currency else {
-            return refused(Violation(field: .currency, rule: "\(quoted(currency)) is not the currency asked for, \(request.currency)"))
-        }
-        return .success(Quote(symbol: request.symbol, base: base, currency: currency, amount: amount, plugin: request.plugin))
-    }
-
     /// What a plugin answered, as Swift strings (nil where it passed NULL).
-    struct Answer: Sendable {
-        var base: String?
-        var currency: String?
-        var amount: String?
-        var error: String?
-    }
+    package struct Answer: Sendable, Equatable {
+        /// The asset priced, e.g. "ETH".
+        package var base: String?
+        /// The quote currency, e.g. "USD".
+        package var currency: String?
+        /// The price as decimal text.
+        package var amount: String?
+        /// Why there is no price.
+        package var error: String?
 
-    /// What the host asked for, and of which plugin.
-    struct Request: Sendable {
-        let symbol: String
-        let currency: String
-        let plugin: PluginIdentity
+        /// An answer of these fields.
+        package init(base: String? = nil, currency: String? = nil, amount: String? = nil, error: String? = nil) {
+            self.base = base
+            self.currency = currency
+            self.amount = amount
+            self.error = error
+        }
     }
 
     /// Reads a `pb_fetch_result` that a plugin owns into an ``Answer``;
     /// a field that is not bounded UTF-8 is refused here.
-    static func answer(from result: pb_fetch_result) throws(Violation) -> Answer {
+    package static func answer(from result: pb_fetch_result) throws(Violation) -> Answer {
         Answer(
             base: try text(result.base, .base, limit: Limit.code),
             currency: try text(result.currency, .currency, limit: Limit.code),
@@ -232,7 +206,7 @@ enum PluginInput {
     }
 
     /// `-?[0-9]+(\.[0-9]+)?` with at most ``Limit/amountDigits`` digits.
-    static func isPlainDecimal(_ amount: String) -> Bool {
+    package static func isPlainDecimal(_ amount: String) -> Bool {
         var bytes = Substring(amount).utf8[...]
         if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
         let parts = bytes.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
@@ -248,7 +222,7 @@ enum PluginInput {
 
     /// A value for a message: quoted, and cut when long, so a message about a
     /// huge value stays one readable line.
-    static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         let shown = value.count > 40 ? value.prefix(40) + "…" : Substring(value)
         return "\"\(shown)\""
     }

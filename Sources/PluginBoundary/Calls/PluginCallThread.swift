@@ -9,16 +9,20 @@ import Glibc
 /// fetch out, reports it and exits, and the thread is abandoned with the
 /// process. A thread costs tens of microseconds, against the milliseconds of
 /// the network call it starts.
-enum PluginCallThread {
+package enum PluginCallThread {
     /// Why no thread could be started, e.g. `EAGAIN` at the thread limit.
-    struct StartError: Error, Sendable, CustomStringConvertible {
-        let code: Int32
-        var description: String { "cannot start a thread for the plugin call: \(String(cString: strerror(code)))" }
+    package struct StartError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The `pthread_create` result, an errno value.
+        package let code: Int32
+        /// Wraps `code`.
+        package init(code: Int32) { self.code = code }
+        /// "cannot start a thread for the plugin call: Resource temporarily unavailable".
+        package var description: String { "cannot start a thread for the plugin call: \(String(cString: strerror(code)))" }
     }
 
     /// Starts `body` on a new detached thread and returns at once.
     /// - Throws: ``StartError`` when the system refuses a thread; `body` has not run.
-    static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) {
+    package static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
