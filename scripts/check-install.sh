@@ -32,13 +32,16 @@ user() { (cd "$home" && env -i PATH="$prefix/bin:/usr/bin:/bin" HOME="$home" "$@
 "$repo/scripts/install.sh" --prefix "$prefix" "$@" > "$work/install.log" 2>&1 || { cat "$work/install.log"; echo "FAIL install"; exit 1; }
 pass "install into a temporary prefix"
 
-# 1. Every library from the prefix or the system, none from the toolchain or the build.
+# 1. Every library from the prefix or the system (what the loader finds by
+# itself, `ldconfig -p`), none from the toolchain or the build.
+system=$(ldconfig -p | awk '$NF ~ /^\// { print $NF }' | xargs realpath -m | sort -u)
 outside=
 for binary in "$prefix/bin/host" "$prefix"/lib/patchbay/*.so "$prefix"/lib/patchbay/plugins/*.so $( [ -f "$prefix/lib/patchbay/patchbay-worker" ] && echo "$prefix/lib/patchbay/patchbay-worker"); do
     resolved=$(env -i PATH=/usr/bin:/bin ldd "$binary" 2>&1)
     if grep -q "not found" <<< "$resolved"; then outside+="$binary: $(grep "not found" <<< "$resolved")"$'\n'; fi
     while read -r path; do
-        case $path in "$prefix"/* | /lib/* | /lib64/* | /usr/lib/* | /usr/lib64/*) ;; *) outside+="$binary: $path"$'\n' ;; esac
+        case $path in "$prefix"/*) continue ;; esac
+        grep -q -x -F "$(realpath -m "$path")" <<< "$system" || outside+="$binary: $path"$'\n'
     done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 }' <<< "$resolved")
 done
 if [ -z "$outside" ]; then pass "ldd: every library is in the prefix or the system's"; else fail "ldd: libraries from outside the prefix and the system" "$outside"; fi

@@ -136,13 +136,17 @@ put "$repo/Sources/PluginABI/include/patchbay_plugin.h" include/patchbay/patchba
 put "$repo/Examples/CPlugin/coinbase_plugin.c" share/patchbay/CPlugin/coinbase_plugin.c 0644
 
 # The Swift runtime libraries: whatever ldd resolves for the binaries that
-# is not the system's own (the toolchain's, wherever it is installed).
+# the system's loader would not find by itself (not in `ldconfig -p`): the
+# toolchain's, wherever it is installed.
 binaries=("$prefix/bin/host" "$lib/libHostHTTP.so" "$lib"/plugins/*.so)
 [ -n "$worker" ] && binaries+=("$lib/patchbay-worker")
+system=$(ldconfig -p | awk '$NF ~ /^\// { print $NF }' | xargs realpath -m | sort -u)
 runtime=$(
     for binary in "${binaries[@]}"; do ldd "$binary"; done |
         awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u |
-        grep -v -E '^(/lib|/lib64|/usr/lib|/usr/lib64)/' || true
+        while read -r library; do
+            grep -q -x -F "$(realpath -m "$library")" <<< "$system" || echo "$library"
+        done
 )
 for library in $runtime; do
     case $library in "$prefix"/*) continue ;; esac
