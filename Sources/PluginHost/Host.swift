@@ -208,7 +208,7 @@ extension Host {
         if discovery.locations.contains(where: { $0.origin == .named }) {
             return "put plugin files (.so) there, or \(names.searchUsualDirectories)"
         }
-        return "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)"
+        return "\(InstalledLayout.running.restoreAdvice("the bundled plugins")), or \(names.addPluginsDirectory)"
     }
 }
 
