@@ -8,14 +8,14 @@ import WorkerProtocol
 /// let options = IsolationOptions(loadTimeout: .seconds(5), requireFullSandbox: true)
 /// ```
 package struct IsolationOptions: Sendable {
-    /// The worker executable (``WorkerStartup``); nil for the one beside
+    /// The worker executable (`WorkerStartup`, in WorkerProtocol); nil for the one beside
     /// the running executable or in its `../lib/patchbay/`.
     package var workerExecutable: String?
     /// How long a worker may take to start and load its plugin before it is
     /// stopped and the plugin reported as hung.
     package var loadTimeout: Duration
     /// Refuse, before it is loaded, a plugin whose worker could not confine
-    /// itself fully (see ``SandboxReport``). Otherwise such a plugin runs
+    /// itself fully (see `SandboxReport` in WorkerProtocol). Otherwise such a plugin runs
     /// with the layers the kernel offers, and the run logs one warning.
     package var requireFullSandbox: Bool
     /// Sandbox layers the workers do not apply, to measure what each costs or

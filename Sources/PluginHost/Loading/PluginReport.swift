@@ -32,7 +32,7 @@ package struct PluginReport: Sendable, Equatable, Codable {
     /// could not be read.
     package internal(set) var metadata: PluginMetadata?
     /// What confined its code: the worker sandbox under `--isolate`, else
-    /// ``SandboxReport/unconfined``.
+    /// `SandboxReport.unconfined` (WorkerProtocol).
     package internal(set) var sandbox: SandboxReport = .unconfined
     /// Where its code runs when one of its fetchers is used, and why; nil
     /// from a bare loader, which has no say.
