@@ -39,7 +39,7 @@ struct PluginOptions: ParsableArguments {
     @Flag(
         inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Run every plugin in a sandboxed worker process of its own (--isolate), or every plugin in this process (--no-isolate). By default, plugins bundled with the host or pinned in a lock file run in this process and the rest in workers. Overrides HOST_ISOLATE=1 or 0."
+            "Run every plugin in a sandboxed worker process of its own (--isolate), or every plugin in this process (--no-isolate). By default, plugins bundled with the host or vouched for in your trust store (host trust) or the --allowlist run in this process and the rest in workers. Overrides HOST_ISOLATE=1 or 0."
         )
     )
     var isolate: Bool?
@@ -72,7 +72,7 @@ struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("allowlist"),
         help: ArgumentHelp(
-            "A lock file of SHA-256 digests (sha256sum format) that every plugin must match. (default: plugins.lock in each plugins directory, when present)",
+            "A lock file of SHA-256 digests (sha256sum format) that every plugin must match; the plugins it lists run in this process. (default: plugins.lock in each plugins directory, when present, which only pins)",
             valueName: "file"
         )
     )

@@ -17,6 +17,8 @@ extension SettingNames {
         isolateNone: "--no-isolate",
         requireSandbox: "--require-sandbox",
         proxy: "--proxy",
-        noProxy: "--no-proxy"
+        noProxy: "--no-proxy",
+        trust: "`host trust`",
+        untrust: "`host untrust`"
     )
 }

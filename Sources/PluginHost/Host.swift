@@ -101,7 +101,7 @@ package struct Host: Sendable {
         case .use(let cacheHome):
             return catalogWithoutScanning(options, cacheHome: cacheHome)
         case .off where !options.policy.mayIsolate:
-            return .loaded(loadPlugins(mode: options.policy.mode(origin: .named, pinnedBy: nil)))
+            return .loaded(loadPlugins(placing: PlacementRule(policy: options.policy, trust: trust)))
         case .off, .rebuild:
             return .needsTask(PendingLoad { await loadPlugins(options) })
         }
@@ -114,13 +114,20 @@ package struct Host: Sendable {
 
     /// Finds and loads every plugin in-process and fills the registry with their fetchers.
     package func loadPlugins() -> LoadedPlugins {
-        loadPlugins(mode: nil)
+        loadPlugins(placing: nil)
     }
 
-    private func loadPlugins(mode: LoadMode?) -> LoadedPlugins {
-        let files = pluginFiles()
-        let result = PluginLoader(services: services, trust: trust).load(files)
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [])
+    /// Loads every plugin in-process; `rule`, when given, says for each
+    /// report where the policy puts it (everything in-process) and who vouched.
+    private func loadPlugins(placing rule: PlacementRule?) -> LoadedPlugins {
+        let candidates = pluginCandidates()
+        let result = PluginLoader(services: services, trust: trust).load(candidates.map(\.path))
+        let locks = LockFileCache(trust: trust)
+        let placements = candidates.map { candidate in
+            rule?.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+        }
+        return LoadedPlugins(
+            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [])
     }
 
     /// Finds the plugins and loads each in a worker process of its own, so a
@@ -149,11 +156,11 @@ package struct Host: Sendable {
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
-        let modes = candidates.map { candidate in
-            let pinned: String? =
-                if case .lock(let lock) = locks.lock(for: candidate.path), lock.expectedDigest(for: candidate.path) != nil { lock.path } else { nil }
-            return options.policy.mode(origin: candidate.origin, pinnedBy: pinned)
+        let rule = PlacementRule(policy: options.policy, trust: trust)
+        let placements = candidates.map { candidate in
+            rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
+        noteLockFilesThatOnlyPin(rule)
         let ownership = SymbolOwnership()
         var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, ownership: ownership)
         isolated.warnedAboutSandbox = OnceFlag()
@@ -163,17 +170,17 @@ package struct Host: Sendable {
         var start = 0
         while start < candidates.count {
             var end = start + 1
-            while end < candidates.count, modes[end].place == modes[start].place { end += 1 }
+            while end < candidates.count, placements[end].place == placements[start].place { end += 1 }
             let files = candidates[start..<end].map(\.path)
             let result: PluginLoader.Outcome
-            if modes[start].place == .isolated {
+            if placements[start].place == .isolated {
                 let loaded = await isolated.load(files)
                 result = loaded.0
                 workers += loaded.1
             } else {
                 result = PluginLoader(services: services, trust: trust, ownership: ownership).load(files)
             }
-            reports += zip(result.reports, modes[start..<end]).map { withAllowedURLs($0, mode: $1) }
+            reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
             fetchers += result.fetchers
             start = end
         }
@@ -181,10 +188,10 @@ package struct Host: Sendable {
     }
 
     /// `report`, recording the URLs its plugin may fetch and where it ran.
-    private func withAllowedURLs(_ report: PluginReport, mode: LoadMode? = nil) -> PluginReport {
+    private func withAllowedURLs(_ report: PluginReport, placement: Placement? = nil) -> PluginReport {
         var report = report
         report.allowedURLs = services.allowedURLs
-        report.mode = mode
+        report.placement = placement
         return report
     }
 }
@@ -194,6 +201,14 @@ extension Host {
     /// an empty listing alone would not say where the host looked.
     func pluginFiles() -> [String] {
         pluginCandidates().map(\.path)
+    }
+
+    /// One line per lock file that pinned a plugin nobody vouched for: it
+    /// once ran them in-process, and now only pins them.
+    func noteLockFilesThatOnlyPin(_ rule: PlacementRule) {
+        for lock in rule.lockFilesThatOnlyPin {
+            services.logger.warning("\(PlacementRule.onlyPinsNotice(lock, naming: names))")
+        }
     }
 
     /// The warning for a search that found nothing.

@@ -221,9 +221,9 @@ struct SandboxEndToEndTests {
 
         let table = try await CommandRunner.host(["list-plugins", "--isolate", "--plugins-dir", directory.path])
         let lines = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(lines.first == ["PLUGIN", "VERSION", "STATUS", "MODE", "SANDBOX", "CACHED", "FETCHERS", "PATH"])
-        #expect(lines.contains(["CDogecoinPlugin", "0.1.0", "loaded", "isolated", "full", "no", "DOGE", "\(directory.path)/libCDogecoinPlugin.so"]))
-        #expect(lines.contains(["EthereumPlugin", "1.0.0", "loaded", "isolated", "full", "no", "ETH", "\(directory.path)/libEthereumPlugin.so"]))
+        #expect(lines.first == ["PLUGIN", "VERSION", "STATUS", "MODE", "VOUCHED", "SANDBOX", "CACHED", "FETCHERS", "PATH"])
+        #expect(lines.contains(["CDogecoinPlugin", "0.1.0", "loaded", "isolated", "nobody", "full", "no", "DOGE", "\(directory.path)/libCDogecoinPlugin.so"]))
+        #expect(lines.contains(["EthereumPlugin", "1.0.0", "loaded", "isolated", "nobody", "full", "no", "ETH", "\(directory.path)/libEthereumPlugin.so"]))
         #expect(lines.contains(["isolated,", "--isolate:", "CDogecoinPlugin,", "EthereumPlugin"]))
     }
 
@@ -252,7 +252,7 @@ struct SandboxEndToEndTests {
         }
 
         let table = try await CommandRunner.host(["list-plugins", "--isolate", "--plugins-dir", directory.path], environment: disabled)
-        #expect(table.stdout.contains("loaded  isolated  partial (no seccomp filter)  no      DOGE"), "\(table.stdout)")
+        #expect(table.stdout.contains("loaded  isolated  nobody   partial (no seccomp filter)  no      DOGE"), "\(table.stdout)")
     }
 
     // MARK: --require-sandbox

@@ -54,7 +54,7 @@ extension Host {
     /// sandboxed workers only the files that are new or changed since their
     /// last scan; no plugin is loaded. A fetch loads only the plugins that
     /// provide the symbols asked for (``LoadedPlugins/fetch(_:currency:timeout:)``),
-    /// each in its ``LoadMode``.
+    /// each in its ``Placement``.
     func catalog(_ options: LoadOptions, cacheHome: String, rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
         await carryOut(plan(options, cacheHome: cacheHome, rebuild: rebuild), options: options)
     }
@@ -126,8 +126,8 @@ extension Host {
         let locks = LockFileCache(trust: trust)
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let entry = entries[candidate.path], entry.identity == identity {
-                // A lock file that appeared since the scan needs the digest the scan did not take.
-                if entry.sha256 != nil || !locks.applies(to: candidate.path) { return .cached(candidate, entry) }
+                // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
+                if entry.sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry) }
             }
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
@@ -204,13 +204,13 @@ extension Host {
         var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
         let warned = OnceFlag()
+        let rule = PlacementRule(policy: options.policy, trust: trust)
         for (outcome, candidate, entry, scanned) in outcomes {
-            let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
-            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
+            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
             var fetchers: [PluginFetcher] = []
             if case .success(let (report, listed)) = outcome, let entry {
                 let plugin = OnDemandPlugin(
-                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
+                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), placement: placement,
                     fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
                     ownership: ownership)
                 onDemand.append(plugin)
@@ -218,11 +218,12 @@ extension Host {
             }
             result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
-            result.reports[index].mode = mode
+            result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if placement.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
             result.reports[index].allowedURLs = services.allowedURLs
         }
+        noteLockFilesThatOnlyPin(rule)
         return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
     }
 
@@ -264,22 +265,11 @@ extension Host {
 }
 
 extension LockFileCache {
-    /// Whether a lock file governs `pluginPath`.
-    func applies(to pluginPath: String) -> Bool {
-        if case .unlocked = lock(for: pluginPath) { false } else { true }
-    }
-
-    /// The lock file that pins `pluginPath` to `digest`, if one does.
-    func pin(of pluginPath: String, digest: String?) -> String? {
-        guard case .lock(let lock) = lock(for: pluginPath), let digest, lock.expectedDigest(for: pluginPath) == digest else { return nil }
-        return lock.path
-    }
-
-    /// The lock-file check of loading, made on a digest taken earlier from
+    /// The lock-file and trust-store check of loading, made on a digest taken earlier from
     /// the same, unchanged file.
     func check(_ pluginPath: String, digest: String?) throws(PluginLoadError) {
         _ = try lock(for: pluginPath).verify(pluginPath) { () throws(PluginLoadError) in
-            // A scan takes the digest whenever a lock applies; without one the file is scanned again.
+            // A scan takes the digest whenever a lock or a vouch applies; without one the file is scanned again.
             guard let digest else { throw PluginLoadError(.changedSinceListed) }
             return digest
         }

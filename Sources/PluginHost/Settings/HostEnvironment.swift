@@ -28,6 +28,8 @@ package struct HostEnvironment: Sendable {
         case xdgDataHome = "XDG_DATA_HOME"
         /// The user's cache directory, for the registry cache.
         case xdgCacheHome = "XDG_CACHE_HOME"
+        /// The user's configuration directory, for their trust store.
+        case xdgConfigHome = "XDG_CONFIG_HOME"
         /// The user's home, when the XDG directories are unset.
         case home = "HOME"
         /// A PEM file of CA certificates, as OpenSSL reads it.

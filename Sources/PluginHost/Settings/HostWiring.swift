@@ -39,9 +39,13 @@ package struct HostWiring: Sendable {
         let apiBaseURL = try apiBaseURL()
         let allowedURLs = try allowedURLs()
         let discovery = try discovery()
+        let trust = trust()
+        if let problem = trust.store?.problem(naming: names) {
+            logger.warning("your trust store vouches for nothing until it is fixed: \(problem)")
+        }
         return Host.live(
             discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: names.allowURL,
-            network: try networkSettings(advice: advice), logger: logger, trust: trust(), names: names)
+            network: try networkSettings(advice: advice), logger: logger, trust: trust, names: names)
     }
 
     /// The API base from the setting, the environment, or the default.
@@ -139,10 +143,18 @@ package struct HostWiring: Sendable {
         LoadOptions(policy: try policy(), isolation: try isolationOptions(), cache: try cacheUse())
     }
 
-    /// The trust policy: the allowlist setting, else each directory's `plugins.lock`.
+    /// The trust policy: the allowlist setting, else each directory's
+    /// `plugins.lock`; and the user's trust store, read now.
     package func trust() -> PluginTrust {
-        guard let allowlist = settings.allowlist else { return PluginTrust() }
-        return PluginTrust(allowlist: .file(allowlist))
+        let store = trustStorePath().map(TrustStore.read(at:))
+        guard let allowlist = settings.allowlist else { return PluginTrust(store: store) }
+        return PluginTrust(allowlist: .file(allowlist), store: store)
+    }
+
+    /// `$XDG_CONFIG_HOME/patchbay/trusted-plugins`, or under `$HOME/.config`;
+    /// nil when neither variable says where.
+    package func trustStorePath() -> String? {
+        TrustStore.configHome(xdgConfigHome: environment[.xdgConfigHome], home: environment[.home]).map(TrustStore.path(configHome:))
     }
 
     /// The plugin search path from the settings, `HOST_PLUGINS_DIR` or the usual directories.

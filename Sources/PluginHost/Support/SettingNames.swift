@@ -39,6 +39,10 @@ package struct SettingNames: Sendable, Equatable {
     package var proxy: String
     /// The switch that turns proxies off.
     package var noProxy: String
+    /// The command that vouches for a plugin file, as a noun.
+    package var trust: String
+    /// The command that takes a vouch back, as a noun.
+    package var untrust: String
 
     /// Names for a program that has said nothing about its settings.
     /// - Parameters:
@@ -56,6 +60,8 @@ package struct SettingNames: Sendable, Equatable {
     ///   - requireSandbox: e.g. "--require-sandbox".
     ///   - proxy: e.g. "--proxy".
     ///   - noProxy: e.g. "--no-proxy".
+    ///   - trust: e.g. "`host trust`".
+    ///   - untrust: e.g. "`host untrust`".
     package init(
         fetchTimeout: String = "the fetch timeout",
         loadTimeout: String = "the load timeout",
@@ -70,7 +76,9 @@ package struct SettingNames: Sendable, Equatable {
         isolateNone: String = "isolating no plugin",
         requireSandbox: String = "requiring the sandbox",
         proxy: String = "the proxy",
-        noProxy: String = "the no-proxy switch"
+        noProxy: String = "the no-proxy switch",
+        trust: String = "the program's trust command",
+        untrust: String = "the program's untrust command"
     ) {
         self.fetchTimeout = fetchTimeout
         self.loadTimeout = loadTimeout
@@ -86,5 +94,7 @@ package struct SettingNames: Sendable, Equatable {
         self.requireSandbox = requireSandbox
         self.proxy = proxy
         self.noProxy = noProxy
+        self.trust = trust
+        self.untrust = untrust
     }
 }
