@@ -6,7 +6,8 @@
 #   1. ldd finds every library of the host, its HTTP library, its worker and
 #      its bundled plugins inside the prefix or among the system's own;
 #   2. list-fetchers lists the bundled plugins, and --version runs;
-#   3. fetch from the Coinbase-shaped file:// fixtures;
+#   3. fetch from the Coinbase-shaped file:// fixtures, and over http:// from
+#      a loopback server, through the installed HTTP library;
 #   4. new-plugin --language c finds the installed header; make builds the
 #      project; inspect passes it; fetch gets its price;
 #   5. --uninstall leaves nothing in the prefix.
@@ -60,6 +61,40 @@ if output=$(user host fetch ETH BTC --api-base-url "file://$repo/Fixtures/coinba
 else
     fail "host fetch ETH BTC from file://" "$output"
 fi
+
+# 3b. An http:// fetch goes through the installed libHostHTTP.so, to a
+# loopback server that answers from the same fixtures (60 s at most).
+python3 - "$repo/Fixtures/coinbase" "$work/port" <<'PY' &
+import http.server, os, sys, time
+root, port_file = sys.argv[1], sys.argv[2]
+class Fixtures(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        path = os.path.join(root, self.path.lstrip("/") + ".json")
+        body = open(path, "rb").read() if os.path.isfile(path) else b'{"errors":[{"id":"not_found","message":"no fixture"}]}'
+        self.send_response(200 if os.path.isfile(path) else 404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+server = http.server.HTTPServer(("127.0.0.1", 0), Fixtures)
+server.timeout = 1
+with open(port_file + ".tmp", "w") as f:
+    f.write(str(server.server_port))
+os.rename(port_file + ".tmp", port_file)
+deadline = time.monotonic() + 60
+while time.monotonic() < deadline and not os.path.exists(port_file + ".stop"):
+    server.handle_request()
+PY
+server=$!
+for _ in $(seq 100); do [ -f "$work/port" ] && break; sleep 0.1; done
+if [ -f "$work/port" ] && output=$(user host fetch ETH --api-base-url "http://127.0.0.1:$(cat "$work/port")" 2>&1) && grep -q "^ETH .*2718.281828459045235360287" <<< "$output"; then
+    pass "host fetch ETH over http:// (the installed libHostHTTP.so)"
+else
+    fail "host fetch ETH over http:// (the installed libHostHTTP.so)" "${output:-the loopback server did not start}"
+fi
+touch "$work/port.stop"
+wait "$server" 2>/dev/null || true
 
 # 4. A C plugin made from the installed header, built, inspected and fetched.
 if command -v make >/dev/null && command -v cc >/dev/null; then

@@ -153,12 +153,15 @@ for library in $runtime; do
     put "$library" "lib/patchbay/$(basename "$library")" 0644
 done
 
-# RUNPATHs into the prefix, and nowhere else (not the build's or the toolchain's).
+# RUNPATHs into the prefix, and nowhere else (not the build's or the
+# toolchain's). The host and its worker load a plugin or the HTTP library
+# through /proc/self/fd/N, the descriptor they checked, so `$ORIGIN` in
+# those would name /proc/self/fd: everything but the host gets the
+# prefix's absolute path.
 patchelf --set-rpath '$ORIGIN/../lib/patchbay' "$prefix/bin/host"
 for path in "${files[@]}"; do
     case $path in
-        lib/patchbay/plugins/*) patchelf --set-rpath '$ORIGIN/..' "$prefix/$path" ;;
-        lib/patchbay/*) patchelf --set-rpath '$ORIGIN' "$prefix/$path" ;;
+        lib/patchbay/*) patchelf --set-rpath "$lib" "$prefix/$path" ;;
     esac
 done
 
