@@ -32,7 +32,6 @@ struct Inspect: AsyncParsableCommand {
 
     func run() async throws {
         let policy = try plugins.resolvedPolicy()
-        try plugins.checkSandboxSwitch()
         let inspection = try await plugins.host().inspect(file, isolation: try plugins.isolationOptions(), policy: policy)
         print(Rendering.inspection(inspection, as: format), terminator: "")
         guard inspection.isWorking else {

@@ -6,6 +6,8 @@ struct ListPlugins: ReportCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the plugin files found, with their status.")
 
+    static let reportsSandbox = true
+
     @OptionGroup var plugins: PluginOptions
 
     @Option(help: "Output format: table or json.")

@@ -158,13 +158,18 @@ struct PluginOptions: ParsableArguments {
     }
 
     /// How the command's workers run: the scanners, and isolated plugins.
-    func isolationOptions() throws -> IsolationOptions {
-        IsolationOptions(loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil)
+    /// - Parameter reportingSandbox: The command shows each plugin's sandbox,
+    ///   which is then judged for this run (`list-plugins`).
+    func isolationOptions(reportingSandbox: Bool = false) throws -> IsolationOptions {
+        var options = IsolationOptions(
+            loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil, skippedLayers: try skippedSandboxLayers())
+        options.reportsSandbox = reportingSandbox
+        return options
     }
 
     /// Everything that says how plugins are found out about and loaded.
-    func loadOptions() throws -> LoadOptions {
-        LoadOptions(policy: try resolvedPolicy(), isolation: try isolationOptions(), cache: try cacheUse())
+    func loadOptions(reportingSandbox: Bool = false) throws -> LoadOptions {
+        LoadOptions(policy: try resolvedPolicy(), isolation: try isolationOptions(reportingSandbox: reportingSandbox), cache: try cacheUse())
     }
 
     /// The name of the switch that requires a full sandbox, `--require-sandbox`
@@ -233,25 +238,22 @@ struct PluginOptions: ParsableArguments {
     /// Wires the production host and learns what its plugins provide: from
     /// the registry cache, scanning what changed, or by loading them all
     /// with `--no-cache`. Call `shutdown()` on the result when done.
-    func loadPlugins() async throws -> LoadedPlugins {
-        let options = try loadOptions()
-        if options.policy.mayIsolate || options.cache != .off {
-            try checkSandboxSwitch()
-        }
-        return try await host().loadPlugins(options)
+    func loadPlugins(reportingSandbox: Bool = false) async throws -> LoadedPlugins {
+        try await host().loadPlugins(try loadOptions(reportingSandbox: reportingSandbox))
     }
 
-    /// ``loadPlugins()`` as far as it goes without a task: the plugins, from
+    /// ``loadPlugins(reportingSandbox:)`` as far as it goes without a task: the plugins, from
     /// a warm cache or loaded in-process without one, or the rest of the work.
-    func loadPluginsWithoutWaiting() throws -> PreparedLoad {
-        try host().loadPluginsWithoutWaiting(try loadOptions())
+    func loadPluginsWithoutWaiting(reportingSandbox: Bool = false) throws -> PreparedLoad {
+        try host().loadPluginsWithoutWaiting(try loadOptions(reportingSandbox: reportingSandbox))
     }
 
-    /// Refuses a bad `HOST_SANDBOX_DISABLE` before any worker starts.
-    func checkSandboxSwitch() throws {
+    /// The layers `HOST_SANDBOX_DISABLE` turns off, read here for every path
+    /// (listing from the cache too); workers get them from the host, never
+    /// from the variable.
+    func skippedSandboxLayers() throws -> SandboxLayers {
         do {
-            // Read here only to refuse a bad value; each worker reads it again (PluginWorkerCommand).
-            _ = try SandboxLayers(naming: ProcessEnvironment.value(of: Self.sandboxDisableVariable) ?? "")
+            return try SandboxLayers(naming: ProcessEnvironment.value(of: Self.sandboxDisableVariable) ?? "")
         } catch {
             throw ValidationError("\(Self.sandboxDisableVariable) \(error), or unset it")
         }

@@ -117,7 +117,7 @@ package struct Host: Sendable {
     private func loadPlugins(mode: LoadMode?) -> LoadedPlugins {
         let files = pluginFiles()
         let result = PluginLoader(services: services, trust: trust).load(files)
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [])
+        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [], services: services)
     }
 
     /// Finds the plugins and loads each in a worker process of its own, so a
@@ -135,7 +135,7 @@ package struct Host: Sendable {
     package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
         let files = pluginFiles()
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers)
+        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers, services: services)
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
@@ -174,7 +174,7 @@ package struct Host: Sendable {
             fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers)
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers, services: services)
     }
 
     /// `report`, recording the URLs its plugin may fetch and where it ran.
@@ -234,6 +234,8 @@ package struct LoadedPlugins: Sendable {
     let workers: [WorkerConnection]
     /// The plugins that load on their first fetch, with the registry cache.
     var onDemand: [OnDemandPlugin] = []
+    /// The services the plugins were given, whose allowances the run ends with.
+    var services: HostServices?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -248,6 +250,8 @@ package struct LoadedPlugins: Sendable {
                 group.addTask { await plugin.shutdown() }
             }
         }
+        // After the workers' last lines: one line per plugin that lost some to the cap.
+        if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
     }
 
     /// Fetches every symbol concurrently.

@@ -28,7 +28,6 @@ struct ContainmentEndToEndTests {
     }
     static let lateRegistrar = hostile("late-registrar.so", "-DHOSTILE_LATE_REGISTER", #"-DHOSTILE_NAME="LateRegistrar""#, #"-DHOSTILE_SYMBOL="LATEREG""#)
     static let badSymbol = hostile("bad-symbol.so", #"-DHOSTILE_NAME="BadSymbol""#, #"-DHOSTILE_SYMBOL="eth""#)
-    static let frameForger = hostile("zz-frame-forger.so", "-DHOSTILE_FORGE_FRAME", #"-DHOSTILE_NAME="FrameForger""#, #"-DHOSTILE_SYMBOL="FRAME""#)
 
     /// Rows of a `fetch` table, split into cells.
     static func cells(_ table: String) -> [[String]] {
@@ -169,18 +168,19 @@ struct ContainmentEndToEndTests {
 
     @Test("A worker whose plugin writes its own load report is refused; ETH stays with the Ethereum plugin, listed once")
     func forgedWorkerFrameIsRefused() async throws {
-        let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
-        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
-        let forger = directory.appending(path: "zz-frame-forger.so").path
         let forged = WorkerToHost.loaded(LoadReply(
             report: PluginReport(name: "FrameForger", version: "1.0.0", path: "/forged", status: .loaded, fetchers: ["ETH", "E\u{1B}[31mVIL"], error: nil, warnings: []),
             fetchers: [.init(symbol: "ETH", displayName: "Ethereum"), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil")]
         ))
-        // In the environment, since the worker's full sandbox lets it open no file of the test's.
+        // Compiled in, since the worker sees none of the test's environment.
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
+        let forgerFixture = Self.hostile(
+            "zz-frame-forger.so", "-DHOSTILE_FORGE_FRAME", #"-DHOSTILE_NAME="FrameForger""#, #"-DHOSTILE_SYMBOL="FRAME""#, "-DHOSTILE_FRAME_HEX=\"\(frame)\"")
+        let directory = try await FixturePlugins.directory(containing: [forgerFixture], bundled: ["Ethereum"])
+        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
+        let forger = directory.appending(path: "zz-frame-forger.so").path
 
-        let output = try await CommandRunner.host(
-            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
+        let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
         #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")

@@ -8,7 +8,7 @@ extension Rendering {
     /// "hostMinimumStructSize","hostStructSize","description"?,"author"?,"license"?,"homepage"?},
     /// "fetchers":[{"symbol","displayName"}],"checks":[{"check","path","passed","problem"?}],
     /// "lock":{"verdict","lockFile"?,"sha256"?,"problem"?},"mode":"in-process"|"isolated","modeReason",
-    /// "sandbox":"full"|"partial"|"none","problem"?,"warnings":[…]}`.
+    /// "sandbox":"full"|"partial"|"none","refusedSystemCall"?,"problem"?,"warnings":[…]}`.
     /// - Parameters:
     ///   - inspection: From ``Host/inspect(_:isolation:policy:)``.
     ///   - format: Table or JSON.
@@ -80,9 +80,14 @@ private struct InspectionTable {
                 ("SHA-256", lock.sha256 ?? "-"),
                 ("Would load", mode),
                 ("Inspected in", inspection.sandboxSummary.map { "an isolated worker, sandbox \($0)" } ?? "nothing: refused before any of its code ran"),
-                ("Problem", report.error ?? "none"),
-            ] + report.warnings.map { ("Warning", $0) }))
+            ] + refusedCall(report) + [("Problem", report.error ?? "none")] + report.warnings.map { ("Warning", $0) }))
         return sections.joined(separator: "\n")
+    }
+
+    /// The first system call the plugin's sandbox refused while it loaded, if one was.
+    private func refusedCall(_ report: PluginReport) -> [(String, String)] {
+        guard let refused = report.refusedSystemCall else { return [] }
+        return [("Refused call", "\(refused), the first system call its sandbox refused (it failed with EPERM)")]
     }
 
     /// `key  value` lines, the values aligned and escaped for the terminal.

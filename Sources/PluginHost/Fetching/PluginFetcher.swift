@@ -101,6 +101,7 @@ package struct PluginFetcher: Sendable {
     ) async -> Result<Quote, FetchError> {
         let pending = PendingFetches.shared
         let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
+        session.allowance.fetchStarted()
         let timer = TimerBox()
         let answer = await withCheckedContinuation { continuation in
             let token = pending.begin(request, continuation: continuation)

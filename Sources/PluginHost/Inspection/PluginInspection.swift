@@ -76,7 +76,7 @@ package struct PluginInspection: Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, sandbox, problem, warnings
+        case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, sandbox, refusedSystemCall, problem, warnings
     }
 
     /// The JSON shape `host inspect --format json` prints, a contract scripts rely on.
@@ -93,6 +93,7 @@ package struct PluginInspection: Sendable, Encodable {
         try container.encode(mode.place.rawValue, forKey: .mode)
         try container.encode(mode.reason, forKey: .modeReason)
         try container.encode(sandboxLevel, forKey: .sandbox)
+        try container.encodeIfPresent(report.refusedSystemCall?.name ?? report.refusedSystemCall.map { "\($0.number)" }, forKey: .refusedSystemCall)
         try container.encodeIfPresent(report.error, forKey: .problem)
         try container.encode(report.warnings, forKey: .warnings)
     }

@@ -61,7 +61,13 @@ struct IsolatedPluginLoader: Sendable {
         case .failure(let failure):
             return (.failure(failure), .unconfined, nil)
         case .success(let worker):
-            let (outcome, sandbox) = await loadConfined(path, in: worker)
+            var (outcome, sandbox) = await loadConfined(path, in: worker)
+            // What the plugin's code was refused while it registered.
+            if case .success(let (loaded, fetchers)) = outcome, let refused = worker.refusedSystemCall {
+                var report = loaded
+                report.refusedSystemCall = refused
+                outcome = .success((report, fetchers))
+            }
             guard case .success = outcome else {
                 await worker.shutdown()
                 return (outcome, sandbox, nil)
@@ -86,7 +92,8 @@ struct IsolatedPluginLoader: Sendable {
         case .failure(let failure):
             return (.failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure)))), .unconfined)
         case .success(let report):
-            sandbox = report
+            // The worker says what it did to itself; the host knows what it started it in.
+            sandbox = report.adding(worker.process.missing)
         }
         if let cost = sandbox.cost {
             services.logger.debug("\(path): worker sandbox \(sandbox.summary), confined in \(cost)")
@@ -126,7 +133,8 @@ struct IsolatedPluginLoader: Sendable {
         // The worker has its own copy of the descriptor; the host never loads this one.
         defer { file.closeUnloaded() }
         do throws(WorkerFailure) {
-            let process = try await WorkerProcess.spawn(executable: options.workerExecutable, arguments: options.workerArguments, plugin: file.descriptor)
+            let process = try await WorkerProcess.spawn(
+                executable: options.workerExecutable, arguments: options.workerArguments, plugin: file.descriptor, skipping: options.skippedLayers)
             return .success(WorkerConnection.connect(to: process, path: path, services: services))
         } catch {
             return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(error))))

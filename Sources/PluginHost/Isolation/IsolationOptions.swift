@@ -18,6 +18,15 @@ package struct IsolationOptions: Sendable {
     /// itself fully (see ``SandboxReport``). Otherwise such a plugin runs
     /// with the layers the kernel offers, and the run logs one warning.
     package var requireFullSandbox: Bool
+    /// Sandbox layers turned off for this run, for tests and benchmarks:
+    /// workers report them missing, as a kernel without them would.
+    package var skippedLayers: SandboxLayers
+    /// A listing shows each isolated plugin's sandbox: judge the sandbox
+    /// this run can give (``SandboxProbe``) rather than repeat a scan's.
+    package var reportsSandbox = false
+
+    /// Whether a listing judges the sandbox now: to show it, or to refuse by it.
+    var judgesSandbox: Bool { reportsSandbox || requireFullSandbox }
 
     /// Creates the options.
     /// - Parameters:
@@ -25,13 +34,15 @@ package struct IsolationOptions: Sendable {
     ///   - workerArguments: Defaults to `["plugin-worker"]`, `host`'s hidden subcommand.
     ///   - loadTimeout: Defaults to 10 seconds.
     ///   - requireFullSandbox: Defaults to false.
+    ///   - skippedLayers: Defaults to none.
     package init(
         workerExecutable: String = "/proc/self/exe", workerArguments: [String] = ["plugin-worker"], loadTimeout: Duration = .seconds(10),
-        requireFullSandbox: Bool = false
+        requireFullSandbox: Bool = false, skippedLayers: SandboxLayers = []
     ) {
         self.workerExecutable = workerExecutable
         self.workerArguments = workerArguments
         self.loadTimeout = loadTimeout
         self.requireFullSandbox = requireFullSandbox
+        self.skippedLayers = skippedLayers
     }
 }

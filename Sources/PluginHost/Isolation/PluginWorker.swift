@@ -92,6 +92,8 @@ final class HostLink: Sendable {
 
     private struct State {
         var loading = false
+        /// The refused system call already reported, if any.
+        var reportedRefusal = false
         var fetchers: [String: PluginFetcher] = [:]
         var httpWaiters: [UInt64: CheckedContinuation<HTTPOutcome, Never>] = [:]
         var nextID: UInt64 = 1
@@ -133,6 +135,10 @@ final class HostLink: Sendable {
     }
 
     func send(_ message: WorkerToHost) {
+        switch message {
+        case .loaded, .fetched: reportRefusedSystemCall()
+        default: break
+        }
         do {
             stream.send(try Frame.encode(message))
         } catch {
@@ -141,6 +147,17 @@ final class HostLink: Sendable {
             StandardError.write("host: error: plugin-worker cannot send its reply to the host: \(error)\n")
             _exit(PluginWorker.ExitStatus.cannotReply)
         }
+    }
+
+    /// Tells the host, once, the first system call the filter refused, so
+    /// that it arrives before the reply the plugin made after it.
+    private func reportRefusedSystemCall() {
+        guard let number = SandboxConfinement.firstRefusedSystemCall else { return }
+        let first = state.withLock { state in
+            defer { state.reportedRefusal = true }
+            return !state.reportedRefusal
+        }
+        if first { send(.refusedSystemCall(RefusedSystemCallFrame(number: number))) }
     }
 
     private func load(_ request: LoadRequest) {

@@ -8,14 +8,20 @@ import Synchronization
 ///
 /// It answers the worker's requests for host services with the host's own
 /// ``HostServices`` (HTTP with the injected networking, log lines with the
-/// host's logger), and turns the worker's end (a crash, an exit, a hang the
-/// host stopped) into a ``WorkerFailure`` for whatever was waiting.
+/// host's logger), as far as the plugin's ``PluginAllowance`` goes, logs
+/// each line of the worker's output as the plugin's, and turns the worker's
+/// end (a crash, an exit, a hang the host stopped) into a ``WorkerFailure``
+/// for whatever was waiting.
 final class WorkerConnection: Sendable {
     let process: WorkerProcess
     /// The plugin file as found.
     let path: String
     private let services: HostServices
     private let stream: FrameStream
+    /// What the worker writes to its stdout and stderr.
+    private let output: WorkerOutput
+    /// What its plugin may ask of the host, counted here whatever the worker says.
+    let allowance: PluginAllowance
     private let state = Mutex(State())
 
     private struct State {
@@ -27,6 +33,8 @@ final class WorkerConnection: Sendable {
         var nextID: UInt64 = 1
         var phase = WorkerFailure.Phase.loading
         var plugin: String?
+        /// The first system call the worker's filter refused, as the worker reported it.
+        var refusedSystemCall: RefusedSystemCall?
         /// Set once the worker is gone or given up on; every later request gets it.
         var failure: WorkerFailure?
         /// The host closed the stream on purpose: the end is not a failure.
@@ -43,6 +51,17 @@ final class WorkerConnection: Sendable {
         self.path = path
         self.services = services
         stream = FrameStream(input: process.fromWorker, output: process.toWorker)
+        let allowance = services.allowances.make(for: FilePaths.name(of: path))
+        self.allowance = allowance
+        var logger = services.logger
+        logger[metadataKey: "plugin"] = "\(FilePaths.name(of: path))"
+        output = WorkerOutput(input: process.output) { [logger] line in
+            // As the plugin's log lines: escaped where they are shown, and counted.
+            guard allowance.admitLogLine() else { return }
+            var logger = logger
+            logger[metadataKey: "plugin"] = "\(allowance.name)"
+            logger.warning("\(line)")
+        }
     }
 
     /// Connects to a freshly spawned worker, taking over the host's ends of its pipes.
@@ -101,6 +120,7 @@ final class WorkerConnection: Sendable {
     /// Asks the worker for a price. The worker enforces `timeout` itself;
     /// the host waits ``fetchGrace`` longer before it stops the worker.
     func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchReply, WorkerFailure> {
+        allowance.fetchStarted()
         let timer = Task { [self] in
             try? await Task.sleep(for: timeout + Self.fetchGrace)
             if !Task.isCancelled { giveUp(.hung(after: timeout + Self.fetchGrace)) }
@@ -141,7 +161,18 @@ final class WorkerConnection: Sendable {
         }
         await stream.readingEnded()
         deadline.cancel()
+        // Its last lines of output, unless a process it started holds the pipe.
+        let output = self.output
+        let outputDeadline = Task {
+            try await Task.sleep(for: .seconds(1))
+            output.abandon()
+        }
+        await output.readingEnded()
+        outputDeadline.cancel()
     }
+
+    /// The first system call the worker's filter refused, as it reported it.
+    var refusedSystemCall: RefusedSystemCall? { state.withLock { $0.refusedSystemCall } }
 
     // MARK: Events from the stream
 
@@ -178,6 +209,7 @@ final class WorkerConnection: Sendable {
                 protocolViolation("it answered fetch \(reply.id), which the host never asked for")
             }
         case .log(let line):
+            guard allowance.admitLogLine() else { return }
             // Attributed to the worker's plugin whatever the frame says: the
             // plugin can write log frames itself, and must not speak as the host
             // or as another plugin.
@@ -188,9 +220,27 @@ final class WorkerConnection: Sendable {
             let services = self.services
             // Until the worker reports its plugin's name, the file names it.
             let plugin = state.withLock { $0.plugin } ?? path
+            if let (refusal, first) = allowance.startRequest() {
+                if first { services.logger.warning("plugin \(plugin): \(refusal)") }
+                return send(.httpResponse(HTTPResponseFrame(id: request.id, .failure(refusal.description))))
+            }
+            let allowance = self.allowance
             Task {
                 let outcome = await services.get(request.url, timeout: .milliseconds(request.timeoutMilliseconds), for: plugin)
+                allowance.requestFinished()
                 send(.httpResponse(HTTPResponseFrame(id: request.id, outcome)))
+            }
+        case .refusedSystemCall(let frame):
+            // Only what the worker says, which its plugin can forge: a name
+            // for the user to look up, never a reason to act.
+            guard let refused = RefusedSystemCall(number: frame.number) else { return }
+            let first = state.withLock { state in
+                defer { if state.refusedSystemCall == nil { state.refusedSystemCall = refused } }
+                return state.refusedSystemCall == nil
+            }
+            if first && services.allowances.isFirstRefusal(of: path) {
+                let plugin = state.withLock { $0.plugin } ?? FilePaths.name(of: path)
+                services.logger.debug("plugin \(plugin): its sandbox refused the system call \(refused), which failed with EPERM; it is not on the list a worker may make")
             }
         }
     }
@@ -212,6 +262,7 @@ final class WorkerConnection: Sendable {
     /// the name the worker reported.
     func identify(as plugin: String) {
         state.withLock { $0.plugin = plugin }
+        allowance.identify(as: plugin)
     }
 
     /// The worker sent something that is not a frame of the protocol.

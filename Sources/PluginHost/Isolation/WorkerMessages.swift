@@ -23,6 +23,14 @@ enum WorkerToHost: Codable, Sendable {
     case httpGet(HTTPRequestFrame)
     /// The outcome of ``HostToWorker/fetch(_:)``.
     case fetched(FetchReply)
+    /// The first system call the worker's filter refused, sent once, before
+    /// the `loaded` or `fetched` reply that followed it.
+    case refusedSystemCall(RefusedSystemCallFrame)
+}
+
+/// The number of a system call the worker's filter refused.
+struct RefusedSystemCallFrame: Codable, Sendable {
+    let number: UInt32
 }
 
 /// Everything a worker needs to load its plugin as the host would.

@@ -45,6 +45,9 @@ package final class HostServices: Sendable {
     /// The most redirects one `http_get` follows, each checked.
     static let maximumRedirects = 5
 
+    /// What each plugin has asked of these services in this run (``PluginAllowance``).
+    let allowances: PluginAllowances
+
     /// Creates the services.
     /// - Parameters:
     ///   - networking: Performs every plugin HTTP request the policy allows.
@@ -66,6 +69,7 @@ package final class HostServices: Sendable {
         names: SettingNames = SettingNames()
     ) {
         self.route = .checked(urlPolicy ?? .apiBase(configuration["api_base_url"] ?? ""), networking)
+        self.allowances = PluginAllowances()
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
@@ -83,6 +87,7 @@ package final class HostServices: Sendable {
         defaultTimeout: Duration, logger: Logger
     ) {
         self.route = .forwarded(forward)
+        self.allowances = PluginAllowances(capsLogLines: false)
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
@@ -119,6 +124,9 @@ package final class HostServices: Sendable {
         }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        guard text.utf8.count <= URLPolicy.maximumLength else {
+            return refuse(URLRefusal(url: text, .tooLong(bytes: text.utf8.count)), for: plugin)
+        }
         var current: StrictURL
         do {
             current = try urlPolicy.check(text)
@@ -130,7 +138,7 @@ package final class HostServices: Sendable {
             // the one asked for; later hops get what is left of it.
             let remaining = hop == 0 ? timeout : deadline - clock.now
             guard remaining > .zero else { return .failure("timed out after \(timeout.humanReadable)") }
-            guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(current.text)\"") }
+            guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(PluginInput.echoed(current.text))\"") }
             switch await hopRetrying(networking, url, timeout: remaining, deadline: deadline, asked: timeout, plugin: plugin) {
             case .outcome(let outcome), .transient(let outcome, _):
                 return outcome
@@ -138,7 +146,7 @@ package final class HostServices: Sendable {
                 return refuse(URLRefusal(url: text, .networking(reason)), for: plugin)
             case .redirect(let status, let location):
                 guard hop < Self.maximumRedirects else {
-                    return .failure("\(text) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(location)")
+                    return .failure("\(PluginInput.echoed(text)) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(PluginInput.echoed(location))")
                 }
                 do {
                     current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)
@@ -147,7 +155,7 @@ package final class HostServices: Sendable {
                 }
             }
         }
-        return .failure("\(text) redirected more than \(Self.maximumRedirects) times")
+        return .failure("\(PluginInput.echoed(text)) redirected more than \(Self.maximumRedirects) times")
     }
 
     private func refuse(_ refusal: URLRefusal, for plugin: String) -> HTTPOutcome {

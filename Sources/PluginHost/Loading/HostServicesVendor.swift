@@ -59,8 +59,8 @@ enum HostServicesVendor {
         let services = session.services
         let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
         let plugin = session.name
-        session.logger.debug("GET \(text)")
-        session.requestStarted()
+        session.logger.debug("GET \(PluginInput.echoed(text))")
+        if let refusal = session.requestStarted() { return reply.send(.failure(refusal.description)) }
         Task {
             let outcome = await services.get(text, timeout: timeout, for: plugin)
             session.requestFinished()

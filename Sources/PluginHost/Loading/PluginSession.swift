@@ -13,6 +13,8 @@ final class PluginSession: Sendable {
     let services: HostServices
     let claims: SymbolClaims
     let logger: Logger
+    /// What it may ask of the host, and has.
+    let allowance: PluginAllowance
 
     private let state: Mutex<State>
     /// `http_get` requests started and not yet answered, so a timeout can
@@ -50,6 +52,7 @@ final class PluginSession: Sendable {
         var logger = services.logger
         logger[metadataKey: "plugin"] = "\(name)"
         self.logger = logger
+        self.allowance = services.allowances.make(for: name)
         self.state = Mutex(State(name: name))
     }
 
@@ -104,11 +107,23 @@ final class PluginSession: Sendable {
         return status
     }
 
-    /// Counts an `http_get` from its start to the call of its completion.
-    func requestStarted() { requestsInFlight.add(1, ordering: .relaxed) }
+    /// Counts an `http_get` from its start to the call of its completion,
+    /// if the plugin's allowance admits it; else warns, the first time, and
+    /// returns the refusal for the plugin's completion.
+    func requestStarted() -> AllowanceRefusal? {
+        if let (refusal, first) = allowance.startRequest() {
+            if first { services.logger.warning("plugin \(name): \(refusal)") }
+            return refusal
+        }
+        requestsInFlight.add(1, ordering: .relaxed)
+        return nil
+    }
 
     /// See ``requestStarted()``.
-    func requestFinished() { requestsInFlight.subtract(1, ordering: .relaxed) }
+    func requestFinished() {
+        requestsInFlight.subtract(1, ordering: .relaxed)
+        allowance.requestFinished()
+    }
 
     /// Whether the plugin is waiting on the network right now.
     var isWaitingOnNetwork: Bool { requestsInFlight.load(ordering: .relaxed) > 0 }
@@ -116,6 +131,7 @@ final class PluginSession: Sendable {
     /// Handles `log`, remembering the last error so a failed registration can
     /// say why.
     func log(_ level: pb_log_level, _ message: String) {
+        guard allowance.admitLogLine() else { return }
         switch level {
         case PB_LOG_DEBUG: logger.debug("\(message)")
         case PB_LOG_INFO: logger.info("\(message)")

@@ -70,6 +70,10 @@ extension Host {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
+        if options.isolation.judgesSandbox && options.policy.mayIsolate {
+            // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
+            _ = await SandboxProbe.report(skipping: options.isolation.skippedLayers)
+        }
         let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
     }
@@ -202,9 +206,20 @@ extension Host {
         var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
         let warned = OnceFlag()
-        for (outcome, candidate, entry, scanned) in outcomes {
+        // This run's sandbox, not the one a scan recorded: judged once, when
+        // the first isolated plugin is listed, if the run shows or requires it.
+        var sandboxNow: SandboxReport?
+        for (listed, candidate, entry, scanned) in outcomes {
             let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
             let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
+            var outcome = listed
+            if mode.place == .isolated && options.isolation.judgesSandbox {
+                let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedLayers)
+                sandboxNow = sandbox
+                if options.isolation.requireFullSandbox && sandbox.level != .full, case .success = outcome {
+                    outcome = .failure(PluginLoader.Failure(error: PluginLoadError(.sandboxRequired(sandbox)), name: entry?.name, version: entry?.version, metadata: entry?.metadata))
+                }
+            }
             var fetchers: [PluginFetcher] = []
             if case .success(let (report, listed)) = outcome, let entry {
                 let plugin = OnDemandPlugin(
@@ -218,10 +233,10 @@ extension Host {
             let index = result.reports.count - 1
             result.reports[index].mode = mode
             result.reports[index].cached = entry != nil && !scanned
-            if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if mode.place == .isolated, let sandbox = sandboxNow ?? entry?.sandbox { result.reports[index].sandbox = sandbox }
             result.reports[index].allowedURLs = services.allowedURLs
         }
-        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
+        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand, services: services)
     }
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.
