@@ -26,7 +26,6 @@ final class PluginAllowance: Sendable {
     }
 
     private let state: Mutex<State>
-    private let capsLogLines: Bool
 
     private struct State {
         var name: String
@@ -35,16 +34,15 @@ final class PluginAllowance: Sendable {
         var fetches = 0
         var logLines = 0
         var droppedLogLines = 0
+        /// What the plugin's worker says it dropped before sending.
+        var droppedByWorker = 0
         var warned: Set<AllowanceRefusal.Cap> = []
     }
 
     /// Creates an allowance with nothing asked yet.
-    /// - Parameters:
-    ///   - name: The plugin, for the run's last word on what it lost.
-    ///   - capsLogLines: False in a worker, whose host counts its lines.
-    init(name: String, capsLogLines: Bool = true) {
+    /// - Parameter name: The plugin, for the run's last word on what it lost.
+    init(name: String) {
         state = Mutex(State(name: name))
-        self.capsLogLines = capsLogLines
     }
 
     /// Names the plugin once its descriptor has been read.
@@ -90,8 +88,7 @@ final class PluginAllowance: Sendable {
     /// Whether one more log line of the plugin's is shown; past
     /// ``Limit/logLines`` it is counted and dropped.
     func admitLogLine() -> Bool {
-        guard capsLogLines else { return true }
-        return state.withLock { state in
+        state.withLock { state in
             guard state.logLines < Limit.logLines else {
                 state.droppedLogLines += 1
                 return false
@@ -101,11 +98,21 @@ final class PluginAllowance: Sendable {
         }
     }
 
+    /// The log lines dropped here.
+    var droppedLogLines: Int { state.withLock { $0.droppedLogLines } }
+
+    /// Records how many of the plugin's log lines its worker dropped before
+    /// sending them: a worker keeps to the cap itself, so a flood costs no frames.
+    func noteDroppedByWorker(_ count: Int) {
+        state.withLock { $0.droppedByWorker = max($0.droppedByWorker, min(max(count, 0), Int(Int32.max))) }
+    }
+
     /// The line a run ends with when the plugin lost log lines to the cap, else nil.
     var droppedLogLinesSummary: String? {
         state.withLock { state in
-            guard state.droppedLogLines > 0 else { return nil }
-            return "plugin \(state.name): dropped \(state.droppedLogLines) of its log lines, past the \(Limit.logLines) a plugin may write in one run"
+            let dropped = state.droppedLogLines + state.droppedByWorker
+            guard dropped > 0 else { return nil }
+            return "plugin \(state.name): dropped \(dropped) of its log lines, past the \(Limit.logLines) a plugin may write in one run"
         }
     }
 }

@@ -5,23 +5,20 @@ import Synchronization
 /// line per plugin that lost log lines to the cap.
 final class PluginAllowances: Sendable {
     private let made = Mutex<[PluginAllowance]>([])
-    /// Whether log lines are capped here. A worker's are not: its host
-    /// counts them, and it alone can end the run saying how many it dropped.
-    private let capsLogLines: Bool
     /// The plugin files whose refused system call this run has named.
     private let refusalsNamed = Mutex<Set<String>>([])
 
-    /// Creates the allowances of one set of services.
-    /// - Parameter capsLogLines: False for an isolated worker's own services.
-    init(capsLogLines: Bool = true) {
-        self.capsLogLines = capsLogLines
-    }
-
     /// A new allowance for a plugin, counted in this run.
     func make(for name: String) -> PluginAllowance {
-        let allowance = PluginAllowance(name: name, capsLogLines: capsLogLines)
+        let allowance = PluginAllowance(name: name)
         made.withLock { $0.append(allowance) }
         return allowance
+    }
+
+    /// The log lines every plugin of these services lost to the cap: what a
+    /// worker tells its host (``WorkerTally``).
+    var droppedLogLines: Int {
+        made.withLock { $0.reduce(0) { $0 + $1.droppedLogLines } }
     }
 
     /// Whether a refused system call of the plugin in `path` is news in

@@ -92,8 +92,10 @@ final class HostLink: Sendable {
 
     private struct State {
         var loading = false
-        /// The refused system call already reported, if any.
-        var reportedRefusal = false
+        /// The tally last sent to the host.
+        var reported = WorkerTally(refusedSystemCall: nil, droppedLogLines: 0)
+        /// The plugin's services, once it is loaded: they count what it drops.
+        var services: HostServices?
         var fetchers: [String: PluginFetcher] = [:]
         var httpWaiters: [UInt64: CheckedContinuation<HTTPOutcome, Never>] = [:]
         var nextID: UInt64 = 1
@@ -136,7 +138,7 @@ final class HostLink: Sendable {
 
     func send(_ message: WorkerToHost) {
         switch message {
-        case .loaded, .fetched: reportRefusedSystemCall()
+        case .loaded, .fetched: reportTally()
         default: break
         }
         do {
@@ -149,15 +151,17 @@ final class HostLink: Sendable {
         }
     }
 
-    /// Tells the host, once, the first system call the filter refused, so
+    /// Tells the host what it cannot count itself, when that changed, so
     /// that it arrives before the reply the plugin made after it.
-    private func reportRefusedSystemCall() {
-        guard let number = SandboxConfinement.firstRefusedSystemCall else { return }
-        let first = state.withLock { state in
-            defer { state.reportedRefusal = true }
-            return !state.reportedRefusal
+    private func reportTally() {
+        let tally = state.withLock { state -> WorkerTally? in
+            let now = WorkerTally(
+                refusedSystemCall: SandboxConfinement.firstRefusedSystemCall, droppedLogLines: state.services?.allowances.droppedLogLines ?? 0)
+            guard now != state.reported else { return nil }
+            state.reported = now
+            return now
         }
-        if first { send(.refusedSystemCall(RefusedSystemCallFrame(number: number))) }
+        if let tally { send(.tally(tally)) }
     }
 
     private func load(_ request: LoadRequest) {
@@ -174,6 +178,7 @@ final class HostLink: Sendable {
             defaultTimeout: .milliseconds(request.defaultTimeoutMilliseconds),
             logger: Logger(label: "host")
         )
+        state.withLock { $0.services = services }
         let claims = SymbolClaims()
         for (owner, symbols) in Dictionary(grouping: request.claims, by: \.value) {
             claims.claim(symbols.map(\.key), for: owner)

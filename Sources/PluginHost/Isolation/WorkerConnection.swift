@@ -230,10 +230,11 @@ final class WorkerConnection: Sendable {
                 allowance.requestFinished()
                 send(.httpResponse(HTTPResponseFrame(id: request.id, outcome)))
             }
-        case .refusedSystemCall(let frame):
+        case .tally(let tally):
+            allowance.noteDroppedByWorker(tally.droppedLogLines)
             // Only what the worker says, which its plugin can forge: a name
             // for the user to look up, never a reason to act.
-            guard let refused = RefusedSystemCall(number: frame.number) else { return }
+            guard let number = tally.refusedSystemCall, let refused = RefusedSystemCall(number: number) else { return }
             let first = state.withLock { state in
                 defer { if state.refusedSystemCall == nil { state.refusedSystemCall = refused } }
                 return state.refusedSystemCall == nil

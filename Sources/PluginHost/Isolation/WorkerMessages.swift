@@ -23,14 +23,19 @@ enum WorkerToHost: Codable, Sendable {
     case httpGet(HTTPRequestFrame)
     /// The outcome of ``HostToWorker/fetch(_:)``.
     case fetched(FetchReply)
-    /// The first system call the worker's filter refused, sent once, before
-    /// the `loaded` or `fetched` reply that followed it.
-    case refusedSystemCall(RefusedSystemCallFrame)
+    /// What the worker counted that the host cannot see: sent before a
+    /// `loaded` or `fetched` reply whenever it changed.
+    case tally(WorkerTally)
 }
 
-/// The number of a system call the worker's filter refused.
-struct RefusedSystemCallFrame: Codable, Sendable {
-    let number: UInt32
+/// What a worker counted: the first system call its filter refused, and the
+/// log lines its plugin wrote past the cap, which the worker dropped rather
+/// than send. Its plugin can forge it: the host only words it.
+struct WorkerTally: Codable, Sendable, Equatable {
+    /// The number of the first refused system call, if any.
+    let refusedSystemCall: UInt32?
+    /// Log lines dropped so far in the worker.
+    let droppedLogLines: Int
 }
 
 /// Everything a worker needs to load its plugin as the host would.

@@ -87,7 +87,7 @@ package final class HostServices: Sendable {
         defaultTimeout: Duration, logger: Logger
     ) {
         self.route = .forwarded(forward)
-        self.allowances = PluginAllowances(capsLogLines: false)
+        self.allowances = PluginAllowances()
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout

@@ -3,8 +3,8 @@
  * build. Each registers one symbol, floods inside `fetch`, and reports what
  * it got as the fetch's error, so a test reads the exact outcome:
  *
- *   FLOOD_THREADS    start 3,000 threads with 64 KiB stacks, each parked
- *                    until the worker ends                        THREADS
+ *   FLOOD_THREADS    start 3,000 threads with 64 KiB stacks, all alive
+ *                    at once, then let them end                    THREADS
  *   FLOOD_HTTP       20,000 http_get calls under the API base, waiting
  *                    for every answer                             HTTP
  *   FLOOD_HTTP_FRAMES 20,000 times the frame FLOOD_FRAME_HEX (an httpGet
@@ -60,22 +60,34 @@ static void price_url(char *url, size_t capacity) {
 #endif
 
 #if defined(FLOOD_THREADS)
+static pthread_mutex_t parking = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t released = PTHREAD_COND_INITIALIZER;
+static int release;
+
+/* Waits until the flood is counted: every thread alive at once. */
 static void *parked(void *argument) {
     (void)argument;
-    for (;;) pause();
+    pthread_mutex_lock(&parking);
+    while (!release) pthread_cond_wait(&released, &parking);
+    pthread_mutex_unlock(&parking);
     return NULL;
 }
 
 static void flood(char *message, size_t capacity) {
+    static pthread_t threads[3000];
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
     pthread_attr_setstacksize(&attributes, 64 << 10);
     int started = 0, error = 0;
     for (; started < 3000; started++) {
-        pthread_t thread;
-        if ((error = pthread_create(&thread, &attributes, parked, NULL)) != 0) break;
-        pthread_detach(thread);
+        if ((error = pthread_create(&threads[started], &attributes, parked, NULL)) != 0) break;
     }
+    /* Let them go, so the worker has threads again to answer with. */
+    pthread_mutex_lock(&parking);
+    release = 1;
+    pthread_cond_broadcast(&released);
+    pthread_mutex_unlock(&parking);
+    for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
     snprintf(message, capacity, "pthread_create: %d of 3000 started, then %s", started, error ? strerror(error) : "none refused");
 }
 #elif defined(FLOOD_HTTP) || defined(FLOOD_LONG_URL)
