@@ -316,20 +316,6 @@ void pb_sandbox_probe(uint32_t layers, pb_sandbox_report *caller_report) {
     memcpy(caller_report, &report, report.struct_size);
 }
 
-int pb_sandbox_bind_to_parent(int32_t parent_pid) {
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) return -1;
-    /* A parent that died before the call has already handed this process to
-     * another (init or a subreaper): the signal will never come. In a PID
-     * namespace of its own the parent is outside and getppid() is 0: there
-     * is nothing to compare, and pb_spawn_worker set the signal before exec. */
-    pid_t parent = getppid();
-    if (parent != 0 && parent != (pid_t)parent_pid) {
-        errno = ESRCH;
-        return -1;
-    }
-    return 0;
-}
-
 int pb_sandbox_library_directory(const char *symbol, char *buffer, size_t capacity) {
     void *address = dlsym(RTLD_DEFAULT, symbol);
     Dl_info info;

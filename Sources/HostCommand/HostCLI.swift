@@ -14,6 +14,6 @@ struct HostCLI: AsyncParsableCommand {
             Plugins bundled with the host or pinned in a lock file run in this process; any other in a sandboxed worker.
             """,
         version: PatchbayVersion.current,
-        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Inspect.self, NewPlugin.self, PluginWorkerCommand.self]
+        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Inspect.self, NewPlugin.self]
     )
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import PluginHost
+import WorkerProtocol
 
 /// The options every subcommand takes: where plugins are and what they talk to.
 struct PluginOptions: ParsableArguments {
@@ -162,7 +163,7 @@ struct PluginOptions: ParsableArguments {
     ///   which is then judged for this run (`list-plugins`).
     func isolationOptions(reportingSandbox: Bool = false) throws -> IsolationOptions {
         var options = IsolationOptions(
-            loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil, skippedLayers: try skippedSandboxLayers())
+            loadTimeout: loadTimeout.duration, requireFullSandbox: try sandboxRequirement() != nil, skippedSandboxLayers: try skippedSandboxLayers())
         options.reportsSandbox = reportingSandbox
         return options
     }

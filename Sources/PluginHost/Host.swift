@@ -139,8 +139,8 @@ package struct Host: Sendable {
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
-    /// with one set of claims, so the first file to register a symbol keeps
-    /// it whichever way either was loaded. Consecutive files of one mode load
+    /// with one ``SymbolOwnership``, so which file keeps a symbol does not
+    /// depend on where either was loaded. Consecutive files of one mode load
     /// together: workers start at once, and in-process files are all opened
     /// before any registers.
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
@@ -151,8 +151,8 @@ package struct Host: Sendable {
                 if case .lock(let lock) = locks.lock(for: candidate.path), lock.expectedDigest(for: candidate.path) != nil { lock.path } else { nil }
             return options.policy.mode(origin: candidate.origin, pinnedBy: pinned)
         }
-        let claims = SymbolClaims()
-        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, claims: claims)
+        let ownership = SymbolOwnership()
+        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, ownership: ownership)
         isolated.warnedAboutSandbox = OnceFlag()
         var reports: [PluginReport] = []
         var fetchers: [PluginFetcher] = []
@@ -168,7 +168,7 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, claims: claims).load(files)
+                result = PluginLoader(services: services, trust: trust, ownership: ownership).load(files)
             }
             reports += zip(result.reports, modes[start..<end]).map { withAllowedURLs($0, mode: $1) }
             fetchers += result.fetchers

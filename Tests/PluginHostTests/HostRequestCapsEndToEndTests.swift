@@ -1,6 +1,7 @@
 import Foundation
 @testable import PluginHost
 import Testing
+import WorkerProtocol
 
 /// What a plugin may ask of its worker and its host has a cap: threads,
 /// `http_get` requests at once and per fetch, log lines per run, and the

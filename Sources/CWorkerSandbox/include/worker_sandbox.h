@@ -160,17 +160,6 @@ int pb_sandbox_confine(const pb_sandbox_policy *policy, pb_sandbox_report *repor
 void pb_sandbox_probe(uint32_t layers, pb_sandbox_report *report);
 
 /**
- * Makes the kernel kill the calling process with SIGKILL when its parent
- * (the thread that started it) ends, and checks that the parent is still
- * `parent_pid`, which closes the race with a parent that died before the call.
- * In a PID namespace of its own the parent cannot be seen (getppid() is 0)
- * and only the signal is set; `pb_spawn_worker` sets it before exec anyway.
- *
- * @return 0, or -1 with errno set: ESRCH when the parent is already gone.
- */
-int pb_sandbox_bind_to_parent(int32_t parent_pid);
-
-/**
  * Writes the directory of the shared library that defines `symbol` (found
  * with dlsym and dladdr), e.g. the Swift runtime's for "swift_retain".
  *

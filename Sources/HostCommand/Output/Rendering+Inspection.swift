@@ -1,3 +1,4 @@
+import PluginBoundary
 import PluginHost
 
 extension Rendering {

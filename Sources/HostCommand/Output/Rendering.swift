@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PluginHost
+import WorkerProtocol
 
 /// Turns the host's results into what `host` prints.
 ///

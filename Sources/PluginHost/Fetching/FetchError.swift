@@ -1,4 +1,5 @@
 import HostShared
+import PluginBoundary
 
 /// Why a symbol produced no price.
 package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 /// What `host inspect` found in one plugin file, without fetching anything:
 /// its descriptor and fetchers, every trust check with its verdict, the lock
 /// file's verdict, the mode it would load in, and its problem, if any.

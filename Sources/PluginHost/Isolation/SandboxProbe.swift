@@ -1,4 +1,5 @@
 import CWorkerSandbox
+import WorkerProtocol
 
 /// The sandbox a worker started now would get, judged without starting one.
 ///
@@ -26,7 +27,7 @@ enum SandboxProbe {
     private static func inWorker(skipping skipped: SandboxLayers) -> SandboxReport {
         var report = pb_sandbox_report()
         report.struct_size = UInt32(MemoryLayout<pb_sandbox_report>.size)
-        pb_sandbox_probe(SandboxConfinement.layers(skipping: skipped), &report)
+        pb_sandbox_probe(skipped.confinementLayers, &report)
         let predicted = SandboxReport(report, skipping: skipped)
         return SandboxReport(level: predicted.level, missing: predicted.missing)
     }

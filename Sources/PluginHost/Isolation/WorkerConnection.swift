@@ -1,17 +1,19 @@
-import FoundationEssentials
 import HostShared
 import Logging
+import PluginBoundary
 import Synchronization
+import WorkerProtocol
 
-/// The host's side of one isolated plugin: its worker process and the frame
-/// stream to it.
+/// The host's side of one worker: its process and the frame stream to it.
 ///
-/// It answers the worker's requests for host services with the host's own
-/// ``HostServices`` (HTTP with the injected networking, log lines with the
-/// host's logger), as far as the plugin's ``PluginAllowance`` goes, logs
-/// each line of the worker's output as the plugin's, and turns the worker's
-/// end (a crash, an exit, a hang the host stopped) into a ``WorkerFailure``
-/// for whatever was waiting.
+/// What happens when is decided by a ``StateMachine`` value; this class is
+/// its I/O shell. It answers the worker's requests for host services with
+/// the host's own ``HostServices`` (HTTP with the injected networking, log
+/// lines with the host's logger), as far as the plugin's
+/// ``PluginAllowance`` goes, logs each line of the worker's output as the
+/// plugin's, keeps the time of every request, and turns the worker's end (a
+/// crash, an exit, a hang the host stopped) into a ``WorkerFailure`` for
+/// whatever was waiting.
 final class WorkerConnection: Sendable {
     let process: WorkerProcess
     /// The plugin file as found.
@@ -21,30 +23,24 @@ final class WorkerConnection: Sendable {
     /// What the worker writes to its stdout and stderr.
     private let output: WorkerOutput
     /// What its plugin may ask of the host, counted here whatever the worker says.
-    let allowance: PluginAllowance
-    private let state = Mutex(State())
+    private let allowance: PluginAllowance
+    /// The first system call the worker's filter refused, as the worker reported it.
+    private let refused = Mutex<RefusedSystemCall?>(nil)
+    private let machine = Mutex(StateMachine<Waiter>())
+    /// Reaps the worker once, however many callers wait for its end.
+    private let reaper = Mutex<Task<WorkerProcess.Exit, Never>?>(nil)
 
-    private struct State {
-        /// What the worker's first frame said, before any plugin code ran.
-        var sandbox: SandboxReport?
-        var sandboxWaiter: CheckedContinuation<Result<SandboxReport, WorkerFailure>, Never>?
-        var loadWaiter: CheckedContinuation<Result<LoadReply, WorkerFailure>, Never>?
-        var fetchWaiters: [UInt64: CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>] = [:]
-        var nextID: UInt64 = 1
-        var phase = WorkerFailure.Phase.loading
-        var plugin: String?
-        /// The first system call the worker's filter refused, as the worker reported it.
-        var refusedSystemCall: RefusedSystemCall?
-        /// Set once the worker is gone or given up on; every later request gets it.
-        var failure: WorkerFailure?
-        /// The host closed the stream on purpose: the end is not a failure.
-        var closing = false
-        var reaper: Task<WorkerProcess.Exit, Never>?
+    /// What waits for an answer in the shell.
+    typealias Waiter = CheckedContinuation<Answer, Never>
+
+    /// What a fetch got: the worker's reply, or the host's own timeout.
+    enum FetchOutcome: Sendable {
+        /// The worker replied in time.
+        case replied(FetchReply.Outcome)
+        /// The timeout passed first; whether the plugin then waited on an
+        /// `http_get` says whose fault it was.
+        case timedOut(waitingOnNetwork: Bool)
     }
-
-    /// How long past its own timeout a fetch may take before the host
-    /// decides the worker itself is stuck.
-    static let fetchGrace = Duration.seconds(2)
 
     private init(process: WorkerProcess, path: String, services: HostServices) {
         self.process = process
@@ -53,9 +49,8 @@ final class WorkerConnection: Sendable {
         stream = FrameStream(input: process.fromWorker, output: process.toWorker)
         let allowance = services.allowances.make(for: FilePaths.name(of: path))
         self.allowance = allowance
-        var logger = services.logger
-        logger[metadataKey: "plugin"] = "\(FilePaths.name(of: path))"
-        output = WorkerOutput(input: process.output) { [logger] line in
+        let logger = services.logger
+        output = WorkerOutput(input: process.output) { line in
             // As the plugin's log lines: escaped where they are shown, and counted.
             guard allowance.admitLogLine() else { return }
             var logger = logger
@@ -83,63 +78,45 @@ final class WorkerConnection: Sendable {
     /// Waits, at most `timeout`, for the sandbox the worker confined itself
     /// with, which it reports before it loads its plugin.
     func sandbox(timeout: Duration) async -> Result<SandboxReport, WorkerFailure> {
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { giveUp(.hung(after: timeout)) }
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let known = state.withLock { state -> Result<SandboxReport, WorkerFailure>? in
-                if let sandbox = state.sandbox { return .success(sandbox) }
-                if let failure = state.failure { return .failure(failure) }
-                state.sandboxWaiter = continuation
-                return nil
-            }
-            if let known { continuation.resume(returning: known) }
+        switch await ask(timeout: timeout, { machine, waiter in machine.waitForSandbox(waiter) }) {
+        case .sandboxed(let report): .success(report)
+        case .failed(let failure): .failure(failure)
+        case .loaded, .fetched, .timedOut: .failure(WorkerFailure(.loading, .protocolViolation("it answered out of turn")))
         }
     }
 
     /// Asks the worker to load its plugin, waiting at most `timeout`.
     func load(_ request: LoadRequest, timeout: Duration) async -> Result<LoadReply, WorkerFailure> {
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { giveUp(.hung(after: timeout)) }
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let failed = state.withLock { state -> WorkerFailure? in
-                if let failure = state.failure { return failure }
-                state.loadWaiter = continuation
-                return nil
-            }
-            if let failed { return continuation.resume(returning: .failure(failed)) }
-            send(.load(request))
+        switch await ask(timeout: timeout, { machine, waiter in machine.load(request, waiter: waiter) }) {
+        case .loaded(let reply): .success(reply)
+        case .failed(let failure): .failure(failure)
+        case .sandboxed, .fetched, .timedOut: .failure(WorkerFailure(.loading, .protocolViolation("it answered out of turn")))
         }
     }
 
-    /// Asks the worker for a price. The worker enforces `timeout` itself;
-    /// the host waits ``fetchGrace`` longer before it stops the worker.
-    func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchReply, WorkerFailure> {
+    /// Asks the worker for a price, waiting at most `timeout`: a fetch the
+    /// plugin has not answered by then is over, and a later answer ignored.
+    func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchOutcome, WorkerFailure> {
         allowance.fetchStarted()
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout + Self.fetchGrace)
-            if !Task.isCancelled { giveUp(.hung(after: timeout + Self.fetchGrace)) }
+        let timer = FetchTimer()
+        let answer = await withCheckedContinuation { (waiter: Waiter) in
+            let (id, action) = machine.withLock {
+                $0.fetch(symbol: symbol, currency: currency, timeoutMilliseconds: timeout.timeoutMilliseconds, waiter: waiter)
+            }
+            if let id {
+                timer.start { [self] in
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled { run(machine.withLock { $0.fetchTimedOut(id) }) }
+                }
+            }
+            run(action)
         }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let started = state.withLock { state -> Result<UInt64, WorkerFailure> in
-                if let failure = state.failure { return .failure(failure) }
-                let id = state.nextID
-                state.nextID += 1
-                state.fetchWaiters[id] = continuation
-                return .success(id)
-            }
-            switch started {
-            case .failure(let failure):
-                continuation.resume(returning: .failure(failure))
-            case .success(let id):
-                send(.fetch(FetchRequest(id: id, symbol: symbol, currency: currency, timeoutMilliseconds: Int64(timeout.timeoutMilliseconds))))
-            }
+        timer.cancel()
+        switch answer {
+        case .fetched(let outcome): return .success(.replied(outcome))
+        case .timedOut(let waitingOnNetwork): return .success(.timedOut(waitingOnNetwork: waitingOnNetwork))
+        case .failed(let failure): return .failure(failure)
+        case .sandboxed, .loaded: return .failure(WorkerFailure(.fetching, .protocolViolation("it answered out of turn")))
         }
     }
 
@@ -149,7 +126,7 @@ final class WorkerConnection: Sendable {
     /// closed, and the worker's exit closes the rest. A worker still running
     /// a second later is killed.
     func shutdown() async {
-        state.withLock { $0.closing = true }
+        run(machine.withLock { $0.close() })
         stream.closeOutput()
         _ = await reap(within: .seconds(1))
         // The worker is gone, so reading ends as soon as the pipe is drained;
@@ -172,144 +149,126 @@ final class WorkerConnection: Sendable {
     }
 
     /// The first system call the worker's filter refused, as it reported it.
-    var refusedSystemCall: RefusedSystemCall? { state.withLock { $0.refusedSystemCall } }
-
-    // MARK: Events from the stream
-
-    func receive(_ message: WorkerToHost) {
-        switch message {
-        case .sandboxed(let report):
-            let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Result<SandboxReport, WorkerFailure>, Never>?) in
-                guard state.sandbox == nil else { return (false, nil) }
-                state.sandbox = report
-                defer { state.sandboxWaiter = nil }
-                return (true, state.sandboxWaiter)
-            }
-            // The worker sends one, before its plugin loads; a second is the plugin writing frames.
-            guard first else { return protocolViolation("it reported its sandbox twice") }
-            waiter?.resume(returning: .success(report))
-        case .loaded(let reply):
-            let waiter = state.withLock { state in
-                defer { state.loadWaiter = nil }
-                return state.loadWaiter
-            }
-            // Only one report is ever asked for; a second is the plugin writing frames.
-            guard let waiter else { return protocolViolation("it sent a load report nobody asked for") }
-            // The name is checked before the host uses it (IsolatedPluginLoader);
-            // until then messages name the file.
-            state.withLock { $0.phase = .fetching }
-            waiter.resume(returning: .success(reply))
-        case .fetched(let reply):
-            let (waiter, failed) = state.withLock { state in
-                (state.fetchWaiters.removeValue(forKey: reply.id), state.failure != nil)
-            }
-            if let waiter {
-                waiter.resume(returning: .success(reply))
-            } else if !failed {
-                protocolViolation("it answered fetch \(reply.id), which the host never asked for")
-            }
-        case .log(let line):
-            guard allowance.admitLogLine() else { return }
-            // Attributed to the worker's plugin whatever the frame says: the
-            // plugin can write log frames itself, and must not speak as the host
-            // or as another plugin.
-            var logger = services.logger
-            logger[metadataKey: "plugin"] = "\(state.withLock { $0.plugin } ?? URL(filePath: path).lastPathComponent)"
-            logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(PluginInput.logLine(line.message))")
-        case .httpGet(let request):
-            let services = self.services
-            // Until the worker reports its plugin's name, the file names it.
-            let plugin = state.withLock { $0.plugin } ?? path
-            if let (refusal, first) = allowance.startRequest() {
-                if first { services.logger.warning("plugin \(plugin): \(refusal)") }
-                return send(.httpResponse(HTTPResponseFrame(id: request.id, .failure(refusal.description))))
-            }
-            let allowance = self.allowance
-            Task {
-                let outcome = await services.get(request.url, timeout: .milliseconds(request.timeoutMilliseconds), for: plugin)
-                allowance.requestFinished()
-                send(.httpResponse(HTTPResponseFrame(id: request.id, outcome)))
-            }
-        case .tally(let tally):
-            allowance.noteDroppedByWorker(tally.droppedLogLines)
-            // Only what the worker says, which its plugin can forge: a name
-            // for the user to look up, never a reason to act.
-            guard let number = tally.refusedSystemCall, let refused = RefusedSystemCall(number: number) else { return }
-            let first = state.withLock { state in
-                defer { if state.refusedSystemCall == nil { state.refusedSystemCall = refused } }
-                return state.refusedSystemCall == nil
-            }
-            if first && services.allowances.isFirstRefusal(of: path) {
-                let plugin = state.withLock { $0.plugin } ?? FilePaths.name(of: path)
-                services.logger.debug("plugin \(plugin): its sandbox refused the system call \(refused), which failed with EPERM; it is not on the list a worker may make")
-            }
-        }
-    }
-
-    /// The worker's end of the pipe closed: it exited, crashed or was killed.
-    func streamEnded() {
-        Task {
-            let exit = await reap()
-            let cause: WorkerFailure.Cause =
-                switch exit {
-                case .signal(let signal): .signal(signal)
-                case .exited(let status): .exited(status)
-                }
-            fail(cause)
-        }
-    }
+    var refusedSystemCall: RefusedSystemCall? { refused.withLock { $0 } }
 
     /// Names the worker's plugin in later messages, once the host has checked
     /// the name the worker reported.
     func identify(as plugin: String) {
-        state.withLock { $0.plugin = plugin }
+        machine.withLock { $0.identify(as: plugin) }
         allowance.identify(as: plugin)
     }
 
     /// The worker sent something that is not a frame of the protocol.
     func protocolViolation(_ detail: String) {
-        giveUp(.protocolViolation(detail))
+        run(machine.withLock { $0.protocolViolation(detail) })
     }
 
-    // MARK: Internals
+    // MARK: Events from the stream
 
-    /// Records `cause` unless the end was already explained, stops the worker
-    /// and answers everything waiting.
-    private func giveUp(_ cause: WorkerFailure.Cause) {
-        fail(cause)
-        process.kill()
-    }
-
-    private func fail(_ cause: WorkerFailure.Cause) {
-        let (failure, waiters) = state.withLock { state -> (WorkerFailure?, [CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>]) in
-            if state.failure == nil && !state.closing {
-                state.failure = WorkerFailure(state.phase, cause, plugin: state.plugin)
-            } else if state.failure == nil {
-                // Closed on purpose; anything still asking gets a plain reason.
-                state.failure = WorkerFailure(state.phase, .exited(0), plugin: state.plugin)
+    private func receive(_ message: WorkerToHost) {
+        switch message {
+        case .sandboxed(let report):
+            run(machine.withLock { $0.sandboxReceived(report) })
+        case .loaded(let reply):
+            run(machine.withLock { $0.loadReplyReceived(reply) })
+        case .fetched(let reply):
+            run(machine.withLock { $0.fetchReplyReceived(reply) })
+        case .log(let line):
+            // Counted against the cap only when it would be shown.
+            guard Self.level(line.level) >= services.logger.logLevel, allowance.admitLogLine() else { return }
+            // Attributed to the worker's plugin whatever the frame says: the
+            // plugin can write log frames itself, and must not speak as the host
+            // or as another plugin.
+            var logger = services.logger
+            logger[metadataKey: "plugin"] = "\(machine.withLock { $0.plugin } ?? FilePaths.name(of: path))"
+            logger.log(level: Self.level(line.level), "\(PluginInput.logLine(line.message))")
+        case .httpGet(let request):
+            let services = self.services
+            // Until the worker's plugin is identified, the file names it.
+            let plugin = machine.withLock { $0.plugin } ?? path
+            if let (refusal, first) = allowance.startRequest() {
+                if first { services.logger.warning("plugin \(plugin): \(refusal)") }
+                return send(.httpResponse(HTTPResponseFrame(id: request.id, outcome: .failure(refusal.description))))
             }
-            let waiters = Array(state.fetchWaiters.values)
-            state.fetchWaiters.removeAll()
-            return (state.failure, waiters)
+            machine.withLock { $0.requestStarted() }
+            let timeout = Duration.milliseconds(Int64(request.timeoutMilliseconds))
+            let allowance = self.allowance
+            Task {
+                let outcome = await services.get(request.url, timeout: timeout, for: plugin)
+                allowance.requestFinished()
+                machine.withLock { $0.requestFinished() }
+                let answer: HTTPResponseFrame.Outcome =
+                    switch outcome {
+                    case .response(let status, let body): .response(status: Int64(status), body: body)
+                    case .failure(let reason): .failure(reason)
+                    }
+                send(.httpResponse(HTTPResponseFrame(id: request.id, outcome: answer)))
+            }
+        case .refusedSystemCall(let number):
+            // Only what the worker says, which its plugin can forge: a name
+            // for the user to look up, never a reason to act.
+            guard let call = RefusedSystemCall(number: number) else { return }
+            let first = refused.withLock { refused in
+                defer { if refused == nil { refused = call } }
+                return refused == nil
+            }
+            if first && services.allowances.isFirstRefusal(of: path) {
+                let plugin = machine.withLock { $0.plugin } ?? FilePaths.name(of: path)
+                services.logger.debug("plugin \(plugin): its sandbox refused the system call \(call), which failed with EPERM; it is not on the list a worker may make")
+            }
         }
-        guard let failure else { return }
-        let (sandboxWaiter, loadWaiter) = state.withLock { state in
-            defer { (state.sandboxWaiter, state.loadWaiter) = (nil, nil) }
-            return (state.sandboxWaiter, state.loadWaiter)
+    }
+
+    /// The worker's end of the pipe closed: it exited, crashed or was killed.
+    private func streamEnded() {
+        Task {
+            let cause: WorkerFailure.Cause =
+                switch await reap() {
+                case .signal(let signal): .signal(signal)
+                case .exited(let status): .exited(status)
+                }
+            run(machine.withLock { $0.exited(cause) })
         }
-        sandboxWaiter?.resume(returning: .failure(failure))
-        loadWaiter?.resume(returning: .failure(failure))
-        waiters.forEach { $0.resume(returning: .failure(failure)) }
+    }
+
+    // MARK: The shell
+
+    /// Puts a request to the machine and waits for its answer, at most
+    /// `timeout`, after which the worker is given up on as hung.
+    private func ask(timeout: Duration, _ request: @escaping @Sendable (inout StateMachine<Waiter>, Waiter) -> StateMachine<Waiter>.Action) async -> Answer {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { run(machine.withLock { $0.timedOut(after: timeout) }) }
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { (waiter: Waiter) in
+            run(machine.withLock { request(&$0, waiter) })
+        }
+    }
+
+    /// Does what the machine decided, outside its lock.
+    private func run(_ action: StateMachine<Waiter>.Action) {
+        switch action {
+        case .none:
+            break
+        case .resume(let waiter, let answer):
+            waiter.resume(returning: answer)
+        case .send(let message):
+            send(message)
+        case .fail(let waiters, let failure, let stop):
+            if stop { process.kill() }
+            for waiter in waiters { waiter.resume(returning: .failed(failure)) }
+        }
     }
 
     /// Reaps the worker once, however many callers ask.
     private func reap(within limit: Duration = .seconds(2)) async -> WorkerProcess.Exit {
-        let task = state.withLock { state in
-            if let reaper = state.reaper { return reaper }
+        let task = reaper.withLock { reaper in
+            if let reaper { return reaper }
             let process = self.process
-            let reaper = Task { await process.exit(within: limit) }
-            state.reaper = reaper
-            return reaper
+            let task = Task { await process.exit(within: limit) }
+            reaper = task
+            return task
         }
         return await task.value
     }
@@ -320,5 +279,28 @@ final class WorkerConnection: Sendable {
         } catch {
             services.logger.error("cannot send a frame to the worker for \(path): \(error)")
         }
+    }
+
+    /// The host's level for a worker's log line.
+    private static func level(_ level: LogFrame.Level) -> Logger.Level {
+        switch level {
+        case .debug: .debug
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}
+
+/// The timeout of one fetch, cancelled once the fetch is answered.
+private final class FetchTimer: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        task.withLock { $0 = Task(operation: body) }
+    }
+
+    func cancel() {
+        task.withLock { $0?.cancel() }
     }
 }

@@ -1,3 +1,5 @@
+import WorkerProtocol
+
 /// A worker's environment: built from an allow list, never copied from the host's.
 ///
 /// The host's environment holds what a plugin must not see: tokens,
@@ -12,11 +14,6 @@ enum WorkerEnvironment {
         "LD_LIBRARY_PATH",
     ]
 
-    /// The variable that names the sandbox layers a worker leaves out, as
-    /// `HOST_SANDBOX_DISABLE` does for the host; the host writes it from the
-    /// layers it validated, so a worker reads only names it knows.
-    static let skippedLayersVariable = "HOST_SANDBOX_DISABLE"
-
     /// The worker's environment, as `NAME=value` strings.
     /// - Parameters:
     ///   - host: The host's environment.
@@ -29,7 +26,8 @@ enum WorkerEnvironment {
         // libdispatch reports a failed setpriority through syslog(3), which
         // opens a socket the filter refuses; there is nobody to read it.
         environment.append("LIBDISPATCH_LOG=NO")
-        if !skipped.isEmpty { environment.append("\(skippedLayersVariable)=\(skipped.names)") }
+        // Written from the layers the host validated: a worker reads only names it knows.
+        if !skipped.isEmpty { environment.append("\(WorkerStartup.skippedLayersVariable)=\(skipped.names)") }
         return environment
     }
 }

@@ -1,5 +1,6 @@
 import CWorkerSandbox
 import Synchronization
+import WorkerProtocol
 
 import Glibc
 

@@ -1,3 +1,4 @@
+import PluginBoundary
 import Synchronization
 
 import Glibc

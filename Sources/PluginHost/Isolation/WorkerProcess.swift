@@ -1,21 +1,17 @@
 import CWorkerSandbox
 import FoundationEssentials
+import WorkerProtocol
 
 import Glibc
 
-/// A plugin worker: a process that inherits nothing it was not given.
+/// A plugin worker: `patchbay-worker`, started as ``WorkerStartup`` says,
+/// inheriting nothing it was not given.
 ///
 /// Started by `pb_spawn_worker` (`worker_spawn.h`), not `posix_spawn`, which
-/// cannot make namespaces. Its descriptors, set up before it runs any code;
-/// every other descriptor of the host is closed in it:
-///
-/// | fd | what |
-/// | -- | ---- |
-/// | 0 | `/dev/null` |
-/// | 1, 2 | one pipe the host reads: each line becomes a log line of the plugin |
-/// | 3 | frames from the host (a pipe) |
-/// | 4 | frames to the host (a pipe) |
-/// | 5 | the plugin file, opened and checked by the host |
+/// cannot make namespaces. Its descriptors, set up before it runs any code,
+/// are those of ``WorkerStartup``, with 1 and 2 one pipe the host reads
+/// (``WorkerOutput``): each line becomes a log line of the plugin. Every
+/// other descriptor of the host is closed in it.
 ///
 /// Its environment is ``WorkerEnvironment``'s allow list, never the host's.
 /// It is in a session of its own, with no controlling terminal, and in
@@ -44,9 +40,9 @@ struct WorkerProcess: Sendable {
     /// signal it raises through its exit status (`pb_sandbox_exit_signal`).
     let isNamespaceInit: Bool
 
-    static let framesIn: Int32 = 3
-    static let framesOut: Int32 = 4
-    static let pluginFile: Int32 = 5
+    static let framesIn = WorkerStartup.framesIn
+    static let framesOut = WorkerStartup.framesOut
+    static let pluginFile = WorkerStartup.pluginFile
 
     /// How a worker ended.
     enum Exit: Sendable, Equatable {
@@ -56,15 +52,12 @@ struct WorkerProcess: Sendable {
 
     /// Starts a worker, from ``WorkerSpawnThread``.
     /// - Parameters:
-    ///   - executable: The worker executable.
-    ///   - arguments: Arguments after `argv[0]`, e.g. `["plugin-worker"]`.
+    ///   - executable: The worker executable (``WorkerExecutable``).
     ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5;
     ///     it must stay open until this returns.
     ///   - skipped: The sandbox layers this run turns off.
     /// - Throws: ``WorkerFailure`` with the reason when a pipe or the start fails.
-    static func spawn(executable: String, arguments: [String], plugin: Int32, skipping skipped: SandboxLayers = []) async throws(WorkerFailure)
-        -> WorkerProcess
-    {
+    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers = []) async throws(WorkerFailure) -> WorkerProcess {
         let environment = WorkerEnvironment.make(from: ProcessInfo.processInfo.environment, skipping: skipped)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerFailure>, Never>) in
             // One thread runs every start: it is the parent whose death kills
@@ -72,7 +65,7 @@ struct WorkerProcess: Sendable {
             // between creating these descriptors and marking them close-on-exec.
             let refused = WorkerSpawnThread.shared.run {
                 continuation.resume(returning: Result { () throws(WorkerFailure) in
-                    try spawnOnThisThread(executable: executable, arguments: arguments, environment: environment, plugin: plugin, skipping: skipped)
+                    try spawnOnThisThread(executable: executable, environment: environment, plugin: plugin, skipping: skipped)
                 })
             }
             if let refused { continuation.resume(returning: .failure(WorkerFailure(.loading, .spawnFailed(refused)))) }
@@ -91,7 +84,7 @@ struct WorkerProcess: Sendable {
     }
 
     private static func spawnOnThisThread(
-        executable: String, arguments: [String], environment: [String], plugin: Int32, skipping skipped: SandboxLayers
+        executable: String, environment: [String], plugin: Int32, skipping skipped: SandboxLayers
     ) throws(WorkerFailure) -> WorkerProcess {
         func failure(_ what: String) -> WorkerFailure {
             WorkerFailure(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
@@ -108,8 +101,10 @@ struct WorkerProcess: Sendable {
         guard let output = pipe() else { throw failure("pipe") }
         opened += [output.read, output.write]
 
+        // Indexed by the worker's descriptor number (WorkerStartup).
         let descriptors: [Int32] = [nullDevice, output.write, output.write, down.read, up.write, plugin]
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // No arguments: nothing secret ever goes on a command line.
+        let argv = [strdup(executable), nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }

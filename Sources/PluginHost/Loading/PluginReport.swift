@@ -1,3 +1,6 @@
+import PluginBoundary
+import WorkerProtocol
+
 /// What happened to one plugin file.
 package struct PluginReport: Sendable, Equatable, Codable {
     /// Whether the plugin's fetchers are available.

@@ -1,128 +1,56 @@
 import Logging
 import PluginABI
+import PluginBoundary
 import Synchronization
 
-/// The host's side of one plugin: what its `host_context` points at.
+/// The host's side of one plugin it loads itself: what its `host_context`
+/// reaches (see ``ServicesTable``).
 ///
 /// A session outlives everything: the plugin may keep the services table and
 /// call `log`, `config_value` or `http_get` from any thread for the rest of
 /// the process, so sessions are retained forever once handed out.
-final class PluginSession: Sendable {
+final class PluginSession: PluginServices {
     /// The plugin file, as found.
     let path: String
+    /// The descriptor's name, for messages about this plugin.
+    let name: String
     let services: HostServices
-    let claims: SymbolClaims
     let logger: Logger
+    /// What the plugin registers.
+    let registrations: FetcherRegistrations
+    /// Who keeps each symbol, asked as the plugin registers.
+    private let ownership: SymbolOwnership
     /// What it may ask of the host, and has.
     let allowance: PluginAllowance
-
-    private let state: Mutex<State>
     /// `http_get` requests started and not yet answered, so a timeout can
     /// blame the network or the plugin.
     private let requestsInFlight = Atomic<Int>(0)
 
-    struct State {
-        var name: String
-        var acceptsRegistrations = false
-        var staged: [StagedFetcher] = []
-        var duplicates: [Duplicate] = []
-        /// Why each refused `register_fetcher` call was refused.
-        var refused: [String] = []
-        var lastError: String?
-    }
-
-    /// A fetcher accepted during `register_plugin`, not yet committed.
-    struct StagedFetcher: Sendable {
-        let symbol: String
-        let displayName: String
-        let context: OpaqueContext
-        let fetch: FetchFunction
-    }
-
-    /// A symbol this plugin tried to take from an earlier one.
-    struct Duplicate: Sendable, Equatable {
-        let symbol: String
-        let owner: String
-    }
-
-    init(path: String, name: String, services: HostServices, claims: SymbolClaims) {
+    init(path: String, name: String, services: HostServices, ownership: SymbolOwnership) {
         self.path = path
+        self.name = name
         self.services = services
-        self.claims = claims
+        self.ownership = ownership
         var logger = services.logger
         logger[metadataKey: "plugin"] = "\(name)"
         self.logger = logger
-        self.allowance = services.allowances.make(for: name)
-        self.state = Mutex(State(name: name))
+        let hostLogger = services.logger
+        registrations = FetcherRegistrations(path: path, name: name) { hostLogger.warning("\($0)") }
+        allowance = services.allowances.make(for: name)
     }
 
-    /// The descriptor's name, for messages about this plugin.
-    var name: String { state.withLock { $0.name } }
-
-    /// Opens or closes the window in which `register_fetcher` is valid.
-    func setAcceptsRegistrations(_ accepts: Bool) {
-        state.withLock { $0.acceptsRegistrations = accepts }
+    /// Runs the plugin's `register_plugin` with this session's services.
+    /// - Returns: What `register_plugin` returned.
+    func register(_ descriptor: PluginDescriptor) -> pb_status {
+        registrations.open()
+        defer { registrations.close() }
+        return descriptor.register(ServicesTable.make(for: self))
     }
 
-    /// What the plugin registered and tried to register.
-    var outcome: (staged: [StagedFetcher], duplicates: [Duplicate], refused: [String], lastError: String?) {
-        state.withLock { ($0.staged, $0.duplicates, $0.refused, $0.lastError) }
-    }
-
-    /// Handles `register_fetcher`, through the same rules a worker's report gets.
-    func register(_ fetcher: pb_fetcher) -> pb_status {
-        guard fetcher.struct_size >= UInt32(MemoryLayout<pb_fetcher>.size) else {
-            return refuse("its pb_fetcher.struct_size is \(fetcher.struct_size), expected at least \(MemoryLayout<pb_fetcher>.size)")
-        }
-        guard let fetch = fetcher.fetch else {
-            return refuse("its pb_fetcher.fetch is NULL")
-        }
-        let symbol: String
-        let displayName: String
-        do throws(PluginInput.Violation) {
-            let raw = try PluginInput.text(fetcher.symbol, .symbol, limit: PluginInput.Limit.displayName) ?? ""
-            symbol = try PluginInput.symbol(raw)
-            displayName = try PluginInput.displayName(PluginInput.text(fetcher.display_name, .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
-        } catch {
-            return refuse("\(error)")
-        }
-        let staged = StagedFetcher(symbol: symbol, displayName: displayName, context: OpaqueContext(fetcher.context), fetch: fetch)
-
-        let status = state.withLock { state -> pb_status in
-            guard state.acceptsRegistrations else { return PB_ERR_TOO_LATE }
-            if let owner = claims.owner(of: symbol) {
-                state.duplicates.append(Duplicate(symbol: symbol, owner: owner))
-                return PB_ERR_DUPLICATE
-            }
-            if state.staged.contains(where: { $0.symbol == symbol }) {
-                state.duplicates.append(Duplicate(symbol: symbol, owner: path))
-                return PB_ERR_DUPLICATE
-            }
-            state.staged.append(staged)
-            return PB_OK
-        }
-        if status == PB_ERR_TOO_LATE {
-            warn("called register_fetcher for \(symbol) after register_plugin had returned; refused with PB_ERR_TOO_LATE: register every fetcher inside register_plugin")
-        }
-        return status
-    }
-
-    /// Counts an `http_get` from its start to the call of its completion,
-    /// if the plugin's allowance admits it; else warns, the first time, and
-    /// returns the refusal for the plugin's completion.
-    func requestStarted() -> AllowanceRefusal? {
-        if let (refusal, first) = allowance.startRequest() {
-            if first { services.logger.warning("plugin \(name): \(refusal)") }
-            return refusal
-        }
-        requestsInFlight.add(1, ordering: .relaxed)
-        return nil
-    }
-
-    /// See ``requestStarted()``.
-    func requestFinished() {
-        requestsInFlight.subtract(1, ordering: .relaxed)
-        allowance.requestFinished()
+    /// Handles `register_fetcher`; a symbol another file keeps is refused
+    /// with `PB_ERR_DUPLICATE`, as the plugin registers it.
+    func registerFetcher(_ fetcher: UnsafePointer<pb_fetcher>) -> pb_status {
+        registrations.register(fetcher) { [ownership, path] in ownership.owner(of: $0, otherThan: path) }
     }
 
     /// Whether the plugin is waiting on the network right now.
@@ -131,30 +59,47 @@ final class PluginSession: Sendable {
     /// Handles `log`, remembering the last error so a failed registration can
     /// say why.
     func log(_ level: pb_log_level, _ message: String) {
-        guard allowance.admitLogLine() else { return }
+        let level = Self.level(level)
+        if level == .error { registrations.noteError(message) }
+        // Counted against the cap only when it would be shown.
+        guard level >= logger.logLevel, allowance.admitLogLine() else { return }
+        logger.log(level: level, "\(message)")
+    }
+
+    /// The host's level for a plugin's `pb_log_level`.
+    private static func level(_ level: pb_log_level) -> Logger.Level {
         switch level {
-        case PB_LOG_DEBUG: logger.debug("\(message)")
-        case PB_LOG_INFO: logger.info("\(message)")
-        case PB_LOG_WARNING: logger.warning("\(message)")
-        default:
-            state.withLock { $0.lastError = message }
-            logger.error("\(message)")
+        case PB_LOG_DEBUG: .debug
+        case PB_LOG_INFO: .info
+        case PB_LOG_WARNING: .warning
+        default: .error
         }
     }
 
-    /// Refuses one `register_fetcher` call, with a warning line naming the plugin.
-    private func refuse(_ reason: String) -> pb_status {
-        state.withLock { $0.refused.append(reason) }
-        warn("called register_fetcher with a fetcher the host refused: \(reason)")
-        return PB_ERR_INVALID_ARGUMENT
+    func configValue(_ key: String) -> UnsafePointer<CChar>? {
+        services.configValue(key)
     }
 
-    /// A host warning about this plugin: `PATH: NAME …`.
-    private func warn(_ message: String) {
-        let name = state.withLock { $0.name }
-        services.logger.warning("\(path): \(name) \(message)")
+    /// Performs `http_get` with the host's services, which check the URL,
+    /// as far as the plugin's allowance goes: past it, the plugin gets the
+    /// refusal, and the host warns the first time.
+    func httpGet(_ url: String, timeoutMilliseconds: UInt32, reply: HTTPReply) {
+        let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
+        logger.debug("GET \(PluginInput.echoed(url))")
+        if let (refusal, first) = allowance.startRequest() {
+            if first { services.logger.warning("plugin \(name): \(refusal)") }
+            return reply.fail(refusal.description)
+        }
+        requestsInFlight.add(1, ordering: .relaxed)
+        let (services, plugin, allowance) = (services, name, allowance)
+        Task {
+            let outcome = await services.get(url, timeout: timeout, for: plugin)
+            requestsInFlight.subtract(1, ordering: .relaxed)
+            allowance.requestFinished()
+            switch outcome {
+            case .response(let status, let body): reply.respond(status: status, body: body)
+            case .failure(let reason): reply.fail(reason)
+            }
+        }
     }
 }
-
-/// The C type of a fetcher's `fetch` function.
-typealias FetchFunction = pb_fetch_fn

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HostHTTPABI
 import HostShared
+import PluginBoundary
 import Logging
 import Synchronization
 
@@ -29,6 +30,9 @@ package struct HostHTTPNetworking: HostNetworking {
     let settings: NetworkSettings
     /// Where each request's proxy decision is logged, at debug level.
     let logger: Logger?
+    /// How much longer than a request's own deadline the host waits for the
+    /// library to answer before it answers for it.
+    let grace: Duration
 
     /// Creates networking backed by the process-wide clients in `libHostHTTP.so`.
     /// - Parameters:
@@ -40,11 +44,18 @@ package struct HostHTTPNetworking: HostNetworking {
     ///     roots and no proxy.
     ///   - logger: Receives, at debug level, whether each request goes
     ///     through a proxy and why.
-    package init(maximumBodySize: Int = 1 << 20, libraryPath: String? = nil, settings: NetworkSettings = NetworkSettings(), logger: Logger? = nil) {
+    ///   - grace: How long after a request's deadline the host stops
+    ///     waiting for a library that never answers, and answers "the HTTP
+    ///     client did not answer" itself.
+    package init(
+        maximumBodySize: Int = 1 << 20, libraryPath: String? = nil, settings: NetworkSettings = NetworkSettings(), logger: Logger? = nil,
+        grace: Duration = .seconds(2)
+    ) {
         self.maximumBodySize = maximumBodySize
         self.libraryPath = libraryPath
         self.settings = settings
         self.logger = logger
+        self.grace = grace
     }
 
     /// Performs a GET with `Accept: application/json`. A redirect is not
@@ -102,7 +113,7 @@ package struct HostHTTPNetworking: HostNetworking {
         }
         let request = LibraryRequest(
             url: url.absoluteString, timeout: timeout, maximumBodySize: maximumBodySize, proxy: proxy, trust: settings.trust)
-        return await HTTPRequests.shared.perform(request, with: library)
+        return await HTTPRequests.shared.perform(request, with: library, grace: grace)
     }
 }
 
@@ -190,9 +201,13 @@ private struct HTTPLibrary: Sendable {
     /// refused rather than crashing dlopen), then checks the ABI version.
     private static func load(_ path: String) throws(Problem) -> HTTPLibrary {
         let library: DynamicLibrary
-        do {
+        do throws(PluginLoadError) {
             let file = try PluginFile.open(path, rules: TrustRules(currentUser: UInt32(geteuid())))
-            library = try DynamicLibrary.open(file.loadPath)
+            do throws(PluginImageError) {
+                library = try DynamicLibrary.open(file.loadPath)
+            } catch {
+                throw PluginLoadError(image: error)
+            }
         } catch {
             if case .notALibrary(let reason) = error.kind {
                 throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); build it with `swift build`")
@@ -231,10 +246,7 @@ private final class HTTPRequests: Sendable {
 
     private let state = Mutex(State())
 
-    /// How much longer than the request's own deadline the host waits.
-    private static let grace = Duration.seconds(2)
-
-    func perform(_ request: LibraryRequest, with library: HTTPLibrary) async -> HostHTTPAnswer {
+    func perform(_ request: LibraryRequest, with library: HTTPLibrary, grace: Duration) async -> HostHTTPAnswer {
         let timeout = request.timeout
         var deadline: Task<Void, Never>?
         let outcome = await withCheckedContinuation { continuation in
@@ -245,8 +257,8 @@ private final class HTTPRequests: Sendable {
                 return token
             }
             deadline = Task {
-                try? await Task.sleep(for: timeout + Self.grace)
-                let reason = "the HTTP client did not answer within \((timeout + Self.grace).humanReadable)"
+                try? await Task.sleep(for: timeout + grace)
+                let reason = "the HTTP client did not answer within \((timeout + grace).humanReadable)"
                 self.answer(token, with: .failure(reason, kind: Int32(HOST_HTTP_FAILURE_TIMEOUT)))
             }
             request.withCRequest { request in

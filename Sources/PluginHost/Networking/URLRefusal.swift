@@ -1,3 +1,5 @@
+import PluginBoundary
+
 /// Why the host did not fetch a URL a plugin asked for.
 ///
 /// Its ``description`` is the one line the plugin's `http_get` completion

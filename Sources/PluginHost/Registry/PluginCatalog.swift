@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import WorkerProtocol
 
 /// Whether and how a run uses the registry cache.
 package enum RegistryCacheUse: Sendable, Equatable {
@@ -72,7 +73,7 @@ extension Host {
     private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
         if options.isolation.judgesSandbox && options.policy.mayIsolate {
             // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
-            _ = await SandboxProbe.report(skipping: options.isolation.skippedLayers)
+            _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
         }
         let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
@@ -186,9 +187,8 @@ extension Host {
     /// file to register a symbol keeps it. The host's checks that depend on
     /// more than the file (its directory, the lock file) are made again here.
     private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
-        // Two passes: every on-demand plugin shares the finished owners map,
-        // which copying as it grew would make quadratic.
-        var owners: [String: String] = [:]
+        // Two passes: every on-demand plugin shares the finished ownership.
+        let ownership = SymbolOwnership()
         var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?, scanned: Bool)] = []
         var checkedDirectories = Set<String>()
         for item in items {
@@ -197,7 +197,7 @@ extension Host {
                 outcomes.append((.failure(failure), candidate, nil, false))
             case .described(let candidate, let entry, let scanned):
                 let outcome = Result { () throws(PluginLoader.Failure) in
-                    try listing(entry, candidate: candidate, owners: &owners, locks: locks, checkedDirectories: &checkedDirectories)
+                    try listing(entry, candidate: candidate, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
                 }
                 outcomes.append((outcome, candidate, entry, scanned))
             }
@@ -214,7 +214,7 @@ extension Host {
             let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
             var outcome = listed
             if mode.place == .isolated && options.isolation.judgesSandbox {
-                let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedLayers)
+                let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
                 sandboxNow = sandbox
                 if options.isolation.requireFullSandbox && sandbox.level != .full, case .success = outcome {
                     outcome = .failure(PluginLoader.Failure(error: PluginLoadError(.sandboxRequired(sandbox)), name: entry?.name, version: entry?.version, metadata: entry?.metadata))
@@ -225,7 +225,7 @@ extension Host {
                 let plugin = OnDemandPlugin(
                     path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
                     fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
-                    owners: owners)
+                    ownership: ownership)
                 onDemand.append(plugin)
                 fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
             }
@@ -241,7 +241,7 @@ extension Host {
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.
     private func listing(
-        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, owners: inout [String: String], locks: LockFileCache,
+        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, locks: LockFileCache,
         checkedDirectories: inout Set<String>
     ) throws(PluginLoader.Failure) -> (PluginReport, [RegistryCache.Fetcher]) {
         let path = candidate.path
@@ -259,17 +259,13 @@ extension Host {
             failure.name = entry.name
             throw failure
         }
-        let kept = entry.fetchers.filter { owners[$0.symbol] == nil }
-        let duplicates = entry.fetchers.compactMap { fetcher in owners[fetcher.symbol].map { (symbol: fetcher.symbol, owner: $0) } }
-        guard !kept.isEmpty else {
-            throw fail(PluginLoadError(.nothingRegistered(duplicates: duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: [])))
-        }
-        for fetcher in kept { owners[fetcher.symbol] = path }
+        let settled = ownership.settle(entry.fetchers, symbol: \.symbol, for: path)
+        if let failure = settled.failure(after: [], refused: []) { throw fail(failure) }
         var report = PluginReport(
-            name: entry.name, version: version, path: path, status: .loaded, fetchers: kept.map(\.symbol), error: nil,
-            warnings: entry.warnings + duplicates.map { PluginLoader.duplicateWarning(symbol: $0.symbol, owner: $0.owner) })
+            name: entry.name, version: version, path: path, status: .loaded, fetchers: settled.kept.map(\.symbol), error: nil,
+            warnings: entry.warnings + settled.duplicates.map(Settlement<RegistryCache.Fetcher>.warning))
         report.metadata = entry.metadata
-        return (report, kept)
+        return (report, settled.kept)
     }
 
     /// The files discovery finds, with a warning line when there are none.

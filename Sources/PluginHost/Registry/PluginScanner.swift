@@ -21,7 +21,8 @@ struct PluginScanner: Sendable {
         /// This is what the cache remembers until the file changes.
         case scanned(RegistryCache.Entry)
         /// The host refused the file before any of its code ran (trust rules,
-        /// lock file, ELF headers, or a sandbox short of the one required).
+        /// lock file, ELF headers, a sandbox short of the one required, or a
+        /// worker that could not be started).
         /// These depend on more than the file, so they are checked again on
         /// every run rather than remembered.
         case refused(PluginLoader.Failure)
@@ -105,6 +106,7 @@ struct PluginScanner: Sendable {
             entry.warnings = report.warnings
         case .failure(let failure):
             if case .sandboxRequired = failure.error.kind { return (.refused(failure), worker) }
+            if case .isolated(let cause) = failure.error.kind, cause.neverStarted { return (.refused(failure), worker) }
             entry.name = failure.name ?? entry.name
             entry.version = failure.version
             entry.abiVersion = failure.metadata?.abiVersion
