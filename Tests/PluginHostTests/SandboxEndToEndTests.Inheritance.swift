@@ -36,6 +36,27 @@ extension SandboxEndToEndTests {
         #expect(output.stderr.isEmpty, "\(output.stderr)")
     }
 
+    @Test("Descriptors: a worker holds 0 to 5 only (stdin /dev/null, its output pipe, the frame pipes, the plugin), not one the host inherited")
+    func descriptorsAreOnlyThoseGiven() async throws {
+        let directory = try await FixturePlugins.directory(containing: [Self.attack("DESCRIPTORS")])
+        // The host inherits descriptor 9, open and not close-on-exec, as from a careless parent.
+        let script = #"exec 9</etc/hostname; exec "$0" "$@""#
+        func run(_ flags: [String]) async throws -> String? {
+            let output = try await CommandRunner.run(
+                URL(filePath: "/bin/sh"),
+                ["-c", script, CommandRunner.buildDirectory.appending(path: "host").path, "fetch", "FDS", "--format", "json", "--plugins-dir", directory.path]
+                    + flags, environment: ["HOST_NO_CACHE": "1"])
+            return try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8)).first?["error"]
+        }
+
+        let isolated = try await run([])
+        let inProcess = try await run(["--no-isolate"])
+
+        #expect(isolated == "descriptors: 0 1 2 3 4 5; 0 a device, 1 a pipe, 2 a pipe")
+        // In the host itself, descriptor 9 is there to be inherited.
+        #expect(inProcess?.contains(" 9") == true, "\(inProcess ?? "nil")")
+    }
+
     @Test(
         "Inherited files: ftruncate of stderr fails, and the file the host's stderr is redirected to keeps its bytes",
         arguments: [([String: String](), "ftruncate(2, 0): Operation not permitted"), (["HOST_SANDBOX_DISABLE": "seccomp"], "ftruncate(2, 0): Invalid argument")]

@@ -19,9 +19,11 @@
  *                        host; answers "1.00" when the fork worked  ORPHAN
  *   ATTACK_AWAIT_KILL    try to outlive the host: put a pipe that never
  *                        ends where the host's frames come in (fd 3),
- *                        so the worker cannot see the host go; print
- *                        "worker waiting" on stderr and block
- *                        forever, for a test to kill the host       AWAIT
+ *                        and have the host answer an http_get, so the
+ *                        worker reads the new fd 3 from then on and
+ *                        cannot see the host go; print "worker
+ *                        waiting" on stderr and block forever, for a
+ *                        test to kill the host                      AWAIT
  *   ATTACK_TIOCSTI       ioctl(2, TIOCSTI, "x"): type into the
  *                        terminal the host's stderr may be          TIOCSTI
  *   ATTACK_TCSETATTR     tcsetattr(2) with echo turned off          TCSET
@@ -46,6 +48,12 @@
  *                        it registers                               KCMP
  *   ATTACK_RENAME        prctl(PR_SET_NAME, "sshd"): pass for
  *                        another program in ps                      RENAME
+ *   ATTACK_DESCRIPTORS   the descriptors it holds, from 0 to 1023,
+ *                        and what 0, 1 and 2 are                    FDS
+ *   ATTACK_SIGSYS        take over SIGSYS, to hide what the filter
+ *                        refuses                                    SIGSYS
+ *   ATTACK_SETOWN        fcntl(0, F_SETOWN, parent): have the
+ *                        kernel signal another process              SETOWN
  *
  * Messages read "<call>: <strerror>", or "<call>: succeeded" when the
  * sandbox let it through. None of these is built by `swift build`.
@@ -59,6 +67,7 @@
 #include <linux/kcmp.h>
 #include <mqueue.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +81,7 @@
 #include <sys/ptrace.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -133,6 +143,12 @@ extern char **environ;
 #define ATTACK_WHILE_REGISTERING
 #elif defined(ATTACK_RENAME)
 #define ATTACK_SYMBOL "RENAME"
+#elif defined(ATTACK_DESCRIPTORS)
+#define ATTACK_SYMBOL "FDS"
+#elif defined(ATTACK_SIGSYS)
+#define ATTACK_SYMBOL "SIGSYS"
+#elif defined(ATTACK_SETOWN)
+#define ATTACK_SYMBOL "SETOWN"
 #else
 #error "build with one ATTACK_* switch"
 #endif
@@ -143,6 +159,22 @@ static const pb_host_services *host;
 #ifdef ATTACK_WHILE_REGISTERING
 /* What the attack made while registering got, for `fetch` to report. */
 static char registering_outcome[256];
+#endif
+
+#ifdef ATTACK_AWAIT_KILL
+static pthread_mutex_t awaited = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t answer = PTHREAD_COND_INITIALIZER;
+static int answered;
+
+/* Any answer will do: it only has to come back over the host's pipe. */
+static void on_awaited(void *context, const pb_http_response *response) {
+    (void)context;
+    (void)response;
+    pthread_mutex_lock(&awaited);
+    answered = 1;
+    pthread_cond_signal(&answer);
+    pthread_mutex_unlock(&awaited);
+}
 #endif
 
 /* "<call>: <strerror(errno)>" when `failed`, else "<call>: succeeded". */
@@ -198,12 +230,14 @@ static void attack(char *message, size_t capacity, const char **amount) {
     (void)outcome;
     int never_ends[2];
     if (pipe(never_ends) == 0) dup2(never_ends[0], 3);
-    /* A log line is a frame, which wakes the worker's pipe loop: it polls
-     * the new fd 3 from then on. The pause gives it time to; without it the
-     * test could pass on the old pipe's end of file, never fail wrongly. */
-    host->log(host->host_context, PB_LOG_WARNING, "hiding the host's pipe");
-    struct timespec pause_for = {.tv_sec = 0, .tv_nsec = 200 * 1000000L};
-    while (nanosleep(&pause_for, &pause_for) != 0) {}
+    /* The worker's reading thread is already waiting on the host's pipe:
+     * an answer from the host lets that read return, and the next one
+     * waits on the new fd 3, which never ends. Once the answer is here, the
+     * worker can no longer see the host go; only the kernel can end it. */
+    pthread_mutex_lock(&awaited);
+    host->http_get(host->host_context, "file:///", 1000, on_awaited, NULL);
+    while (!answered) pthread_cond_wait(&answer, &awaited);
+    pthread_mutex_unlock(&awaited);
     dprintf(2, "worker waiting\n");
     for (;;) pause();
 #elif defined(ATTACK_TIOCSTI)
@@ -275,6 +309,24 @@ static void attack(char *message, size_t capacity, const char **amount) {
     snprintf(message, capacity, "%s", registering_outcome);
 #elif defined(ATTACK_RENAME)
     outcome(message, capacity, "prctl(PR_SET_NAME, sshd)", prctl(PR_SET_NAME, "sshd", 0, 0, 0) != 0);
+#elif defined(ATTACK_DESCRIPTORS)
+    size_t used = (size_t)snprintf(message, capacity, "descriptors:");
+    for (int fd = 0; fd < 1024 && used < capacity; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0) used += (size_t)snprintf(message + used, capacity - used, " %d", fd);
+    }
+    static const char *const names[] = {"0", "1", "2"};
+    for (int fd = 0; fd < 3 && used < capacity; fd++) {
+        struct stat facts;
+        const char *kind = fstat(fd, &facts) != 0 ? "closed" : S_ISFIFO(facts.st_mode) ? "a pipe" : S_ISCHR(facts.st_mode) ? "a device" : "a file";
+        used += (size_t)snprintf(message + used, capacity - used, "%s %s %s", fd == 0 ? ";" : ",", names[fd], kind);
+    }
+#elif defined(ATTACK_SIGSYS)
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    outcome(message, capacity, "sigaction(SIGSYS)", sigaction(SIGSYS, &ignore, NULL) != 0);
+#elif defined(ATTACK_SETOWN)
+    outcome(message, capacity, "fcntl(0, F_SETOWN, parent)", fcntl(0, F_SETOWN, getppid() ? getppid() : 1) != 0);
 #endif
 }
 
