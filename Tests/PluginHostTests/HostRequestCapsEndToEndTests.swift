@@ -9,7 +9,7 @@ import WorkerProtocol
 /// (`Tests/Fixtures/CPlugins/request_floods.c`) runs with the host's
 /// defaults, beside a well-behaved plugin that must not notice, and
 /// in-process too where the cap applies there.
-@Suite("Caps on what a plugin may ask, end to end", .timeLimit(.minutes(2)))
+@Suite("Caps on what a plugin may ask, end to end", .timeLimit(.minutes(3)))
 struct HostRequestCapsEndToEndTests {
     static func flood(_ name: String, _ defines: [String] = []) -> FixturePlugins.Fixture {
         FixturePlugins.Fixture(
@@ -17,12 +17,17 @@ struct HostRequestCapsEndToEndTests {
     }
 
     /// `host fetch SYMBOLS --format json`, with the host's defaults unless `flags` say otherwise.
+    ///
+    /// NB: a flood takes a second or two alone, and far longer while other
+    /// tests load both cores and fill the pipes the test reads: the fetch
+    /// timeout and the run's deadline only catch a hang, at 30 times that.
     static func fetch(
         _ symbols: [String], from fixtures: [FixturePlugins.Fixture], api: String, flags: [String] = []
     ) async throws -> (rows: [String: [String: String]], output: CommandRunner.Output) {
         let directory = try await FixturePlugins.directory(containing: fixtures)
         let output = try await CommandRunner.host(
-            ["fetch"] + symbols + ["--format", "json", "--plugins-dir", directory.path, "--api-base-url", api] + flags, hostDefaults: true)
+            ["fetch"] + symbols + ["--format", "json", "--timeout", "60", "--plugins-dir", directory.path, "--api-base-url", api] + flags,
+            hostDefaults: true, deadline: .seconds(90))
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         return (Dictionary(uniqueKeysWithValues: rows.compactMap { row in row["symbol"].map { ($0, row) } }), output)
     }
