@@ -63,7 +63,7 @@ extension SandboxEndToEndTests {
         let output = try await cached(command + ["--plugins-dir", directory.path], cache: cache, environment: ["HOST_SANDBOX_DISABLE": "landlock,bogus"])
 
         #expect(output.status == 64)
-        #expect(output.stderrLines.first == "Error: HOST_SANDBOX_DISABLE 'bogus' names no sandbox layer; use landlock, seccomp, rlimits, namespaces or all, separated by commas, or unset it")
+        #expect(output.stderrLines.first == "host: error: HOST_SANDBOX_DISABLE 'bogus' names no sandbox layer; use landlock, seccomp, rlimits, namespaces or all, separated by commas, or unset it")
     }
 
     @Test("inspect refuses a bad HOST_SANDBOX_DISABLE the same way")
@@ -72,6 +72,6 @@ extension SandboxEndToEndTests {
         let output = try await CommandRunner.host(
             ["inspect", directory.appending(path: "libCDogecoinPlugin.so").path], environment: ["HOST_SANDBOX_DISABLE": "landlock,bogus"], hostDefaults: true)
         #expect(output.status == 64)
-        #expect(output.stderrLines.first == "Error: HOST_SANDBOX_DISABLE 'bogus' names no sandbox layer; use landlock, seccomp, rlimits, namespaces or all, separated by commas, or unset it")
+        #expect(output.stderrLines.first == "host: error: HOST_SANDBOX_DISABLE 'bogus' names no sandbox layer; use landlock, seccomp, rlimits, namespaces or all, separated by commas, or unset it")
     }
 }

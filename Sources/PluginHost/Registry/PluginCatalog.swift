@@ -27,6 +27,8 @@ package struct LoadOptions: Sendable {
     package var isolation: IsolationOptions
     /// Whether the registry cache is read and written.
     package var cache: RegistryCacheUse
+    /// Told how a scan of plugin files progresses, if one is needed.
+    package var progress: ScanProgress.Handler?
 
     /// Creates the options.
     package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: RegistryCacheUse) {
@@ -53,7 +55,7 @@ extension Host {
     /// sandboxed workers only the files that are new or changed since their
     /// last scan; no plugin is loaded. A fetch loads only the plugins that
     /// provide the symbols asked for (``LoadedPlugins/fetch(_:currency:timeout:)``),
-    /// each in its ``LoadMode``.
+    /// each in its ``Placement``.
     func catalog(_ options: LoadOptions, cacheHome: String, rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
         await carryOut(plan(options, cacheHome: cacheHome, rebuild: rebuild), options: options)
     }
@@ -75,7 +77,8 @@ extension Host {
             // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
             _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
         }
-        let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
     }
 
@@ -128,8 +131,8 @@ extension Host {
         let locks = LockFileCache(trust: trust)
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let entry = entries[candidate.path], entry.identity == identity {
-                // A lock file that appeared since the scan needs the digest the scan did not take.
-                if entry.sha256 != nil || !locks.applies(to: candidate.path) { return .cached(candidate, entry) }
+                // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
+                if entry.sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry) }
             }
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
@@ -206,14 +209,14 @@ extension Host {
         var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
         let warned = OnceFlag()
+        let rule = PlacementRule(policy: options.policy, trust: trust)
         // This run's sandbox, not the one a scan recorded: judged once, when
         // the first isolated plugin is listed, if the run shows or requires it.
         var sandboxNow: SandboxReport?
         for (listed, candidate, entry, scanned) in outcomes {
-            let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
-            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
+            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
             var outcome = listed
-            if mode.place == .isolated && options.isolation.judgesSandbox {
+            if placement.place == .isolated && options.isolation.judgesSandbox {
                 let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
                 sandboxNow = sandbox
                 if options.isolation.requireFullSandbox && sandbox.level != .full, case .success = outcome {
@@ -223,7 +226,7 @@ extension Host {
             var fetchers: [PluginFetcher] = []
             if case .success(let (report, listed)) = outcome, let entry {
                 let plugin = OnDemandPlugin(
-                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
+                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), placement: placement,
                     fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
                     ownership: ownership)
                 onDemand.append(plugin)
@@ -231,11 +234,12 @@ extension Host {
             }
             result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
-            result.reports[index].mode = mode
+            result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if mode.place == .isolated, let sandbox = sandboxNow ?? entry?.sandbox { result.reports[index].sandbox = sandbox }
+            if placement.place == .isolated, let sandbox = sandboxNow ?? entry?.sandbox { result.reports[index].sandbox = sandbox }
             result.reports[index].allowedURLs = services.allowedURLs
         }
+        noteLockFilesThatOnlyPin(rule)
         return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand, services: services)
     }
 
@@ -277,22 +281,11 @@ extension Host {
 }
 
 extension LockFileCache {
-    /// Whether a lock file governs `pluginPath`.
-    func applies(to pluginPath: String) -> Bool {
-        if case .unlocked = lock(for: pluginPath) { false } else { true }
-    }
-
-    /// The lock file that pins `pluginPath` to `digest`, if one does.
-    func pin(of pluginPath: String, digest: String?) -> String? {
-        guard case .lock(let lock) = lock(for: pluginPath), let digest, lock.expectedDigest(for: pluginPath) == digest else { return nil }
-        return lock.path
-    }
-
-    /// The lock-file check of loading, made on a digest taken earlier from
+    /// The lock-file and trust-store check of loading, made on a digest taken earlier from
     /// the same, unchanged file.
     func check(_ pluginPath: String, digest: String?) throws(PluginLoadError) {
         _ = try lock(for: pluginPath).verify(pluginPath) { () throws(PluginLoadError) in
-            // A scan takes the digest whenever a lock applies; without one the file is scanned again.
+            // A scan takes the digest whenever a lock or a vouch applies; without one the file is scanned again.
             guard let digest else { throw PluginLoadError(.changedSinceListed) }
             return digest
         }
