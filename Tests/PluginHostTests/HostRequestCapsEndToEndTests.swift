@@ -26,7 +26,7 @@ struct HostRequestCapsEndToEndTests {
     ) async throws -> (rows: [String: [String: String]], output: CommandRunner.Output) {
         let directory = try await FixturePlugins.directory(containing: fixtures)
         let output = try await CommandRunner.host(
-            ["fetch"] + symbols + ["--format", "json", "--timeout", "60", "--plugins-dir", directory.path, "--api-base-url", api] + flags,
+            ["fetch"] + symbols + ["--format", "json", "--timeout", "60", "--load-timeout", "60", "--plugins-dir", directory.path, "--api-base-url", api] + flags,
             hostDefaults: true, deadline: .seconds(90))
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         return (Dictionary(uniqueKeysWithValues: rows.compactMap { row in row["symbol"].map { ($0, row) } }), output)
@@ -52,7 +52,7 @@ struct HostRequestCapsEndToEndTests {
         let count = try #require(Int(started.output.1))
         // 300 tasks in its PID namespace, some of them the worker's own threads.
         #expect((250..<300).contains(count), "\(message)")
-        #expect(rows["DOGE"]?["amount"] == "0.25")
+        #expect(rows["DOGE"]?["amount"] == "0.25", "\(rows["DOGE"] ?? [:])")
         #expect(output.status == 1)
         #expect(output.stderr.isEmpty, "\(output.stderr)")
     }
@@ -76,7 +76,7 @@ struct HostRequestCapsEndToEndTests {
         #expect(String(counted.output.2) == outstanding)
         #expect((8...32).contains(succeeded), "\(message)")
         #expect(requests.filter { $0 == "/v2/prices/HTTP-USD/spot" }.count == succeeded)
-        #expect(rows["DOGE"]?["amount"] == "0.25")
+        #expect(rows["DOGE"]?["amount"] == "0.25", "\(rows["DOGE"] ?? [:])")
         #expect(output.status == 1)
         // One warning per cap reached, not one per refusal.
         let warnings = output.stderrLines.filter { $0.contains("refused http_get") }
@@ -113,7 +113,7 @@ struct HostRequestCapsEndToEndTests {
             ["LOG", "DOGE"], from: [Self.flood("LOG"), FixturePlugins.Variant.cPlugin.fixture], api: prices.absoluteString, flags: flags)
 
         #expect(rows["LOG"]?["error"] == "logged 20000 lines")
-        #expect(rows["DOGE"]?["amount"] == "0.25")
+        #expect(rows["DOGE"]?["amount"] == "0.25", "\(rows["DOGE"] ?? [:])")
         let shown = output.stderrLines.filter { $0.hasPrefix("host: [FloodLOG] warning: line ") }
         #expect(shown.count == 1000)
         #expect(shown.first?.hasPrefix("host: [FloodLOG] warning: line 0 xxx") == true)
