@@ -53,6 +53,23 @@ final class WorkerNamespaces: Sendable {
         var namespaces: UInt32
         var sharedUser: Int32
         var sharedNetwork: Int32
+
+        /// No namespace at all: a run that turns them off.
+        static let none = Plan(namespaces: 0, sharedUser: -1, sharedNetwork: -1)
+
+        /// A start in these namespaces, of this host's uid and gid, with the
+        /// task cap; the caller fills in what to run, or leaves it a probe.
+        var request: pb_spawn_request {
+            var request = pb_spawn_request()
+            request.struct_size = UInt32(MemoryLayout<pb_spawn_request>.size)
+            request.namespaces = namespaces
+            request.shared_user_fd = sharedUser
+            request.shared_net_fd = sharedNetwork
+            request.uid = getuid()
+            request.gid = getgid()
+            request.max_tasks = WorkerNamespaces.maximumTasks
+            return request
+        }
     }
 
     private let state = Mutex(State())
@@ -176,14 +193,7 @@ final class WorkerNamespaces: Sendable {
     private func tryNamespaces() -> UInt32 {
         for _ in Kind.allCases {
             let plan = plan()
-            var request = pb_spawn_request()
-            request.struct_size = UInt32(MemoryLayout<pb_spawn_request>.size)
-            request.namespaces = plan.namespaces
-            request.shared_user_fd = plan.sharedUser
-            request.shared_net_fd = plan.sharedNetwork
-            request.uid = getuid()
-            request.gid = getgid()
-            request.max_tasks = Self.maximumTasks
+            var request = plan.request
             var result = pb_spawn_result()
             result.struct_size = UInt32(MemoryLayout<pb_spawn_result>.size)
             if pb_spawn_worker(&request, &result) == 0 {

@@ -114,15 +114,8 @@ struct WorkerProcess: Sendable {
         // A start the kernel refuses a namespace for is tried again without
         // it, and so is every later one; there are five to leave out.
         for _ in 0...WorkerNamespaces.Kind.allCases.count {
-            let plan = skipped.contains(.namespaces) ? WorkerNamespaces.Plan(namespaces: 0, sharedUser: -1, sharedNetwork: -1) : WorkerNamespaces.shared.plan()
-            var request = pb_spawn_request()
-            request.struct_size = UInt32(MemoryLayout<pb_spawn_request>.size)
-            request.namespaces = plan.namespaces
-            request.shared_user_fd = plan.sharedUser
-            request.shared_net_fd = plan.sharedNetwork
-            request.uid = getuid()
-            request.gid = getgid()
-            request.max_tasks = WorkerNamespaces.maximumTasks
+            let plan = skipped.contains(.namespaces) ? .none : WorkerNamespaces.shared.plan()
+            var request = plan.request
             result = pb_spawn_result()
             result.struct_size = UInt32(MemoryLayout<pb_spawn_result>.size)
             let started = executable.withCString { path in
