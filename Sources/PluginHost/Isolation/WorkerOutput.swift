@@ -10,7 +10,7 @@ import Glibc
 /// `printf` cannot reach the user's terminal (no `TIOCSTI`, no escape
 /// sequences), nor truncate or fill the file the host's stderr is redirected
 /// to. Each line goes to `onLine`, cut like a log line
-/// (``PluginInput/Limit/logLine``), for the host to log as the plugin's,
+/// (``PluginOutputRules/Limit/logLine``), for the host to log as the plugin's,
 /// escaped and counted against its log lines.
 final class WorkerOutput: PipeLoopClient {
     /// Takes one line, without its newline.
@@ -101,7 +101,7 @@ final class WorkerOutput: PipeLoopClient {
 
     /// Splits `bytes` into lines and hands on the whole ones.
     private func deliver(_ bytes: [UInt8]) {
-        let limit = PluginInput.Limit.logLine
+        let limit = PluginOutputRules.Limit.logLine
         let (handler, lines) = state.withLock { state -> (LineHandler?, [String]) in
             var lines: [String] = []
             for byte in bytes {
@@ -122,7 +122,7 @@ final class WorkerOutput: PipeLoopClient {
     /// A line as a log line: invalid UTF-8 repaired, cut at the limit.
     private static func text(of line: [UInt8]) -> String {
         let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line[...]
-        return PluginInput.logLine(String(decoding: trimmed, as: UTF8.self))
+        return PluginOutputRules.logLine(String(decoding: trimmed, as: UTF8.self))
     }
 
     /// Closes the pipe, passes on a last line without its newline, and wakes whoever waits.

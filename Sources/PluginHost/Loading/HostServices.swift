@@ -106,7 +106,7 @@ package final class HostServices: Sendable {
             // the one asked for; later hops get what is left of it.
             let remaining = hop == 0 ? timeout : deadline - clock.now
             guard remaining > .zero else { return .failure("timed out after \(timeout.humanReadable)") }
-            guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(PluginInput.echoed(current.text))\"") }
+            guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(PluginOutputRules.echoed(current.text))\"") }
             switch await hopRetrying(networking, url, timeout: remaining, deadline: deadline, asked: timeout, plugin: plugin) {
             case .outcome(let outcome), .transient(let outcome, _):
                 return outcome
@@ -114,7 +114,7 @@ package final class HostServices: Sendable {
                 return refuse(URLRefusal(url: text, .networking(reason)), for: plugin)
             case .redirect(let status, let location):
                 guard hop < Self.maximumRedirects else {
-                    return .failure("\(PluginInput.echoed(text)) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(PluginInput.echoed(location))")
+                    return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(PluginOutputRules.echoed(location))")
                 }
                 do {
                     current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)
@@ -123,7 +123,7 @@ package final class HostServices: Sendable {
                 }
             }
         }
-        return .failure("\(PluginInput.echoed(text)) redirected more than \(Self.maximumRedirects) times")
+        return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times")
     }
 
     private func refuse(_ refusal: URLRefusal, for plugin: String) -> HTTPOutcome {

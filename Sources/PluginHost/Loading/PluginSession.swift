@@ -85,7 +85,7 @@ final class PluginSession: PluginServices {
     /// refusal, and the host warns the first time.
     func httpGet(_ url: String, timeoutMilliseconds: UInt32, reply: HTTPReply) {
         let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
-        logger.debug("GET \(PluginInput.echoed(url))")
+        logger.debug("GET \(PluginOutputRules.echoed(url))")
         if let (refusal, first) = allowance.startRequest() {
             if first { services.logger.warning("plugin \(name): \(refusal)") }
             return reply.fail(refusal.description)

@@ -29,19 +29,19 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// One line: what was refused, why, and, when a grant would allow it,
     /// how to grant it. The URL is the plugin's text, so it is cut
-    /// (``PluginInput/echoed(_:)``): one refusal stays one readable line.
-    package var description: String { "refused http_get of \(PluginInput.echoed(url)): \(explanation)" }
+    /// (``PluginOutputRules/echoed(_:)``): one refusal stays one readable line.
+    package var description: String { "refused http_get of \(PluginOutputRules.echoed(url)): \(explanation)" }
 
     private var explanation: String {
         switch reason {
         case .malformed(let problem):
             return "it \(problem)"
         case .outside(let url, let allowed, let grantOption):
-            let grant = PluginInput.echoed(url.textWithoutQuery)
+            let grant = PluginOutputRules.echoed(url.textWithoutQuery)
             let advice = grantOption.map { "pass \($0) \(grant)" } ?? "grant the host \(grant)"
             return "it is outside the URLs plugins may fetch (\(allowed.joined(separator: ", "))); to allow it, \(advice)"
         case .redirect(let location, let refusal):
-            return "it redirects to \(PluginInput.echoed(location)), and \(refusal.explanation)"
+            return "it redirects to \(PluginOutputRules.echoed(location)), and \(refusal.explanation)"
         case .networking(let reason):
             return reason
         case .tooLong(let bytes):
