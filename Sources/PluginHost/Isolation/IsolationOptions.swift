@@ -21,6 +21,12 @@ package struct IsolationOptions: Sendable {
     /// Sandbox layers the workers do not apply, to measure what each costs or
     /// to see how the host behaves without one; they report them missing.
     package var skippedSandboxLayers: SandboxLayers
+    /// A listing shows each isolated plugin's sandbox: judge the sandbox
+    /// this run can give (``SandboxProbe``) rather than repeat a scan's.
+    package var reportsSandbox = false
+
+    /// Whether a listing judges the sandbox now: to show it, or to refuse by it.
+    var judgesSandbox: Bool { reportsSandbox || requireFullSandbox }
 
     /// Creates the options.
     /// - Parameters:
