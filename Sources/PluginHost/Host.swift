@@ -137,7 +137,7 @@ package struct Host: Sendable {
         let result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(candidates.map(\.path))
         return LoadedPlugins(
             reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: rule == nil ? nil : $1) },
-            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: ranks), workers: [])
+            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: ranks), workers: [], services: services)
     }
 
     /// The files of `candidates` someone vouched for, by their placements.
@@ -166,7 +166,8 @@ package struct Host: Sendable {
         loader.vouched = { vouched.contains($0) }
         let (result, workers) = await loader.load(candidates.map(\.path))
         return LoadedPlugins(
-            reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers, vouched: vouched), workers: workers)
+            reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers, vouched: vouched), workers: workers,
+            services: services)
     }
 
     /// Loads every plugin in search order, each where the policy puts it;
@@ -206,7 +207,7 @@ package struct Host: Sendable {
             fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers, vouched: vouched, ranks: options.ranks), workers: workers)
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers, vouched: vouched, ranks: options.ranks), workers: workers, services: services)
     }
 
     /// `report`, recording where it ran, and the URLs its plugin may fetch
@@ -246,7 +247,7 @@ extension Host {
         if discovery.locations.contains(where: { $0.origin == .named }) {
             return "put plugin files (.so) there, or \(names.searchUsualDirectories)"
         }
-        return "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)"
+        return "\(InstalledLayout.running.restoreAdvice("the bundled plugins")), or \(names.addPluginsDirectory)"
     }
 }
 
@@ -284,6 +285,8 @@ package struct LoadedPlugins: Sendable {
     var onDemand: [OnDemandPlugin] = []
     /// How to get plugins when none loaded, for an unknown symbol's message.
     var noPluginsFix: String?
+    /// The services the plugins were given, whose allowances the run ends with.
+    var services: HostServices?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -298,6 +301,8 @@ package struct LoadedPlugins: Sendable {
                 group.addTask { await plugin.shutdown() }
             }
         }
+        // After the workers' last lines: one line per plugin that lost some to the cap.
+        if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
     }
 
     /// Fetches every symbol concurrently, each from its first source and,

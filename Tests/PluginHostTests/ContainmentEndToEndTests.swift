@@ -12,6 +12,13 @@ struct ContainmentEndToEndTests {
     /// In-process and isolated.
     static let modes: [[String]] = [[], ["--isolate"]]
 
+    /// A plugin that writes `frame` (hex) to its worker's pipe to the host
+    /// while it registers: compiled in, since a worker sees none of the
+    /// test's environment.
+    static func frameForger(writing frame: String) -> FixturePlugins.Fixture {
+        hostile("zz-frame-forger.so", "-DHOSTILE_FORGE_FRAME", #"-DHOSTILE_NAME="FrameForger""#, #"-DHOSTILE_SYMBOL="FRAME""#, "-DHOSTILE_FRAME_HEX=\"\(frame)\"")
+    }
+
     static func hostile(_ fileName: String, _ defines: String...) -> FixturePlugins.Fixture {
         FixturePlugins.Fixture(fileName: fileName, source: "Tests/Fixtures/CPlugins/hostile_plugin.c", defines: ["-pthread"] + defines)
     }
@@ -30,7 +37,6 @@ struct ContainmentEndToEndTests {
     }
     static let lateRegistrar = hostile("late-registrar.so", "-DHOSTILE_LATE_REGISTER", #"-DHOSTILE_NAME="LateRegistrar""#, #"-DHOSTILE_SYMBOL="LATEREG""#)
     static let badSymbol = hostile("bad-symbol.so", #"-DHOSTILE_NAME="BadSymbol""#, #"-DHOSTILE_SYMBOL="eth""#)
-    static let frameForger = hostile("zz-frame-forger.so", "-DHOSTILE_FORGE_FRAME", #"-DHOSTILE_NAME="FrameForger""#, #"-DHOSTILE_SYMBOL="FRAME""#)
 
     /// Rows of a `fetch` table, split into cells.
     static func cells(_ table: String) -> [[String]] {
@@ -172,19 +178,18 @@ struct ContainmentEndToEndTests {
 
     @Test("A worker whose plugin writes its own load report is refused; ETH stays with the Ethereum plugin, listed once")
     func forgedWorkerFrameIsRefused() async throws {
-        let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
-        let forger = directory.appending(path: "zz-frame-forger.so").path
         let forged = WorkerToHost.loaded(.registered(
             LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
             LoadReply.Registrations(
                 fetchers: [.init(symbol: "ETH", displayName: "Ethereum", rank: 256), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil", rank: 256)],
                 duplicates: [], refused: [])
         ))
-        // In the environment, since the worker's full sandbox lets it open no file of the test's.
+        // Compiled in, since the worker sees none of the test's environment.
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
+        let directory = try await FixturePlugins.directory(containing: [Self.frameForger(writing: frame)], bundled: ["Ethereum"])
+        let forger = directory.appending(path: "zz-frame-forger.so").path
 
-        let output = try await CommandRunner.host(
-            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
+        let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
         #expect(output.stdout == "SYMBOL  NAME      PLUGIN          RANK  DEFAULT\nETH     Ethereum  EthereumPlugin  128   yes\n")
@@ -196,19 +201,20 @@ struct ContainmentEndToEndTests {
 
     @Test("A worker's plugin that claims another's symbol at the highest rank is only a later source: nobody vouched for it, so it is believed up to secondary")
     func forgedRankIsCapped() async throws {
-        let dataHome = try TemporaryDirectory.make()
-        let userPlugins = dataHome.appending(path: "patchbay/plugins")
-        try FileManager.default.createDirectory(at: userPlugins, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: await FixturePlugins.library(Self.frameForger), to: userPlugins.appending(path: "zz-frame-forger.so"))
         let forged = WorkerToHost.loaded(.registered(
             LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
             LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum", rank: .max)], duplicates: [], refused: [])
         ))
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
+        let dataHome = try TemporaryDirectory.make()
+        let userPlugins = dataHome.appending(path: "patchbay/plugins")
+        try FileManager.default.createDirectory(at: userPlugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: await FixturePlugins.library(Self.frameForger(writing: frame)), to: userPlugins.appending(path: "zz-frame-forger.so"))
 
         // The bundled plugins beside host, vouched for by the build; the forger in the user's directory, after them.
         let output = try await CommandRunner.host(
-            ["list-fetchers", "--isolate"], environment: ["HOSTILE_FRAME_HEX": frame, "XDG_DATA_HOME": dataHome.path])
+            ["list-fetchers", "--isolate"], environment: ["XDG_DATA_HOME": dataHome.path])
 
         #expect(output.status == 0)
         #expect(output.stdout == """

@@ -24,7 +24,7 @@ package struct PluginMetadata: Sendable, Equatable, Codable {
     /// declares it; nil for the host's default.
     package let apiBaseURL: String?
 
-    /// Creates metadata from values already checked by ``PluginInput``.
+    /// Creates metadata from values already checked by ``PluginOutputRules``.
     package init(
         abiVersion: UInt32, descriptorSize: UInt32, description: String?, author: String?, license: String?, homepage: String?,
         apiBaseURL: String? = nil

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// A fetcher is taken only inside the window ``open()`` and ``close()``
 /// bound, only when its struct is large enough, its `fetch` is set and its
-/// symbol and display name pass ``PluginInput``, and only once per symbol
+/// symbol and display name pass ``PluginOutputRules``, and only once per symbol
 /// per plugin. Several plugins may provide one symbol: in which order the
 /// host asks them is decided in one place, the host's `SymbolProviders`.
 package final class FetcherRegistrations: Sendable {
@@ -117,11 +117,11 @@ package final class FetcherRegistrations: Sendable {
         }
         let symbol: String
         let displayName: String
-        do throws(PluginInput.Violation) {
-            let raw = try PluginInput.text(field(\.symbol), .symbol, limit: PluginInput.Limit.displayName) ?? ""
-            symbol = try PluginInput.symbol(raw)
-            displayName = try PluginInput.displayName(
-                PluginInput.text(field(\.display_name), .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
+        do throws(PluginOutputRules.Violation) {
+            let raw = try PluginOutputRules.text(field(\.symbol), .symbol, limit: PluginOutputRules.Limit.displayName) ?? ""
+            symbol = try PluginOutputRules.symbol(raw)
+            displayName = try PluginOutputRules.displayName(
+                PluginOutputRules.text(field(\.display_name), .displayName, limit: PluginOutputRules.Limit.displayName) ?? "", symbol: symbol)
         } catch {
             return refuse("\(error)")
         }

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 /// Why the host did not fetch a URL a plugin asked for.
 ///
 /// Its ``description`` is the one line the plugin's `http_get` completion
@@ -18,6 +20,8 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case networking(String)
         /// Under the base the plugin declares, which nobody vouched for.
         case unvouched(URLPolicy.WithheldBase)
+        /// Longer than ``URLPolicy/maximumLength``.
+        case tooLong(bytes: Int)
     }
 
     init(url: String, _ reason: Reason) {
@@ -26,25 +30,28 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line: what was refused, why, and, when a grant would allow it,
-    /// how to grant it.
-    package var description: String { "refused http_get of \(url): \(explanation)" }
+    /// how to grant it. The URL is the plugin's text, so it is cut
+    /// (``PluginOutputRules/echoed(_:)``): one refusal stays one readable line.
+    package var description: String { "refused http_get of \(PluginOutputRules.echoed(url)): \(explanation)" }
 
     private var explanation: String {
         switch reason {
         case .malformed(let problem):
             return "it \(problem)"
         case .outside(let url, let allowed, let grantOption):
-            let grant = url.textWithoutQuery
+            let grant = PluginOutputRules.echoed(url.textWithoutQuery)
             let advice = grantOption.map { "pass \($0) \(grant)" } ?? "grant the host \(grant)"
             return "it is outside the URLs plugins may fetch (\(allowed.joined(separator: ", "))); to allow it, \(advice)"
         case .redirect(let location, let refusal):
-            return "it redirects to \(location), and \(refusal.explanation)"
+            return "it redirects to \(PluginOutputRules.echoed(location)), and \(refusal.explanation)"
         case .networking(let reason):
             return reason
         case .unvouched(let withheld):
             let grant = withheld.baseOption.map { "pass \($0) \(withheld.plugin)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
             let vouch = withheld.trustCommand.map { ", or vouch for the plugin with \($0)" } ?? ""
             return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin); to let it fetch there, \(grant)\(vouch)"
+        case .tooLong(let bytes):
+            return "it is \(bytes) bytes long, and a URL may be at most \(URLPolicy.maximumLength)"
         }
     }
 }

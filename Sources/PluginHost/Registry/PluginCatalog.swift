@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import WorkerProtocol
 
 /// Whether and how a run uses the registry cache.
 package enum RegistryCacheUse: Sendable, Equatable {
@@ -78,6 +79,10 @@ extension Host {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
+        if options.isolation.judgesSandbox && options.policy.mayIsolate {
+            // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
+            _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
+        }
         var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
@@ -197,9 +202,12 @@ extension Host {
         var checkedDirectories = Set<String>()
         let warned = OnceFlag()
         let rule = PlacementRule(policy: options.policy, trust: trust)
+        // This run's sandbox, not the one a scan recorded: judged once, when
+        // the first isolated plugin is listed, if the run shows or requires it.
+        var sandboxNow: SandboxReport?
         for item in items {
             let (candidate, entry, scanned): (PluginDiscovery.Candidate, RegistryCache.Entry?, Bool)
-            let outcome: Result<PluginReport, PluginLoader.Failure>
+            var outcome: Result<PluginReport, PluginLoader.Failure>
             switch item {
             case .refused(let refused, let failure):
                 (candidate, entry, scanned, outcome) = (refused, nil, false, .failure(failure))
@@ -212,6 +220,13 @@ extension Host {
             let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
             let isVouched = placement.voucher != .nobody
             if isVouched { vouched.insert(candidate.path) }
+            if placement.place == .isolated && options.isolation.judgesSandbox {
+                let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
+                sandboxNow = sandbox
+                if options.isolation.requireFullSandbox && sandbox.level != .full, case .success = outcome {
+                    outcome = .failure(PluginLoader.Failure(error: PluginLoadError(.sandboxRequired(sandbox)), name: entry?.name, version: entry?.version, metadata: entry?.metadata))
+                }
+            }
             var fetchers: [PluginFetcher] = []
             var endpoint: PluginEndpoint?
             if case .success(let report) = outcome, let entry {
@@ -226,7 +241,7 @@ extension Host {
             let index = result.reports.count - 1
             result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if placement.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if placement.place == .isolated, let sandbox = sandboxNow ?? entry?.sandbox { result.reports[index].sandbox = sandbox }
             if let endpoint {
                 result.reports[index].record(endpoint)
             } else {
@@ -235,7 +250,8 @@ extension Host {
         }
         noteLockFilesThatOnlyPin(rule)
         return LoadedPlugins(
-            reports: result.reports, registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand)
+            reports: result.reports, registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand,
+            services: services)
     }
 
     /// One listed file's report, or why it fails now.

@@ -2,7 +2,8 @@ import PluginABI
 
 import Glibc
 
-/// The one place where what a plugin says is checked, in the host and in a worker alike.
+/// The rules on everything a plugin sends the host: the one place where
+/// what a plugin says is checked, in the host and in a worker alike.
 ///
 /// A plugin is hostile until someone vouches for it, so nothing it hands the
 /// host is stored, printed or acted on before it passes these rules: not
@@ -13,7 +14,7 @@ import Glibc
 /// Text that passes is valid UTF-8 within a stated length, but may still hold
 /// control characters: `host` escapes those where text reaches a terminal
 /// (its `TerminalText`), because JSON output must keep it exact.
-package enum PluginInput {
+package enum PluginOutputRules {
     /// The longest text the host accepts, in UTF-8 bytes, per kind of field.
     package enum Limit {
         /// A plugin's name, from its descriptor.
@@ -34,6 +35,9 @@ package enum PluginInput {
         package static let description = 512
         /// A plugin's author, licence or homepage, from its descriptor.
         package static let credit = 128
+        /// Plugin text the host repeats in a message of its own, such as
+        /// the URL in a refusal; the rest is cut (``echoed(_:)``).
+        package static let echo = 256
         /// The API base a plugin declares in its descriptor.
         package static let apiBaseURL = 512
     }
@@ -223,6 +227,14 @@ package enum PluginInput {
             digits += parts[1].count
         }
         return digits <= Limit.amountDigits
+    }
+
+    /// Plugin text as a host message repeats it: whole up to
+    /// ``Limit/echo`` bytes, else cut there, saying how long it was.
+    package static func echoed(_ text: String) -> String {
+        let length = text.utf8.count
+        guard length > Limit.echo else { return text }
+        return String(decoding: text.utf8.prefix(Limit.echo), as: UTF8.self) + "… (cut; \(length) bytes in all)"
     }
 
     /// A value for a message: quoted, and cut when long, so a message about a
