@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A dependency-injection container: registrations in, resolved services out.
 ///
 /// Register a factory for each service, then resolve services by type, name
@@ -99,9 +101,17 @@ public final class Container: Resolver, Sendable {
     @TaskLocal public static var current: Container = .main
 
     let registry = Registry()
+    /// Makers of the types resolved on demand from this container, such as `Lazy<T>`, one per key, made on first use.
+    ///
+    /// Searched only after this container and its parents have no registration
+    /// for a key, so a registration made later, here or in a parent, still wins.
+    let onDemand = Registry()
+    /// What ``All`` lists for each service type, kept until a registration changes in this chain.
+    let allRegistrations = Mutex<[ObjectIdentifier: RegistrationList]>([:])
     /// The parent, unretained, for walking the chain without reference counting.
     let parentReference: Unmanaged<Container>?
     /// Set only on the throwaway copies that ``verify()`` builds.
+    @usableFromInline
     let recorder: GraphRecorder?
 
     /// Creates an empty container.

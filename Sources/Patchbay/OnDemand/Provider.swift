@@ -17,8 +17,19 @@
 /// the `Provider` are passed on to every call, and the resolve fails at once
 /// with ``ResolutionError/Code/notRegistered`` if `T` is not registered for
 /// them. The provider holds its container weakly.
+///
+/// Unlike a ``Lazy``, a `Provider` made inside a resolution does not remember
+/// that resolution's graph: each ``get()`` is a resolution of its own, so a
+/// ``Scope/graph`` service is built anew on every call, as Swinject's
+/// `Provider` does. A call made while a factory runs on the same thread, such
+/// as from an `initCompleted`, is part of that factory's resolution, like any
+/// resolve made there, and so returns that resolution's graph instance.
+///
+/// Resolving a `Provider` costs about two resolves of `T`; resolve it once
+/// and keep it, and each ``get()`` costs about one.
 public struct Provider<Service> {
-    private let deferred: DeferredResolve<Service>
+    @usableFromInline
+    let deferred: DeferredResolve<Service>
 
     init(_ deferred: DeferredResolve<Service>) {
         self.deferred = deferred
@@ -29,6 +40,7 @@ public struct Provider<Service> {
     /// - Returns: The service, from its registration's scope.
     /// - Throws: ``ResolutionError`` if it cannot be resolved, or
     ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
+    @inlinable
     public func get() throws(ResolutionError) -> Service {
         try deferred.resolve()
     }

@@ -16,10 +16,13 @@ extension ResolvesLater {
         from container: Container, name: String?, arguments: repeat each Argument
     ) throws(ResolutionError) -> Self {
         try container.requireResolvable(Service.self, name: name, argumentTypes: repeat (each Argument).self)
-        let step = ResolutionStep(
-            serviceType: Service.self, name: name, argumentTypes: ArgumentList<repeat each Argument>.types)
+        guard ArgumentList<repeat each Argument>.id != ObjectIdentifier(NoArguments.self) else {
+            return Self(DeferredResolve(container: container, name: name))
+        }
         return Self(
-            DeferredResolve(container: container, step: step) { container throws(ResolutionError) -> Service in
+            DeferredResolve(
+                container: container, name: name, argumentTypes: ArgumentList<repeat each Argument>.types
+            ) { container throws(ResolutionError) -> Service in
                 try container.resolve(Service.self, name: name, arguments: repeat each arguments)
             })
     }

@@ -28,6 +28,8 @@ struct Registry: ~Copyable, Sendable {
 
     private let table = Atomic<UInt>(0)
     private let writer = Mutex<Writer>(Writer())
+    /// Counts the changes published, so that what is derived from the registrations can tell it is stale.
+    let generation = Atomic<UInt>(0)
 
     init() {
         writer.withLock { writer in
@@ -82,6 +84,7 @@ struct Registry: ~Copyable, Sendable {
             }
             guard let slots = writer.tables.last else { return }
             Registry.store(registration, in: slots)
+            generation.add(1, ordering: .releasing)
             checkInvariants(writer)
         }
     }
@@ -102,6 +105,7 @@ struct Registry: ~Copyable, Sendable {
             writer.owned.append(replacement)
             writer.current[key] = replacement
             Registry.store(replacement, in: slots)
+            generation.add(1, ordering: .releasing)
             checkInvariants(writer)
             return replacement
         }

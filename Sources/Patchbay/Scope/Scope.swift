@@ -27,6 +27,8 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     // NB: a struct over a private enum, so that new scopes are not a source break.
     enum Kind: UInt8, Sendable {
         case unique, graph, singleton, cached, shared, custom
+        /// The maker of a type made on demand, such as `Lazy<T>`: never registered, never listed.
+        case onDemand
     }
 
     let kind: Kind
@@ -37,6 +39,9 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
         self.custom = nil
     }
+
+    /// The scope of the makers a container caches for types made on demand.
+    static let onDemand = Scope(.onDemand)
 
     private init(custom: CustomScope) {
         self.kind = .custom
@@ -102,6 +107,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         case .cached: "cached"
         case .shared: "shared"
         case .custom: "custom"
+        case .onDemand: "on demand"
         }
     }
 
@@ -126,7 +132,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// Whether the registration keeps an instance between resolves.
     var storesInstance: Bool {
         switch kind {
-        case .unique, .graph: false
+        case .unique, .graph, .onDemand: false
         case .singleton, .cached, .shared, .custom: true
         }
     }
