@@ -175,10 +175,10 @@ extension ContainerTests {
             child.register(Leaf.self, name: "child", scope: .custom(request)) { _ in Leaf() }
             let fromParent = try child.resolve(Leaf.self)
             let fromChild = try child.resolve(Leaf.self, name: "child")
-            child.reset(.custom(request))
+            child.reset(.custom(request), includingParents: false)
             #expect(try child.resolve(Leaf.self) === fromParent, "the parent's registration is not the child's to reset")
             #expect(try child.resolve(Leaf.self, name: "child") !== fromChild)
-            child.reset(.custom(CustomScope(name: "request")))
+            child.reset(.custom(CustomScope(name: "request")), includingParents: true)
             #expect(try child.resolve(Leaf.self) === fromParent, "another scope of the same name is another scope")
         }
 

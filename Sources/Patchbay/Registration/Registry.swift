@@ -116,9 +116,9 @@ struct Registry: ~Copyable, Sendable {
         writer.withLock { Array($0.current.values) }
     }
 
-    /// Whether some current registration is for the service type `service`, under any name and arguments.
-    func containsService(_ service: ObjectIdentifier) -> Bool {
-        writer.withLock { writer in writer.current.keys.contains { $0.service == service } }
+    /// Whether some current registration is for the service type `service` and has a key that `matches`.
+    func containsService(_ service: ObjectIdentifier, where matches: (RegistrationKey) -> Bool) -> Bool {
+        writer.withLock { writer in writer.current.keys.contains { $0.service == service && matches($0) } }
     }
 
     /// The current registrations for the service type `service`, in the order their keys were first published.

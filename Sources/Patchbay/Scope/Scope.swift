@@ -1,7 +1,9 @@
 /// How long an instance made by a registration lives, and who shares it.
 ///
-/// The names follow Resolver and Swinject, and each has an alias for the other
-/// library's spelling (`transient`, `container`, `weak`).
+/// Each scope has one name, the one every listing, graph and error prints:
+/// `unique`, `graph`, `singleton`, `cached`, `shared` and `custom(name)`.
+/// Swinject calls three of them `transient`, `container` and `weak`; the
+/// porting table in the Getting Started article maps every Swinject name.
 ///
 /// ```swift
 /// container.register(Clock.self, scope: .singleton) { _ in SystemClock() }
@@ -57,7 +59,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// One instance for the life of the registering container, created exactly once even when threads race.
     public static let singleton = Scope(.singleton)
 
-    /// Like ``singleton``, until ``Container/reset(_:)`` with `.cached` drops it and the next resolve makes a new one.
+    /// Like ``singleton``, until ``Container/reset(_:includingParents:)`` with `.cached` drops it and the next resolve makes a new one.
     public static let cached = Scope(.cached)
 
     /// A class instance kept only while something else holds a strong reference to it.
@@ -82,15 +84,6 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     public static func custom(_ storage: CustomScope) -> Scope {
         Scope(custom: storage)
     }
-
-    /// Swinject's name for ``unique``.
-    public static var transient: Scope { .unique }
-
-    /// Swinject's name for ``singleton``.
-    public static var container: Scope { .singleton }
-
-    /// Swinject's name for ``shared``.
-    public static var weak: Scope { .shared }
 
     /// Every built-in scope, in order from the shortest-lived to the longest-lived storage.
     public static let allScopes: [Scope] = [.unique, .graph, .shared, .cached, .singleton]
