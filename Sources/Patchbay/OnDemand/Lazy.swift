@@ -57,27 +57,37 @@ import Synchronization
 /// on, which need not be. Should two threads that share one race to its first
 /// ``get()``, both resolve, and both receive the value the first of them kept.
 public final class Lazy<Service> {
+    // NB: `let`, so that a read costs no dynamic exclusivity check.
     @usableFromInline
-    let deferred: DeferredResolve<Service>
+    weak let container: Container?
+    @usableFromInline
+    let name: String?
+    /// The resolve with the arguments given, which it keeps; nil when there are none, the common case.
+    @usableFromInline
+    let withArguments: ((Container) throws(ResolutionError) -> Service)?
+    /// The arguments' types, to name the service once its container is gone.
+    let argumentTypes: [Any.Type]
     /// The graph of the resolution this was made in; nil when made at the top level.
     @usableFromInline
     let graph: ObjectGraph?
-    /// `empty`, then `storing` while one thread writes `service`, then `kept` for good.
+    /// 0, then 1 while one thread writes `service`, then 2 once it is kept for good.
     @usableFromInline
-    let state = Atomic<Int>(Lazy.empty)
-    // NB: written once, by the thread that moves `state` from empty to storing,
-    // and read only after an acquiring load of `state` sees kept; unchecked,
+    let state = Atomic<Int>(0)
+    // NB: written once, by the thread that moves `state` from 0 to 1, and
+    // read only after an acquiring load of `state` sees 2; unchecked,
     // so that a read costs no dynamic exclusivity check.
     @exclusivity(unchecked)
     @usableFromInline
     var service: Service?
 
-    @usableFromInline static var empty: Int { 0 }
-    @usableFromInline static var storing: Int { 1 }
-    @usableFromInline static var kept: Int { 2 }
-
-    init(_ deferred: DeferredResolve<Service>) {
-        self.deferred = deferred
+    required init(
+        container: Container, name: String?, argumentTypes: [Any.Type],
+        withArguments: ((Container) throws(ResolutionError) -> Service)?
+    ) {
+        self.container = container
+        self.name = name
+        self.argumentTypes = argumentTypes
+        self.withArguments = withArguments
         let resolution = ResolutionState.current
         graph = resolution.pointee.depth > 0 ? resolution.pointee.currentObjectGraph() : nil
     }
@@ -91,7 +101,7 @@ public final class Lazy<Service> {
     ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
     @inlinable
     public func get() throws(ResolutionError) -> Service {
-        if state.load(ordering: .acquiring) == Lazy.kept, let service {
+        if state.load(ordering: .acquiring) == 2, let service {
             return service
         }
         return try resolveAndKeep()
@@ -107,32 +117,49 @@ public final class Lazy<Service> {
         if let graph {
             resolved = try resolve(inGraph: graph)
         } else {
-            resolved = try deferred.resolve()
+            guard let container else { throw released() }
+            resolved = try resolve(from: container)
         }
-        if state.compareExchange(expected: Lazy.empty, desired: Lazy.storing, ordering: .acquiring).exchanged {
+        if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
             service = resolved
-            state.store(Lazy.kept, ordering: .releasing)
+            state.store(2, ordering: .releasing)
             return resolved
         }
         // Another thread is storing its value, for a moment: return that one.
-        while state.load(ordering: .acquiring) != Lazy.kept {}
+        while state.load(ordering: .acquiring) != 2 {}
         return service ?? resolved
+    }
+
+    /// Resolves the service now, from `container`.
+    @inlinable
+    @inline(__always)
+    func resolve(from container: Container) throws(ResolutionError) -> Service {
+        if let withArguments {
+            return try withArguments(container)
+        }
+        return try container.resolve(Service.self, name: name)
     }
 
     /// Resolves the service in the graph this `Lazy` was made in.
     @usableFromInline
     func resolve(inGraph graph: ObjectGraph) throws(ResolutionError) -> Service {
-        guard let container = deferred.container else { throw deferred.released() }
+        guard let container else { throw released() }
         let resolution = ResolutionState.current
         // Read while that resolution runs on this thread: it is the current graph.
         if resolution.pointee.depth > 0,
             resolution.pointee.objectGraph?.toOpaque() == Unmanaged.passUnretained(graph).toOpaque()
         {
-            return try deferred.resolve(from: container)
+            return try resolve(from: container)
         }
         let frame = ResolutionState.enterGraph(resolution, graph)
         defer { ResolutionState.leaveGraph(resolution, frame) }
-        return try deferred.resolve(from: container)
+        return try resolve(from: container)
+    }
+
+    /// The error for a resolve after the container is gone, naming the service.
+    @usableFromInline
+    func released() -> ResolutionError {
+        .containerReleased(ResolutionStep(serviceType: Service.self, name: name, argumentTypes: argumentTypes))
     }
 
     /// The service, resolved on first use; stops the program if it cannot be resolved.

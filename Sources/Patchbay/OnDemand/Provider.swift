@@ -29,10 +29,23 @@
 /// and keep it, and each ``get()`` costs about one.
 public struct Provider<Service> {
     @usableFromInline
-    let deferred: DeferredResolve<Service>
+    weak var container: Container?
+    @usableFromInline
+    let name: String?
+    /// The resolve with the arguments given, which it keeps; nil when there are none, the common case.
+    @usableFromInline
+    let withArguments: ((Container) throws(ResolutionError) -> Service)?
+    /// The arguments' types, to name the service once its container is gone.
+    let argumentTypes: [Any.Type]
 
-    init(_ deferred: DeferredResolve<Service>) {
-        self.deferred = deferred
+    init(
+        container: Container, name: String?, argumentTypes: [Any.Type],
+        withArguments: ((Container) throws(ResolutionError) -> Service)?
+    ) {
+        self.container = container
+        self.name = name
+        self.argumentTypes = argumentTypes
+        self.withArguments = withArguments
     }
 
     /// Resolves the service now.
@@ -42,7 +55,17 @@ public struct Provider<Service> {
     ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
     @inlinable
     public func get() throws(ResolutionError) -> Service {
-        try deferred.resolve()
+        guard let container else { throw released() }
+        if let withArguments {
+            return try withArguments(container)
+        }
+        return try container.resolve(Service.self, name: name)
+    }
+
+    /// The error for a resolve after the container is gone, naming the service.
+    @usableFromInline
+    func released() -> ResolutionError {
+        .containerReleased(ResolutionStep(serviceType: Service.self, name: name, argumentTypes: argumentTypes))
     }
 
     /// Resolves the service now; stops the program if it cannot be resolved.

@@ -50,16 +50,22 @@ extension Container {
         let key = RegistrationKey(
             service: ObjectIdentifier(OnDemand.self), arguments: ArgumentList<repeat each Argument>.id, name: name)
         guard recorder == nil, onDemand.lookup(key) == nil else { return }
-        let maker = Registration(
-            key: key, scope: .onDemand, witness: ValueWitness(OnDemand.self),
-            argumentTypes: ArgumentList<repeat each Argument>.types, forwardedTypes: [],
-            factory: { resolver, arguments, out in
+        let factory: Registration.Factory
+        if key.arguments == ObjectIdentifier(NoArguments.self), let later = OnDemand.self as? any ResolvesLater.Type {
+            factory = later.makerWithoutArguments(name: name)
+        } else {
+            factory = { resolver, arguments, out in
                 // NB: the engine passes the container the request was made to.
                 let container = unsafeDowncast(resolver as AnyObject, to: Container.self)
                 let tuple = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
                 let value = try OnDemand.make(from: container, name: name, arguments: repeat each tuple)
                 out.initializeMemory(as: OnDemand.self, repeating: value, count: 1)
-            }, completion: nil)
+            }
+        }
+        let maker = Registration(
+            key: key, scope: .onDemand, witness: ValueWitness(OnDemand.self),
+            argumentTypes: ArgumentList<repeat each Argument>.types, forwardedTypes: [], factory: factory,
+            completion: nil)
         onDemand.publish(maker)
     }
 
