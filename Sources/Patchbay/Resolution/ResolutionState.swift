@@ -178,8 +178,13 @@ struct ResolutionState {
     @inline(__always)
     func graphInstance(of registration: Registration) -> UnsafeMutableRawPointer? {
         let wanted = Unmanaged.passUnretained(registration).toOpaque()
-        for index in graphBase..<graphCount where graph[index].registration.toOpaque() == wanted {
-            return graph[index].value
+        // NB: a while loop, not a range, which would check its bounds on every resolve.
+        var index = graphBase
+        while index < graphCount {
+            if graph[index].registration.toOpaque() == wanted {
+                return graph[index].value
+            }
+            index += 1
         }
         return nil
     }
