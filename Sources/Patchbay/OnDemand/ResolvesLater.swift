@@ -51,8 +51,9 @@ extension ResolvesLater {
                 // Throws for a service not registered, and records the edge for `verify()`.
                 try container.requireResolvable(Service.self, name: name)
             }
-            let value = made.init(container: container, name: name, argumentTypes: [], withArguments: nil)
-            out.initializeMemory(as: made, repeating: value, count: 1)
+            // NB: moved into place, not copied: a copy of a weak reference costs a side-table round trip.
+            out.initializeMemory(
+                as: made, to: made.init(container: container, name: name, argumentTypes: [], withArguments: nil))
         }
     }
 }
