@@ -112,8 +112,18 @@ let package = Package(
             ]
         ),
 
+        // Fuzz targets for every parser of untrusted input (docs/FUZZING.md).
+        // `scripts/fuzz.sh` builds PatchbayFuzz as a libFuzzer binary; in a
+        // normal build it replays saved inputs, and FuzzTargetTests replays
+        // the corpora under `Fuzz/`. No product: nothing outside uses them.
+        .target(name: "FuzzTargets", dependencies: ["HostHTTPABI", "HostShared", "PluginABI", "PluginHost", "PriceKit"]),
+        // NB: declares libFuzzer's driver, which PatchbayFuzz's own `main` calls.
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "PatchbayFuzz", dependencies: ["CFuzzerDriver", "FuzzTargets", "PluginHost"]),
+
         .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
         .testTarget(name: "PriceKitTests", dependencies: ["PriceKit"]),
+        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PluginSDKTests", dependencies: ["PluginABI", "PluginSDK"]),
         .testTarget(
             name: "PluginHostTests",
