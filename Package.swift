@@ -43,6 +43,8 @@ let package = Package(
         // The host's HTTP client, loaded by `host` on its first http(s) request.
         .library(name: "HostHTTP", type: .dynamic, targets: ["HostHTTP"]),
         .executable(name: "host", targets: ["HostCommand"]),
+        // What `host` starts once per sandboxed plugin (WorkerStartup).
+        .executable(name: "patchbay-worker", targets: ["PluginWorker"]),
     ],
     traits: [
         .trait(
@@ -75,6 +77,12 @@ let package = Package(
         .target(name: "EthereumPlugin", dependencies: ["PluginSDK"], path: "Plugins/EthereumPlugin"),
 
         .target(name: "HostShared", dependencies: ["HostHTTPABI", "PluginABI"]),
+        // The host's side of the C boundary, for the host's own loader and a worker's alike: no Foundation.
+        .target(name: "PluginBoundary", dependencies: ["PluginABI"]),
+        // The frames between the host and a worker, and the worker's start-up contract: no Foundation.
+        .target(name: "WorkerProtocol", dependencies: ["CWorkerSandbox", "PluginBoundary"]),
+        // `patchbay-worker`: only the sandbox, the frames and the boundary; PluginHost is out of its reach.
+        .executableTarget(name: "PluginWorker", dependencies: ["CWorkerSandbox", "PluginABI", "PluginBoundary", "WorkerProtocol"]),
         // NB: Landlock, seccomp-bpf and rlimits for isolated workers, in C: raw system calls Swift cannot make.
         .target(name: "CWorkerSandbox"),
         .target(name: "HostHTTPABI", dependencies: ["PluginABI"]),
@@ -99,6 +107,8 @@ let package = Package(
                 "HostShared",
                 "Patchbay",
                 "PluginABI",
+                "PluginBoundary",
+                "WorkerProtocol",
                 .product(name: "Logging", package: "swift-log", condition: hostOnly),
                 .product(name: "Crypto", package: "swift-crypto", condition: hostOnly),
             ]
@@ -106,17 +116,22 @@ let package = Package(
         .executableTarget(
             name: "HostCommand",
             dependencies: [
+                "PluginBoundary",
                 "PluginHost",
+                "WorkerProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: hostOnly),
                 .product(name: "Logging", package: "swift-log", condition: hostOnly),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+        // The commit and the Swift version `host --version` prints, written into the build folder, never the source tree.
+        .plugin(name: "BuildInfo", capability: .buildTool(), path: "BuildPlugins/BuildInfo"),
 
         // Fuzz targets for every parser of untrusted input (docs/FUZZING.md).
         // `scripts/fuzz.sh` builds PatchbayFuzz as a libFuzzer binary; in a
         // normal build it replays saved inputs, and FuzzTargetTests replays
         // the corpora under `Fuzz/`. No product: nothing outside uses them.
-        .target(name: "FuzzTargets", dependencies: ["HostHTTPABI", "HostShared", "PluginABI", "PluginHost", "PriceKit"]),
+        .target(name: "FuzzTargets", dependencies: ["HostHTTPABI", "HostShared", "PluginABI", "PluginBoundary", "PluginHost", "PriceKit", "WorkerProtocol"]),
         // NB: declares libFuzzer's driver, which PatchbayFuzz's own `main` calls.
         .target(name: "CFuzzerDriver"),
         .executableTarget(name: "PatchbayFuzz", dependencies: ["CFuzzerDriver", "FuzzTargets", "PluginHost"]),
@@ -125,12 +140,15 @@ let package = Package(
         .testTarget(name: "PriceKitTests", dependencies: ["PriceKit"]),
         .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PluginSDKTests", dependencies: ["PluginABI", "PluginSDK"]),
+        .testTarget(name: "WorkerProtocolTests", dependencies: ["PluginBoundary", "WorkerProtocol"]),
         .testTarget(
             name: "PluginHostTests",
             dependencies: [
                 "HostShared",
+                "PluginBoundary",
                 "PluginHost",
                 "HostCommand",
+                "WorkerProtocol",
                 .product(name: "NIOCore", package: "swift-nio", condition: hostOnly),
                 .product(name: "NIOPosix", package: "swift-nio", condition: hostOnly),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: hostOnly),

@@ -1,5 +1,6 @@
 #if DEBUG || FUZZING
 import FoundationEssentials
+import PluginBoundary
 import PriceKit
 @testable import PluginHost
 

@@ -1,6 +1,6 @@
 #if DEBUG || FUZZING
+import PluginBoundary
 import PriceKit
-@testable import PluginHost
 
 /// `DecimalAmount`, the SDK's amount, against the grammar and against the
 /// host's own amount rule.

@@ -1,16 +1,16 @@
 #if DEBUG || FUZZING
 import Glibc
-@testable import PluginHost
+import PluginBoundary
 
-/// The ELF checks made before `dlopen`, through `PluginFile.adopt`, which a
-/// worker calls on the descriptor its host passes.
+/// The ELF checks made before `dlopen`, `ELFHeaderCheck`, which the host
+/// makes on a plugin file and a worker again on the descriptor it is passed.
 ///
 /// Input: the file's bytes, written to an unlinked temporary file.
-let elfHeaderTarget = FuzzTarget("elf-header", "the ELF checks before dlopen (PluginFile.adopt); input: a file's bytes") { input throws(PropertyViolation) in
+let elfHeaderTarget = FuzzTarget("elf-header", "the ELF checks before dlopen (ELFHeaderCheck); input: a file's bytes") { input throws(PropertyViolation) in
     let bytes = Array(input.remaining())
     let descriptor = try unlinkedFile(holding: bytes)
     defer { close(descriptor) }
-    guard (try? PluginFile.adopt(descriptor: descriptor)) != nil else { return }
+    guard (try? ELFHeaderCheck(descriptor: descriptor, size: bytes.count).run()) != nil else { return }
     if let problem = ELFImage(bytes).problem {
         throw PropertyViolation(property: "an accepted file's loadable segments lie inside it", detail: "\(problem), in \(bytes.count) bytes")
     }

@@ -64,7 +64,7 @@ let hostHTTPAnswerTarget = FuzzTarget("host-http-answer", "HostHTTPAnswer(readin
     try expect(reread == answer, "an answer sent through host_http_response reads back the same", "\(answer) read back as \(String(describing: reread))")
 
     // What a plugin sees: the body as it came, or the reason with advice.
-    switch (answer.outcome(advice: CertificateAdvice()), answer.reply) {
+    switch (answer.outcome(advice: NetworkAdvice()), answer.reply) {
     case (.response(let seenStatus, let seenBody), .response(let status, let body)):
         try expect(seenStatus == status && seenBody == body, "a plugin sees the response as it came", "\(status)")
     case (.failure(let seen), .failure(let reason, _)):

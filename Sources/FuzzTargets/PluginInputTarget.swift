@@ -1,5 +1,7 @@
 #if DEBUG || FUZZING
 import PluginABI
+import Synchronization
+@testable import PluginBoundary
 @testable import PluginHost
 
 /// The one place that checks what a plugin says; renamed, this line changes.
@@ -107,17 +109,14 @@ private func withCStrings<T>(
     }
 }
 
-/// What the waiting fetch gets when the plugin completes with `result`.
-private func complete(_ request: Checks.Request, with result: UnsafePointer<pb_fetch_result>) -> PendingFetches.Answer? {
+/// What the waiting fetch gets when the plugin completes with `result`,
+/// checked as the host checks a quote.
+private func complete(_ request: Checks.Request, with result: UnsafePointer<pb_fetch_result>) -> Result<Quote, FetchError>? {
     let pending = PendingFetches()
-    // The token travels as an integer, like the C callback's context.
-    let address = UInt(bitPattern: result)
-    return InlineTaskExecutor.run {
-        await withCheckedContinuation { continuation in
-            let token = pending.begin(request, continuation: continuation)
-            pending.complete(token: token, with: UnsafePointer(bitPattern: address))
-        }
-    }
+    let delivered = Mutex<FetchCallOutcome?>(nil)
+    let token = pending.begin(plugin: request.plugin.name) { outcome in delivered.withLock { $0 = outcome } }
+    pending.complete(token: token, with: result)
+    return delivered.withLock { $0 }.map { Checks.quote($0, for: request) }
 }
 
 /// The host's amount rule and the grammar agree both ways.

@@ -1,6 +1,8 @@
 #if DEBUG || FUZZING
 import Glibc
+import PluginBoundary
 import Synchronization
+import WorkerProtocol
 @testable import PluginHost
 
 // The registry cache's names; renamed, these lines change.

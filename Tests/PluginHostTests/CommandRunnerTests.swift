@@ -4,17 +4,18 @@ import Testing
 /// The deadlines that turn a hang into a failure naming its test: the
 /// runner's on a child process, and ``Deadline`` on in-process work.
 ///
-/// The children here hang on purpose, far longer than their deadline; the
-/// clock checks only that the run ends near its deadline instead of
-/// waiting the child out, with a wide margin for a loaded machine.
-@Suite("Deadlines on what a test waits for", .timeLimit(.minutes(2)))
+/// The children here hang on purpose, for an hour or for ever; the clock
+/// checks only that the run ends at its deadline instead of waiting the
+/// child out. Timing assumption: a loaded two-core machine ends a killed run
+/// within five minutes (it took 37 s with thirty runnable processes per core).
+@Suite("Deadlines on what a test waits for", .timeLimit(.minutes(10)))
 struct CommandRunnerTests {
     @Test("A child that outlives its deadline is killed with its group, and the error shows the command and what it printed")
     func hangingChildIsKilled() async throws {
         // The shell prints, then waits on a background sleep that holds the
         // output pipes too: only killing the whole group ends the run.
         let shell = URL(filePath: "/bin/sh")
-        let arguments = ["-c", "echo started; echo warming up >&2; /bin/sleep 30 & echo $!; wait"]
+        let arguments = ["-c", "echo started; echo warming up >&2; /bin/sleep 3600 & echo $!; wait"]
         let started = ContinuousClock.now
 
         // 3 s: ample for the shell to print its three lines on a loaded machine.
@@ -22,7 +23,7 @@ struct CommandRunnerTests {
             try await CommandRunner.run(shell, arguments, deadline: .seconds(3))
         }
 
-        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(ContinuousClock.now - started < .seconds(300))
         let printed = try #require(error?.stdout.split(separator: "\n"))
         #expect(printed.first == "started")
         #expect(error?.stderr == "warming up\n")
@@ -44,7 +45,7 @@ struct CommandRunnerTests {
             try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path], deadline: .seconds(2))
         }
 
-        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(ContinuousClock.now - started < .seconds(300))
         #expect(error?.command == [CommandRunner.buildDirectory.appending(path: "host").path, "list-fetchers", "--plugins-dir", directory.path])
     }
 
@@ -77,7 +78,7 @@ struct CommandRunnerTests {
             issue.comments.contains { $0.rawValue.hasPrefix("an answer that never comes did not finish within 0.3 seconds") }
                 || issue.error is Deadline.Expired
         }
-        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(ContinuousClock.now - started < .seconds(300))
     }
 
     @Test("In-process work that finishes in time returns its value, or throws its error")

@@ -1,6 +1,8 @@
 import Foundation
+import PluginBoundary
 @testable import PluginHost
 import Testing
+import WorkerProtocol
 
 /// Hostile plugins, each attacking the host or the other plugins through the
 /// ABI, run through the `host` executable in both modes: the attack fails in
@@ -64,7 +66,7 @@ struct ContainmentEndToEndTests {
         ])
     }
 
-    @Test("Two plugins that block their fetch thread for 20 s time out at --timeout 2, and the run ends in about 2 s", arguments: modes)
+    @Test("Two plugins that block their fetch thread for 10 minutes time out at --timeout 2, and the run ends in about 2 s", arguments: modes)
     func blockingFetchesTimeOut(flags: [String]) async throws {
         let directory = try await FixturePlugins.directory(containing: [Self.blockerA, Self.blockerB])
         let output = try await CommandRunner.host(
@@ -77,8 +79,9 @@ struct ContainmentEndToEndTests {
             "host: error: BLOCKA: BlockerA never answered within 2 s, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow",
             "host: error: BLOCKB: BlockerB never answered within 2 s, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow",
         ])
-        // 2 s plus start-up, with room for a busy machine; the plugins block for 20 s.
-        #expect(elapsed < .seconds(8), "took \(elapsed)")
+        // 2 s plus start-up; the bound is 10 times that, and the plugins block
+        // for 10 minutes, so a run that waited for them cannot pass.
+        #expect(elapsed < .seconds(25), "took \(elapsed)")
     }
 
     @Test("Escape sequences and newlines in every plugin string are shown escaped in tables, logs and graphs, and exact in JSON", arguments: modes)
@@ -170,11 +173,10 @@ struct ContainmentEndToEndTests {
     @Test("A worker whose plugin writes its own load report is refused; ETH stays with the Ethereum plugin, listed once")
     func forgedWorkerFrameIsRefused() async throws {
         let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
-        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
         let forger = directory.appending(path: "zz-frame-forger.so").path
-        let forged = WorkerToHost.loaded(LoadReply(
-            report: PluginReport(name: "FrameForger", version: "1.0.0", path: "/forged", status: .loaded, fetchers: ["ETH", "E\u{1B}[31mVIL"], error: nil, warnings: []),
-            fetchers: [.init(symbol: "ETH", displayName: "Ethereum"), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil")]
+        let forged = WorkerToHost.loaded(.registered(
+            LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
+            LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum"), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil")], duplicates: [], refused: [])
         ))
         // In the environment, since the worker's full sandbox lets it open no file of the test's.
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
@@ -185,7 +187,27 @@ struct ContainmentEndToEndTests {
         #expect(output.status == 0)
         #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
         #expect(output.stderrLines == [
-            "host: warning: skipping \(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol ETH is already provided by \(ethereum)); remove it from the plugins directory or ask its author for a fix"
+            // A worker reports every symbol and the host decides who keeps ETH; the symbol rule refuses the report.
+            #"host: warning: skipping \#(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol "E\u{1B}[31mVIL" is not 1 to 16 upper-case letters or digits); remove it from the plugins directory or ask its author for a fix"#
         ])
+    }
+
+    @Test("A worker's plugin that reports another plugin's symbol as its own gets nothing: the host decides who keeps it")
+    func forgedClaimKeepsNothing() async throws {
+        let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
+        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
+        let forger = directory.appending(path: "zz-frame-forger.so").path
+        let forged = WorkerToHost.loaded(.registered(
+            LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
+            LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum")], duplicates: [], refused: [])
+        ))
+        let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
+
+        let output = try await CommandRunner.host(
+            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
+
+        #expect(output.status == 0)
+        #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
+        #expect(output.stderrLines == ["host: warning: skipping \(forger): every symbol it registers is already taken (ETH by \(ethereum))"])
     }
 }

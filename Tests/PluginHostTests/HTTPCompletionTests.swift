@@ -1,4 +1,4 @@
-import HostShared
+import PluginBoundary
 import PluginABI
 import Testing
 

@@ -1,5 +1,7 @@
+import PluginBoundary
 @testable import PluginHost
 import Testing
+import WorkerProtocol
 
 /// The rules every plugin-supplied value passes, in-process and isolated.
 @Suite("What the host believes of a plugin")
@@ -89,27 +91,29 @@ struct PluginInputTests {
         #expect(PluginInput.logLine("short") == "short")
     }
 
-    @Test("A worker's load report gets the same rules: symbol, ownership, duplicates, lengths")
+    @Test("A worker's load report gets the same rules: symbol, duplicates, lengths")
     func workerReports() throws {
-        let claims = SymbolClaims()
-        claims.claim(["BTC"], for: "/plugins/bitcoin.so")
         func reply(_ symbols: [String], name: String = "W") -> LoadReply {
-            LoadReply(
-                report: PluginReport(name: name, version: "1", path: "/x", status: .loaded, fetchers: symbols, error: nil, warnings: []),
-                fetchers: symbols.map { .init(symbol: $0, displayName: $0) })
+            .registered(
+                LoadReply.Descriptor(name: name, version: "1", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
+                LoadReply.Registrations(fetchers: symbols.map { .init(symbol: $0, displayName: $0) }, duplicates: [], refused: []))
         }
-        #expect(try CheckedLoadReply(reply(["ETH"]), claims: claims).fetchers.map(\.symbol) == ["ETH"])
-        #expect(throws: PluginInput.Violation(field: .symbol, rule: "BTC is already provided by /plugins/bitcoin.so")) {
-            try CheckedLoadReply(reply(["ETH", "BTC"]), claims: claims)
+        func symbols(_ reply: LoadReply) -> [String] {
+            if case .registered(_, let registrations) = reply { registrations.fetchers.map(\.symbol) } else { [] }
         }
-        #expect(throws: PluginInput.Violation(field: .symbol, rule: "ETH is listed twice")) { try CheckedLoadReply(reply(["ETH", "ETH"]), claims: claims) }
+        #expect(try symbols(reply(["ETH"]).checked(for: "/x")) == ["ETH"])
+        #expect(throws: PluginInput.Violation(field: .symbol, rule: "ETH is listed twice")) { try reply(["ETH", "ETH"]).checked(for: "/x") }
         #expect(throws: PluginInput.Violation(field: .symbol, rule: #""E\#u{1B}[31mVIL" is not 1 to 16 upper-case letters or digits"#)) {
-            try CheckedLoadReply(reply(["E\u{1B}[31mVIL"]), claims: claims)
+            try reply(["E\u{1B}[31mVIL"]).checked(for: "/x")
         }
         #expect(throws: PluginInput.Violation(field: .name, rule: "is longer than 64 bytes")) {
-            try CheckedLoadReply(reply(["ETH"], name: String(repeating: "n", count: 65)), claims: claims)
+            try reply(["ETH"], name: String(repeating: "n", count: 65)).checked(for: "/x")
         }
-        #expect(throws: PluginInput.Violation(field: .symbol, rule: "list is empty for a plugin that loaded")) { try CheckedLoadReply(reply([]), claims: claims) }
+        // Which plugin keeps a symbol is the host's to decide: a worker may only name its own file as an owner.
+        let stolen = LoadReply.registered(
+            LoadReply.Descriptor(name: "W", version: "1", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
+            LoadReply.Registrations(fetchers: [], duplicates: [.init(symbol: "BTC", owner: "/plugins/bitcoin.so")], refused: []))
+        #expect(throws: PluginInput.Violation(field: .symbol, rule: "BTC is said to be another file's")) { try stolen.checked(for: "/x") }
     }
 }
 

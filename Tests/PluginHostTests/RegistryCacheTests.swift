@@ -1,6 +1,8 @@
 import Foundation
+import PluginBoundary
 @testable import PluginHost
 import Testing
+import WorkerProtocol
 
 /// The registry cache file: written atomically and privately, and refused
 /// whenever it cannot be trusted to say what it says.

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import PluginHost
+import WorkerProtocol
 
 /// How the C sandbox's report becomes what the host says: the level, each
 /// missing layer with its reason, and the one-line summary `list-plugins`

@@ -1,5 +1,7 @@
 import HostShared
+import Logging
 import PluginABI
+import PluginBoundary
 
 /// A fetcher that a plugin registered, callable from Swift.
 ///
@@ -19,18 +21,18 @@ package struct PluginFetcher: Sendable {
 
     private enum Backend: Sendable {
         /// The plugin is loaded in this process.
-        case inProcess(context: OpaqueContext, fetch: FetchFunction, session: PluginSession)
+        case inProcess(FetcherRegistrations.Registration, session: PluginSession)
         /// The plugin runs in an isolated worker (`--isolate`).
         case isolated(WorkerConnection)
         /// The plugin is known from a listing and loads on the first fetch.
         case onDemand(OnDemandPlugin)
     }
 
-    init(symbol: String, displayName: String, plugin: PluginIdentity, context: OpaqueContext, fetch: FetchFunction, session: PluginSession) {
+    init(symbol: String, displayName: String, plugin: PluginIdentity, registration: FetcherRegistrations.Registration, session: PluginSession) {
         self.symbol = symbol
         self.displayName = displayName
         self.plugin = plugin
-        self.backend = .inProcess(context: context, fetch: fetch, session: session)
+        self.backend = .inProcess(registration, session: session)
     }
 
     init(symbol: String, displayName: String, plugin: PluginIdentity, worker: WorkerConnection) {
@@ -59,8 +61,8 @@ package struct PluginFetcher: Sendable {
     /// - Returns: The plugin's quote, or why there is none.
     package func price(in currency: String, timeout: Duration) async -> Result<Quote, FetchError> {
         switch backend {
-        case .inProcess(let context, let fetch, let session):
-            await price(in: currency, timeout: timeout, context: context, fetch: fetch, session: session)
+        case .inProcess(let registration, let session):
+            await price(in: currency, timeout: timeout, registration: registration, session: session)
         case .isolated(let worker):
             await price(in: currency, timeout: timeout, worker: worker)
         case .onDemand(let plugin):
@@ -84,58 +86,70 @@ package struct PluginFetcher: Sendable {
     }
 
     /// Asks the worker; a crash, exit or hang of the worker becomes one
-    /// error naming the plugin and the signal or status.
+    /// error naming the plugin and the signal or status. The host keeps the
+    /// time, as for a plugin in this process: at `timeout` it stops waiting,
+    /// and a later answer is ignored.
     private func price(in currency: String, timeout: Duration, worker: WorkerConnection) async -> Result<Quote, FetchError> {
+        let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
         switch await worker.fetch(symbol: symbol, currency: currency, timeout: timeout) {
         case .failure(let failure):
             return .failure(FetchError(symbol: symbol, .worker(failure)))
-        case .success(let reply):
+        case .success(.timedOut(let waitingOnNetwork)):
+            return .failure(FetchError(symbol: symbol, Self.timeout(after: timeout, plugin: plugin.name, waitingOnNetwork: waitingOnNetwork)))
+        case .success(.replied(.called(let outcome))):
             // The worker's plugin can write this frame itself: it gets the same checks as an in-process answer.
-            let answer = PluginInput.Answer(base: reply.quote?.base, currency: reply.quote?.currency, amount: reply.quote?.amount, error: reply.error)
-            return PluginInput.quote(answer, for: PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin))
+            return PluginInput.quote(outcome, for: request)
+        case .success(.replied(.noSuchFetcher)):
+            return .failure(FetchError(symbol: symbol, .plugin(message: "the worker has no fetcher for \(symbol)")))
+        case .success(.replied(.notCalled(let error))):
+            return .failure(FetchError(symbol: symbol, .plugin(message: "\(error)")))
         }
     }
 
+    /// A fetch that outlived its timeout: the network's fault while the
+    /// plugin waited on an `http_get`, the plugin's otherwise.
+    static func timeout(after timeout: Duration, plugin: String, waitingOnNetwork: Bool) -> FetchError.Kind {
+        waitingOnNetwork ? .timedOut(after: timeout, plugin: plugin) : .neverAnswered(after: timeout, plugin: plugin)
+    }
+
+    /// Calls the plugin's `fetch` on a thread of its own and waits, at most
+    /// `timeout`, for its completion.
     private func price(
-        in currency: String, timeout: Duration, context: OpaqueContext, fetch: FetchFunction, session: PluginSession
+        in currency: String, timeout: Duration, registration: FetcherRegistrations.Registration, session: PluginSession
     ) async -> Result<Quote, FetchError> {
-        let pending = PendingFetches.shared
+        let pending = Self.pending
         let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
         let timer = TimerBox()
-        let answer = await withCheckedContinuation { continuation in
-            let token = pending.begin(request, continuation: continuation)
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Quote, FetchError>, Never>) in
+            let token = pending.begin(plugin: plugin.name) { outcome in
+                continuation.resume(returning: PluginInput.quote(outcome, for: request))
+            }
             timer.task = Task { [symbol, plugin] in
                 try? await Task.sleep(for: timeout)
-                let cause: FetchError.Kind =
-                    session.isWaitingOnNetwork
-                    ? .timedOut(after: timeout, plugin: plugin.name) : .neverAnswered(after: timeout, plugin: plugin.name)
-                pending.fail(token: token, with: FetchError(symbol: symbol, cause))
+                guard pending.cancel(token: token) else { return }
+                let cause = Self.timeout(after: timeout, plugin: plugin.name, waitingOnNetwork: session.isWaitingOnNetwork)
+                continuation.resume(returning: .failure(FetchError(symbol: symbol, cause)))
             }
-            let milliseconds = timeout.timeoutMilliseconds
             do throws(PluginCallThread.StartError) {
                 // The plugin may block the calling thread: never let it be one the host needs.
-                try PluginCallThread.start {
-                    currency.withCString { currency in
-                        var request = pb_fetch_request(
-                            struct_size: UInt32(MemoryLayout<pb_fetch_request>.size),
-                            currency: currency,
-                            timeout_ms: milliseconds
-                        )
-                        fetch(context.pointer, &request, Self.completion, UnsafeMutableRawPointer(bitPattern: UInt(token)))
-                    }
-                }
+                try FetchCall.start(registration, currency: currency, timeoutMilliseconds: timeout.timeoutMilliseconds, token: token)
             } catch {
-                pending.fail(token: token, with: FetchError(symbol: request.symbol, .plugin(message: "\(error)")))
+                if pending.cancel(token: token) { continuation.resume(returning: .failure(FetchError(symbol: request.symbol, .plugin(message: "\(error)")))) }
             }
         }
         timer.task?.cancel()
         return answer
     }
 
-    /// The `pb_fetch_completion_fn` every fetch gets: the token finds the waiter.
-    private static let completion: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<pb_fetch_result>?) -> Void = { token, result in
-        PendingFetches.shared.complete(token: UInt64(UInt(bitPattern: token)), with: result)
-    }
+    /// The process's fetches waiting on in-process plugins, whose stray
+    /// callbacks the host's log reports.
+    private static let pending: PendingFetches = {
+        let logger = Logger(label: "host")
+        PendingFetches.shared.reportStrays { stray in
+            logger.log(level: stray.isWarning ? .warning : .debug, "\(stray)")
+        }
+        return PendingFetches.shared
+    }()
 }
 
 /// Holds the timeout task so it can be cancelled once the plugin answers.

@@ -1,6 +1,6 @@
 import Synchronization
+import WorkerProtocol
 
-import FoundationEssentials
 import Glibc
 
 /// Frames in both directions over a pair of pipe descriptors, moved by the
@@ -23,7 +23,7 @@ final class FrameStream: Sendable {
     }
 
     /// Takes one frame's body. Throwing ends the stream as a violation.
-    typealias FrameHandler = @Sendable (Data) throws(FrameError) -> Void
+    typealias FrameHandler = @Sendable ([UInt8]) throws(FrameError) -> Void
     typealias EndHandler = @Sendable (End) -> Void
 
     private static let readSize = 64 << 10
@@ -228,9 +228,9 @@ final class FrameStream: Sendable {
 
     /// Decodes `bytes` and passes on each whole frame, stopping at the first bad one.
     private func deliver(_ bytes: [UInt8]) -> FrameError? {
-        let (handler, frames, failure) = state.withLock { state -> (FrameHandler?, [Data], FrameError?) in
+        let (handler, frames, failure) = state.withLock { state -> (FrameHandler?, [[UInt8]], FrameError?) in
             bytes.withUnsafeBytes { state.decoder.append($0) }
-            var frames: [Data] = []
+            var frames: [[UInt8]] = []
             do throws(FrameError) {
                 while let body = try state.decoder.next() { frames.append(body) }
                 return (state.onFrame, frames, nil)

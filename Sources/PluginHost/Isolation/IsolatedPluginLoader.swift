@@ -1,15 +1,17 @@
-import FoundationEssentials
 import HostShared
 import Logging
+import PluginBoundary
+import WorkerProtocol
 
-/// Loads every plugin in a worker process of its own (`--isolate`).
+/// Loads plugins each in a worker process of its own (`patchbay-worker`).
 ///
 /// The host opens and checks each file itself, exactly as in-process
 /// (ownership, permissions, lock file, ELF headers), and hands the checked
 /// descriptor to the worker, which loads it through `/proc/self/fd/5`.
-/// Workers start all at once, so their start-up overlaps, but load one after
-/// the other in file order, each told which symbols are taken, so the first
-/// plugin to register a symbol wins exactly as in-process.
+/// Workers start all at once, so their start-up overlaps, but their reports
+/// are settled one after the other in file order (``SymbolOwnership``), so
+/// which plugin keeps a symbol is decided exactly as in-process. A worker
+/// reports everything its plugin registered; the host decides.
 ///
 /// Each worker confines itself before it loads anything and reports its
 /// sandbox first; the host sends `load` only after that report, and refuses
@@ -19,8 +21,8 @@ struct IsolatedPluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
     let options: IsolationOptions
-    /// The symbols taken, by earlier plugins of this run or by this loader's.
-    var claims = SymbolClaims()
+    /// Who keeps each symbol, in this run.
+    var ownership = SymbolOwnership()
     /// Set once a sandbox short of full has been warned about in this run.
     var warnedAboutSandbox = OnceFlag()
 
@@ -126,101 +128,67 @@ struct IsolatedPluginLoader: Sendable {
         // The worker has its own copy of the descriptor; the host never loads this one.
         defer { file.closeUnloaded() }
         do throws(WorkerFailure) {
-            let process = try await WorkerProcess.spawn(executable: options.workerExecutable, arguments: options.workerArguments, plugin: file.descriptor)
+            let executable = try options.executable.get()
+            let process = try await WorkerProcess.spawn(executable: executable, plugin: file.descriptor, skipping: options.skippedSandboxLayers)
             return .success(WorkerConnection.connect(to: process, path: path, services: services))
         } catch {
             return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(error))))
         }
     }
 
-    /// Has the worker load its plugin and turns its reply into fetchers.
+    /// Has the worker load its plugin, checks its reply as an in-process
+    /// registration is checked, and settles which symbols it keeps.
     private func load(_ path: String, in worker: WorkerConnection) async -> Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure> {
         let request = LoadRequest(
-            path: path,
-            configuration: services.configurationValues,
-            defaultTimeoutMilliseconds: Int64(services.defaultTimeout.timeoutMilliseconds),
-            logLevel: services.logger.logLevel.rawValue,
-            claims: claims.all
-        )
+            path: path, configuration: services.configurationValues, defaultTimeoutMilliseconds: services.defaultTimeout.timeoutMilliseconds,
+            logLevel: LogFrame.Level(services.logger.logLevel))
+        let reply: LoadReply
         switch await worker.load(request, timeout: options.loadTimeout) {
-        case .failure(let failure):
-            return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure))))
-        case .success(let reply):
-            // The plugin runs in the worker and can write this reply itself:
-            // it passes the rules an in-process registration passes.
-            let checked: CheckedLoadReply
-            do throws(PluginInput.Violation) {
-                checked = try CheckedLoadReply(reply, claims: claims)
-            } catch {
-                let detail = "its load report was refused: \(error)"
-                worker.protocolViolation(detail)
-                return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(WorkerFailure(.loading, .protocolViolation(detail))))))
-            }
-            worker.identify(as: checked.name)
-            guard let version = checked.version, checked.error == nil else {
-                return .failure(
-                    PluginLoader.Failure(
-                        error: PluginLoadError(.reportedByWorker(checked.error ?? "failed")), name: checked.name, version: checked.version,
-                        metadata: checked.metadata))
-            }
-            claims.claim(checked.fetchers.map(\.symbol), for: path)
-            let identity = PluginIdentity(name: checked.name, version: version, path: path)
-            let fetchers = checked.fetchers.map {
-                PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, worker: worker)
-            }
+        case .failure(let failure): return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure))))
+        case .success(let received): reply = received
+        }
+        // The plugin runs in the worker and can write this reply itself: it
+        // passes the rules an in-process registration passes.
+        let checked: LoadReply
+        do throws(PluginInput.Violation) {
+            checked = try reply.checked(for: path)
+        } catch {
+            let detail = "its load report was refused: \(error)"
+            worker.protocolViolation(detail)
+            return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(WorkerFailure(.loading, .protocolViolation(detail))))))
+        }
+        func fail(_ error: PluginLoadError, _ descriptor: LoadReply.Descriptor) -> PluginLoader.Failure {
+            PluginLoader.Failure(error: error, name: descriptor.name, version: descriptor.version, metadata: descriptor.metadata)
+        }
+        switch checked {
+        case .refused(let error):
+            return .failure(PluginLoader.Failure(error: PluginLoadError(image: error)))
+        case .registrationFailed(let descriptor, let status, let lastError):
+            worker.identify(as: descriptor.name)
+            return .failure(fail(PluginLoadError(.registrationFailed(status: status, lastError: lastError)), descriptor))
+        case .registered(let descriptor, let registrations):
+            worker.identify(as: descriptor.name)
+            let settled = ownership.settle(registrations.fetchers, symbol: \.symbol, for: path)
+            if let failure = settled.failure(after: registrations.duplicates, refused: registrations.refused) { return .failure(fail(failure, descriptor)) }
+            let identity = PluginIdentity(name: descriptor.name, version: descriptor.version, path: path)
+            let fetchers = settled.kept.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, worker: worker) }
             var report = PluginReport(
-                name: checked.name, version: version, path: path, status: .loaded,
-                fetchers: fetchers.map(\.symbol), error: nil, warnings: checked.warnings
-            )
-            report.metadata = checked.metadata
+                name: descriptor.name, version: descriptor.version, path: path, status: .loaded, fetchers: fetchers.map(\.symbol), error: nil,
+                warnings: (registrations.duplicates + settled.duplicates).map(Settlement<LoadReply.Fetcher>.warning))
+            report.metadata = descriptor.metadata
             return .success((report, fetchers))
         }
     }
 }
 
-/// A worker's load report, after the checks an in-process registration gets:
-/// the same text rules, the same symbol rule, and "the first plugin keeps a
-/// symbol" against what earlier plugins, in-process or isolated, claimed.
-/// The path is always the host's own, never the worker's.
-struct CheckedLoadReply {
-    let name: String
-    /// Nil when the plugin failed before its descriptor was read.
-    let version: String?
-    /// Set when the worker reports that loading failed.
-    let error: String?
-    let fetchers: [LoadReply.Fetcher]
-    let warnings: [String]
-    let metadata: PluginMetadata?
-
-    init(_ reply: LoadReply, claims: SymbolClaims) throws(PluginInput.Violation) {
-        let report = reply.report
-        // A failed report may carry the file name (up to NAME_MAX) where the descriptor could not be read.
-        name = try PluginInput.text(report.name, .name, limit: report.status == .loaded ? PluginInput.Limit.name : 255)
-        metadata = try report.metadata.map { metadata throws(PluginInput.Violation) in try PluginInput.metadata(metadata) }
-        warnings = try report.warnings.map { warning throws(PluginInput.Violation) in try PluginInput.text(warning, .error, limit: PluginInput.Limit.error) }
-        guard report.status == .loaded else {
-            version = try report.version.map { version throws(PluginInput.Violation) in try PluginInput.text(version, .version, limit: PluginInput.Limit.version) }
-            error = try PluginInput.text(report.error ?? "failed", .error, limit: PluginInput.Limit.error)
-            fetchers = []
-            guard reply.fetchers.isEmpty else { throw PluginInput.Violation(field: .symbol, rule: "list is not empty for a plugin that failed to load") }
-            return
-        }
-        guard let version = report.version, !version.isEmpty, !name.isEmpty else {
-            throw PluginInput.Violation(field: .name, rule: "or version is missing")
-        }
-        self.version = try PluginInput.text(version, .version, limit: PluginInput.Limit.version)
-        error = nil
-        guard !reply.fetchers.isEmpty else { throw PluginInput.Violation(field: .symbol, rule: "list is empty for a plugin that loaded") }
-        var seen: Set<String> = []
-        fetchers = try reply.fetchers.map { fetcher throws(PluginInput.Violation) in
-            let symbol = try PluginInput.symbol(fetcher.symbol)
-            guard seen.insert(symbol).inserted else {
-                throw PluginInput.Violation(field: .symbol, rule: "\(symbol) is listed twice")
-            }
-            if let owner = claims.owner(of: symbol) {
-                throw PluginInput.Violation(field: .symbol, rule: "\(symbol) is already provided by \(owner)")
-            }
-            return LoadReply.Fetcher(symbol: symbol, displayName: try PluginInput.displayName(fetcher.displayName, symbol: symbol))
+extension LogFrame.Level {
+    /// The least severe line a logger at `level` takes.
+    init(_ level: Logger.Level) {
+        switch level {
+        case .trace, .debug: self = .debug
+        case .info, .notice: self = .info
+        case .warning: self = .warning
+        case .error, .critical: self = .error
         }
     }
 }

@@ -1,16 +1,16 @@
-/// How `--isolate` runs plugins: which executable serves as the worker, how
-/// long a plugin may take to load, and whether a plugin may run in less than
-/// a full sandbox.
+import WorkerProtocol
+
+/// How workers run plugins: which executable serves as the worker, how long
+/// a plugin may take to load, and whether a plugin may run in less than a
+/// full sandbox.
 ///
 /// ```swift
-/// let loaded = await host.loadPlugins(isolation: IsolationOptions(loadTimeout: .seconds(5), requireFullSandbox: true))
+/// let options = IsolationOptions(loadTimeout: .seconds(5), requireFullSandbox: true)
 /// ```
 package struct IsolationOptions: Sendable {
-    /// The executable started as a worker; it must run ``PluginWorker/run(skippingSandbox:naming:)``
-    /// when given ``workerArguments``. By default the running `host` itself.
-    package var workerExecutable: String
-    /// The arguments that make ``workerExecutable`` a worker.
-    package var workerArguments: [String]
+    /// The worker executable (``WorkerStartup``); nil for the one beside
+    /// the running executable or in its `../lib/patchbay/`.
+    package var workerExecutable: String?
     /// How long a worker may take to start and load its plugin before it is
     /// stopped and the plugin reported as hung.
     package var loadTimeout: Duration
@@ -18,20 +18,28 @@ package struct IsolationOptions: Sendable {
     /// itself fully (see ``SandboxReport``). Otherwise such a plugin runs
     /// with the layers the kernel offers, and the run logs one warning.
     package var requireFullSandbox: Bool
+    /// Sandbox layers the workers do not apply, to measure what each costs or
+    /// to see how the host behaves without one; they report them missing.
+    package var skippedSandboxLayers: SandboxLayers
 
     /// Creates the options.
     /// - Parameters:
-    ///   - workerExecutable: Defaults to `/proc/self/exe`, the running executable.
-    ///   - workerArguments: Defaults to `["plugin-worker"]`, `host`'s hidden subcommand.
+    ///   - workerExecutable: Defaults to nil, the `patchbay-worker` the host finds.
     ///   - loadTimeout: Defaults to 10 seconds.
     ///   - requireFullSandbox: Defaults to false.
+    ///   - skippedSandboxLayers: Defaults to none.
     package init(
-        workerExecutable: String = "/proc/self/exe", workerArguments: [String] = ["plugin-worker"], loadTimeout: Duration = .seconds(10),
-        requireFullSandbox: Bool = false
+        workerExecutable: String? = nil, loadTimeout: Duration = .seconds(10), requireFullSandbox: Bool = false,
+        skippedSandboxLayers: SandboxLayers = []
     ) {
         self.workerExecutable = workerExecutable
-        self.workerArguments = workerArguments
         self.loadTimeout = loadTimeout
         self.requireFullSandbox = requireFullSandbox
+        self.skippedSandboxLayers = skippedSandboxLayers
+    }
+
+    /// The worker executable to start, or why there is none.
+    var executable: Result<String, WorkerFailure> {
+        workerExecutable.map { .success($0) } ?? WorkerExecutable.located
     }
 }

@@ -1,42 +1,38 @@
-import FoundationEssentials
 import HostShared
 import Logging
+import PluginBoundary
 import Synchronization
+import WorkerProtocol
 
-/// The host's side of one isolated plugin: its worker process and the frame
-/// stream to it.
+/// The host's side of one worker: its process and the frame stream to it.
 ///
-/// It answers the worker's requests for host services with the host's own
-/// ``HostServices`` (HTTP with the injected networking, log lines with the
-/// host's logger), and turns the worker's end (a crash, an exit, a hang the
-/// host stopped) into a ``WorkerFailure`` for whatever was waiting.
+/// What happens when is decided by a ``StateMachine`` value; this class is
+/// its I/O shell. It answers the worker's requests for host services with
+/// the host's own ``HostServices`` (HTTP with the injected networking, log
+/// lines with the host's logger), keeps the time of every request, and turns
+/// the worker's end (a crash, an exit, a hang the host stopped) into a
+/// ``WorkerFailure`` for whatever was waiting.
 final class WorkerConnection: Sendable {
     let process: WorkerProcess
     /// The plugin file as found.
     let path: String
     private let services: HostServices
     private let stream: FrameStream
-    private let state = Mutex(State())
+    private let machine = Mutex(StateMachine<Waiter>())
+    /// Reaps the worker once, however many callers wait for its end.
+    private let reaper = Mutex<Task<WorkerProcess.Exit, Never>?>(nil)
 
-    private struct State {
-        /// What the worker's first frame said, before any plugin code ran.
-        var sandbox: SandboxReport?
-        var sandboxWaiter: CheckedContinuation<Result<SandboxReport, WorkerFailure>, Never>?
-        var loadWaiter: CheckedContinuation<Result<LoadReply, WorkerFailure>, Never>?
-        var fetchWaiters: [UInt64: CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>] = [:]
-        var nextID: UInt64 = 1
-        var phase = WorkerFailure.Phase.loading
-        var plugin: String?
-        /// Set once the worker is gone or given up on; every later request gets it.
-        var failure: WorkerFailure?
-        /// The host closed the stream on purpose: the end is not a failure.
-        var closing = false
-        var reaper: Task<WorkerProcess.Exit, Never>?
+    /// What waits for an answer in the shell.
+    typealias Waiter = CheckedContinuation<Answer, Never>
+
+    /// What a fetch got: the worker's reply, or the host's own timeout.
+    enum FetchOutcome: Sendable {
+        /// The worker replied in time.
+        case replied(FetchReply.Outcome)
+        /// The timeout passed first; whether the plugin then waited on an
+        /// `http_get` says whose fault it was.
+        case timedOut(waitingOnNetwork: Bool)
     }
-
-    /// How long past its own timeout a fetch may take before the host
-    /// decides the worker itself is stuck.
-    static let fetchGrace = Duration.seconds(2)
 
     private init(process: WorkerProcess, path: String, services: HostServices) {
         self.process = process
@@ -64,62 +60,44 @@ final class WorkerConnection: Sendable {
     /// Waits, at most `timeout`, for the sandbox the worker confined itself
     /// with, which it reports before it loads its plugin.
     func sandbox(timeout: Duration) async -> Result<SandboxReport, WorkerFailure> {
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { giveUp(.hung(after: timeout)) }
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let known = state.withLock { state -> Result<SandboxReport, WorkerFailure>? in
-                if let sandbox = state.sandbox { return .success(sandbox) }
-                if let failure = state.failure { return .failure(failure) }
-                state.sandboxWaiter = continuation
-                return nil
-            }
-            if let known { continuation.resume(returning: known) }
+        switch await ask(timeout: timeout, { machine, waiter in machine.waitForSandbox(waiter) }) {
+        case .sandboxed(let report): .success(report)
+        case .failed(let failure): .failure(failure)
+        case .loaded, .fetched, .timedOut: .failure(WorkerFailure(.loading, .protocolViolation("it answered out of turn")))
         }
     }
 
     /// Asks the worker to load its plugin, waiting at most `timeout`.
     func load(_ request: LoadRequest, timeout: Duration) async -> Result<LoadReply, WorkerFailure> {
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout)
-            if !Task.isCancelled { giveUp(.hung(after: timeout)) }
-        }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let failed = state.withLock { state -> WorkerFailure? in
-                if let failure = state.failure { return failure }
-                state.loadWaiter = continuation
-                return nil
-            }
-            if let failed { return continuation.resume(returning: .failure(failed)) }
-            send(.load(request))
+        switch await ask(timeout: timeout, { machine, waiter in machine.load(request, waiter: waiter) }) {
+        case .loaded(let reply): .success(reply)
+        case .failed(let failure): .failure(failure)
+        case .sandboxed, .fetched, .timedOut: .failure(WorkerFailure(.loading, .protocolViolation("it answered out of turn")))
         }
     }
 
-    /// Asks the worker for a price. The worker enforces `timeout` itself;
-    /// the host waits ``fetchGrace`` longer before it stops the worker.
-    func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchReply, WorkerFailure> {
-        let timer = Task { [self] in
-            try? await Task.sleep(for: timeout + Self.fetchGrace)
-            if !Task.isCancelled { giveUp(.hung(after: timeout + Self.fetchGrace)) }
+    /// Asks the worker for a price, waiting at most `timeout`: a fetch the
+    /// plugin has not answered by then is over, and a later answer ignored.
+    func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchOutcome, WorkerFailure> {
+        let timer = FetchTimer()
+        let answer = await withCheckedContinuation { (waiter: Waiter) in
+            let (id, action) = machine.withLock {
+                $0.fetch(symbol: symbol, currency: currency, timeoutMilliseconds: timeout.timeoutMilliseconds, waiter: waiter)
+            }
+            if let id {
+                timer.start { [self] in
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled { run(machine.withLock { $0.fetchTimedOut(id) }) }
+                }
+            }
+            run(action)
         }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            let started = state.withLock { state -> Result<UInt64, WorkerFailure> in
-                if let failure = state.failure { return .failure(failure) }
-                let id = state.nextID
-                state.nextID += 1
-                state.fetchWaiters[id] = continuation
-                return .success(id)
-            }
-            switch started {
-            case .failure(let failure):
-                continuation.resume(returning: .failure(failure))
-            case .success(let id):
-                send(.fetch(FetchRequest(id: id, symbol: symbol, currency: currency, timeoutMilliseconds: Int64(timeout.timeoutMilliseconds))))
-            }
+        timer.cancel()
+        switch answer {
+        case .fetched(let outcome): return .success(.replied(outcome))
+        case .timedOut(let waitingOnNetwork): return .success(.timedOut(waitingOnNetwork: waitingOnNetwork))
+        case .failed(let failure): return .failure(failure)
+        case .sandboxed, .loaded: return .failure(WorkerFailure(.fetching, .protocolViolation("it answered out of turn")))
         }
     }
 
@@ -129,7 +107,7 @@ final class WorkerConnection: Sendable {
     /// closed, and the worker's exit closes the rest. A worker still running
     /// a second later is killed.
     func shutdown() async {
-        state.withLock { $0.closing = true }
+        run(machine.withLock { $0.close() })
         stream.closeOutput()
         _ = await reap(within: .seconds(1))
         // The worker is gone, so reading ends as soon as the pipe is drained;
@@ -143,121 +121,105 @@ final class WorkerConnection: Sendable {
         deadline.cancel()
     }
 
+    /// Names the worker's plugin in later messages, once the host has checked
+    /// the name the worker reported.
+    func identify(as plugin: String) {
+        machine.withLock { $0.identify(as: plugin) }
+    }
+
+    /// The worker sent something that is not a frame of the protocol.
+    func protocolViolation(_ detail: String) {
+        run(machine.withLock { $0.protocolViolation(detail) })
+    }
+
     // MARK: Events from the stream
 
-    func receive(_ message: WorkerToHost) {
+    private func receive(_ message: WorkerToHost) {
         switch message {
         case .sandboxed(let report):
-            let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Result<SandboxReport, WorkerFailure>, Never>?) in
-                guard state.sandbox == nil else { return (false, nil) }
-                state.sandbox = report
-                defer { state.sandboxWaiter = nil }
-                return (true, state.sandboxWaiter)
-            }
-            // The worker sends one, before its plugin loads; a second is the plugin writing frames.
-            guard first else { return protocolViolation("it reported its sandbox twice") }
-            waiter?.resume(returning: .success(report))
+            run(machine.withLock { $0.sandboxReceived(report) })
         case .loaded(let reply):
-            let waiter = state.withLock { state in
-                defer { state.loadWaiter = nil }
-                return state.loadWaiter
-            }
-            // Only one report is ever asked for; a second is the plugin writing frames.
-            guard let waiter else { return protocolViolation("it sent a load report nobody asked for") }
-            // The name is checked before the host uses it (IsolatedPluginLoader);
-            // until then messages name the file.
-            state.withLock { $0.phase = .fetching }
-            waiter.resume(returning: .success(reply))
+            run(machine.withLock { $0.loadReplyReceived(reply) })
         case .fetched(let reply):
-            let (waiter, failed) = state.withLock { state in
-                (state.fetchWaiters.removeValue(forKey: reply.id), state.failure != nil)
-            }
-            if let waiter {
-                waiter.resume(returning: .success(reply))
-            } else if !failed {
-                protocolViolation("it answered fetch \(reply.id), which the host never asked for")
-            }
+            run(machine.withLock { $0.fetchReplyReceived(reply) })
         case .log(let line):
             // Attributed to the worker's plugin whatever the frame says: the
             // plugin can write log frames itself, and must not speak as the host
             // or as another plugin.
             var logger = services.logger
-            logger[metadataKey: "plugin"] = "\(state.withLock { $0.plugin } ?? URL(filePath: path).lastPathComponent)"
-            logger.log(level: Logger.Level(rawValue: line.level) ?? .info, "\(PluginInput.logLine(line.message))")
+            logger[metadataKey: "plugin"] = "\(machine.withLock { $0.plugin } ?? FilePaths.name(of: path))"
+            logger.log(level: Self.level(line.level), "\(PluginInput.logLine(line.message))")
         case .httpGet(let request):
             let services = self.services
-            // Until the worker reports its plugin's name, the file names it.
-            let plugin = state.withLock { $0.plugin } ?? path
+            // Until the worker's plugin is identified, the file names it.
+            let plugin = machine.withLock { machine in
+                machine.requestStarted()
+                return machine.plugin
+            } ?? path
+            let timeout = Duration.milliseconds(Int64(request.timeoutMilliseconds))
             Task {
-                let outcome = await services.get(request.url, timeout: .milliseconds(request.timeoutMilliseconds), for: plugin)
-                send(.httpResponse(HTTPResponseFrame(id: request.id, outcome)))
+                let outcome = await services.get(request.url, timeout: timeout, for: plugin)
+                machine.withLock { $0.requestFinished() }
+                let answer: HTTPResponseFrame.Outcome =
+                    switch outcome {
+                    case .response(let status, let body): .response(status: Int64(status), body: body)
+                    case .failure(let reason): .failure(reason)
+                    }
+                send(.httpResponse(HTTPResponseFrame(id: request.id, outcome: answer)))
             }
         }
     }
 
     /// The worker's end of the pipe closed: it exited, crashed or was killed.
-    func streamEnded() {
+    private func streamEnded() {
         Task {
-            let exit = await reap()
             let cause: WorkerFailure.Cause =
-                switch exit {
+                switch await reap() {
                 case .signal(let signal): .signal(signal)
                 case .exited(let status): .exited(status)
                 }
-            fail(cause)
+            run(machine.withLock { $0.exited(cause) })
         }
     }
 
-    /// Names the worker's plugin in later messages, once the host has checked
-    /// the name the worker reported.
-    func identify(as plugin: String) {
-        state.withLock { $0.plugin = plugin }
-    }
+    // MARK: The shell
 
-    /// The worker sent something that is not a frame of the protocol.
-    func protocolViolation(_ detail: String) {
-        giveUp(.protocolViolation(detail))
-    }
-
-    // MARK: Internals
-
-    /// Records `cause` unless the end was already explained, stops the worker
-    /// and answers everything waiting.
-    private func giveUp(_ cause: WorkerFailure.Cause) {
-        fail(cause)
-        process.kill()
-    }
-
-    private func fail(_ cause: WorkerFailure.Cause) {
-        let (failure, waiters) = state.withLock { state -> (WorkerFailure?, [CheckedContinuation<Result<FetchReply, WorkerFailure>, Never>]) in
-            if state.failure == nil && !state.closing {
-                state.failure = WorkerFailure(state.phase, cause, plugin: state.plugin)
-            } else if state.failure == nil {
-                // Closed on purpose; anything still asking gets a plain reason.
-                state.failure = WorkerFailure(state.phase, .exited(0), plugin: state.plugin)
-            }
-            let waiters = Array(state.fetchWaiters.values)
-            state.fetchWaiters.removeAll()
-            return (state.failure, waiters)
+    /// Puts a request to the machine and waits for its answer, at most
+    /// `timeout`, after which the worker is given up on as hung.
+    private func ask(timeout: Duration, _ request: @escaping @Sendable (inout StateMachine<Waiter>, Waiter) -> StateMachine<Waiter>.Action) async -> Answer {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            if !Task.isCancelled { run(machine.withLock { $0.timedOut(after: timeout) }) }
         }
-        guard let failure else { return }
-        let (sandboxWaiter, loadWaiter) = state.withLock { state in
-            defer { (state.sandboxWaiter, state.loadWaiter) = (nil, nil) }
-            return (state.sandboxWaiter, state.loadWaiter)
+        defer { timer.cancel() }
+        return await withCheckedContinuation { (waiter: Waiter) in
+            run(machine.withLock { request(&$0, waiter) })
         }
-        sandboxWaiter?.resume(returning: .failure(failure))
-        loadWaiter?.resume(returning: .failure(failure))
-        waiters.forEach { $0.resume(returning: .failure(failure)) }
+    }
+
+    /// Does what the machine decided, outside its lock.
+    private func run(_ action: StateMachine<Waiter>.Action) {
+        switch action {
+        case .none:
+            break
+        case .resume(let waiter, let answer):
+            waiter.resume(returning: answer)
+        case .send(let message):
+            send(message)
+        case .fail(let waiters, let failure, let stop):
+            if stop { process.kill() }
+            for waiter in waiters { waiter.resume(returning: .failed(failure)) }
+        }
     }
 
     /// Reaps the worker once, however many callers ask.
     private func reap(within limit: Duration = .seconds(2)) async -> WorkerProcess.Exit {
-        let task = state.withLock { state in
-            if let reaper = state.reaper { return reaper }
+        let task = reaper.withLock { reaper in
+            if let reaper { return reaper }
             let process = self.process
-            let reaper = Task { await process.exit(within: limit) }
-            state.reaper = reaper
-            return reaper
+            let task = Task { await process.exit(within: limit) }
+            reaper = task
+            return task
         }
         return await task.value
     }
@@ -268,5 +230,28 @@ final class WorkerConnection: Sendable {
         } catch {
             services.logger.error("cannot send a frame to the worker for \(path): \(error)")
         }
+    }
+
+    /// The host's level for a worker's log line.
+    private static func level(_ level: LogFrame.Level) -> Logger.Level {
+        switch level {
+        case .debug: .debug
+        case .info: .info
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}
+
+/// The timeout of one fetch, cancelled once the fetch is answered.
+private final class FetchTimer: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        task.withLock { $0 = Task(operation: body) }
+    }
+
+    func cancel() {
+        task.withLock { $0?.cancel() }
     }
 }

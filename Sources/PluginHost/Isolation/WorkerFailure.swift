@@ -2,8 +2,8 @@ import HostShared
 
 import Glibc
 
-/// How an isolated plugin's worker process failed: it crashed, exited,
-/// hung, or broke the frame protocol.
+/// How a plugin's worker process failed: it could not start, crashed,
+/// exited, hung, or broke the frame protocol.
 struct WorkerFailure: Error, Sendable, Equatable {
     /// What the worker was doing.
     enum Phase: Sendable, Equatable {
@@ -22,6 +22,8 @@ struct WorkerFailure: Error, Sendable, Equatable {
         case protocolViolation(String)
         /// Could not be started at all.
         case spawnFailed(String)
+        /// There is no worker executable in any place the host looks.
+        case missingExecutable(searched: [String])
     }
 
     let phase: Phase
@@ -33,6 +35,18 @@ struct WorkerFailure: Error, Sendable, Equatable {
         self.phase = phase
         self.cause = cause
         self.plugin = plugin
+    }
+
+    /// Set once the run has said that the worker executable is missing.
+    static let missingExecutableReported = OnceFlag()
+
+    /// Whether the worker never ran: no plugin code did, and nothing about the
+    /// plugin was learned, so a scan does not remember it.
+    var neverStarted: Bool {
+        switch cause {
+        case .missingExecutable, .spawnFailed: true
+        case .signal, .exited, .hung, .protocolViolation: false
+        }
     }
 
     /// While loading: "the plugin crashed with SIGSEGV (segmentation fault)
@@ -53,6 +67,8 @@ struct WorkerFailure: Error, Sendable, Equatable {
             return "\(who) did not answer within \(after.humanReadable), so its isolated worker was stopped; raise \(names.fetchTimeout) if it is only slow, or \(fix)"
         case .protocolViolation(let detail):
             return "\(who)'s isolated worker broke the frame protocol while \(doing) (\(detail)); \(fix)"
+        case .missingExecutable(let searched):
+            return "cannot run plugins in sandboxed workers: there is no executable \(searched.joined(separator: " or ")); build it with `swift build`, or install the host again"
         case .spawnFailed(let reason):
             return "cannot start an isolated worker for \(who): \(reason); \(names.loadInProcess), or check that the host executable is readable"
         }

@@ -1,18 +1,13 @@
 import FoundationEssentials
+import WorkerProtocol
 
 import Glibc
 
-/// A plugin worker: the host executable started again as `host plugin-worker`.
+/// A plugin worker: `patchbay-worker`, started as ``WorkerStartup`` says.
 ///
-/// Its descriptors, set up by `posix_spawn` before it runs any code:
-///
-/// | fd | what |
-/// | -- | ---- |
-/// | 0 | `/dev/null` |
-/// | 1, 2 | the host's stderr, so a plugin's `printf` cannot corrupt the host's output |
-/// | 3 | frames from the host (a pipe) |
-/// | 4 | frames to the host (a pipe) |
-/// | 5 | the plugin file, opened and checked by the host |
+/// Its descriptors, set up by `posix_spawn` before it runs any code, are
+/// those of ``WorkerStartup``; fds 1 and 2 are the host's stderr, so a
+/// plugin's `printf` cannot corrupt the host's output.
 ///
 /// Every other descriptor of the host is close-on-exec, so a worker holds no
 /// other worker's pipe open: a worker's end of file is what tells the host
@@ -22,7 +17,7 @@ import Glibc
 /// worker: each runs in a process group of its own, which the host kills as
 /// a whole whenever it stops or reaps the worker, and each asks the kernel
 /// for SIGKILL when the host ends (`PR_SET_PDEATHSIG`, with the host's pid in
-/// ``SandboxConfinement/hostPIDVariable`` to close the race with a host that
+/// ``WorkerStartup/hostPIDVariable`` to close the race with a host that
 /// ends first). Under the full sandbox a worker cannot start a process at all.
 struct WorkerProcess: Sendable {
     /// The worker's process id.
@@ -31,9 +26,9 @@ struct WorkerProcess: Sendable {
     let toWorker: Int32
     let fromWorker: Int32
 
-    static let framesIn: Int32 = 3
-    static let framesOut: Int32 = 4
-    static let pluginFile: Int32 = 5
+    static let framesIn = WorkerStartup.framesIn
+    static let framesOut = WorkerStartup.framesOut
+    static let pluginFile = WorkerStartup.pluginFile
 
     /// How a worker ended.
     enum Exit: Sendable, Equatable {
@@ -43,18 +38,18 @@ struct WorkerProcess: Sendable {
 
     /// Starts a worker, from ``WorkerSpawnThread``.
     /// - Parameters:
-    ///   - executable: The host executable, usually `/proc/self/exe`.
-    ///   - arguments: Arguments after `argv[0]`, e.g. `["plugin-worker"]`.
+    ///   - executable: The worker executable (``WorkerExecutable``).
     ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5;
     ///     it must stay open until this returns.
+    ///   - skipped: Sandbox layers the worker is not to apply.
     /// - Throws: ``WorkerFailure`` with the reason when `pipe` or `posix_spawn` fails.
-    static func spawn(executable: String, arguments: [String], plugin: Int32) async throws(WorkerFailure) -> WorkerProcess {
+    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers) async throws(WorkerFailure) -> WorkerProcess {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerFailure>, Never>) in
             // One thread runs every spawn, so no other spawn of ours runs
             // between creating these descriptors and marking them close-on-exec.
             let refused = WorkerSpawnThread.shared.run {
                 continuation.resume(returning: Result { () throws(WorkerFailure) in
-                    try spawnOnThisThread(executable: executable, arguments: arguments, plugin: plugin)
+                    try spawnOnThisThread(executable: executable, plugin: plugin, skipping: skipped)
                 })
             }
             if let refused { continuation.resume(returning: .failure(WorkerFailure(.loading, .spawnFailed(refused)))) }
@@ -62,7 +57,7 @@ struct WorkerProcess: Sendable {
         return try result.get()
     }
 
-    private static func spawnOnThisThread(executable: String, arguments: [String], plugin: Int32) throws(WorkerFailure) -> WorkerProcess {
+    private static func spawnOnThisThread(executable: String, plugin: Int32, skipping skipped: SandboxLayers) throws(WorkerFailure) -> WorkerProcess {
         func failure(_ what: String) -> WorkerFailure {
             WorkerFailure(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
         }
@@ -121,8 +116,9 @@ struct WorkerProcess: Sendable {
         // symbolicate a plugin's crash; the host reports it in one line.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment[SandboxConfinement.hostPIDVariable] = "\(getpid())"
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        environment[WorkerStartup.hostPIDVariable] = "\(getpid())"
+        environment[WorkerStartup.skippedLayersVariable] = skipped.isEmpty ? nil : skipped.names
+        let argv = [strdup(executable), nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }

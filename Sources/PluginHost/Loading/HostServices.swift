@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HostShared
 import Logging
+import PluginBoundary
 import Synchronization
 
 /// What every plugin is offered through `pb_host_services`, shared by all
@@ -13,18 +14,12 @@ import Synchronization
 /// `http_get` is a capability with a policy, never a proxy: every URL a
 /// plugin asks for, and every redirect it leads to, is checked against a
 /// ``URLPolicy`` in `get(_:timeout:for:)`, the one path both in-process
-/// plugins and isolated workers' requests take.
+/// plugins and workers' requests take.
 package final class HostServices: Sendable {
-    /// Where `http_get` requests go, reached only through `get(_:timeout:for:)`.
-    private let route: Route
-
-    private enum Route: Sendable {
-        /// Checked against the policy here, then performed by the networking.
-        case checked(URLPolicy, any HostNetworking)
-        /// An isolated worker's: sent as written to the host that started
-        /// it, which checks it like any other.
-        case forwarded(@Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome)
-    }
+    /// What every URL is checked against.
+    private let urlPolicy: URLPolicy
+    /// Performs what the policy allows; reached only through `get(_:timeout:for:)`.
+    private let networking: any HostNetworking
 
     /// Used when a plugin asks for an HTTP timeout of 0.
     package let defaultTimeout: Duration
@@ -39,7 +34,7 @@ package final class HostServices: Sendable {
     /// Configuration values as C strings that live as long as the process,
     /// because `config_value` hands out pointers to them.
     private let configuration: [String: CString]
-    /// The same values as Swift strings, for isolated workers.
+    /// The same values as Swift strings, for workers.
     let configurationValues: [String: String]
 
     /// The most redirects one `http_get` follows, each checked.
@@ -65,7 +60,8 @@ package final class HostServices: Sendable {
         retryPolicy: RetryPolicy = .standard,
         names: SettingNames = SettingNames()
     ) {
-        self.route = .checked(urlPolicy ?? .apiBase(configuration["api_base_url"] ?? ""), networking)
+        self.urlPolicy = urlPolicy ?? .apiBase(configuration["api_base_url"] ?? "")
+        self.networking = networking
         self.configuration = configuration.mapValues(CString.init)
         self.configurationValues = configuration
         self.defaultTimeout = defaultTimeout
@@ -74,30 +70,9 @@ package final class HostServices: Sendable {
         self.names = names
     }
 
-    /// An isolated worker's services, which check no URL: every request
-    /// goes, as the plugin wrote it, over the pipe to the host, whose own
-    /// services check it. Checking here too would need the host's grants,
-    /// and would guard nothing: the worker runs the plugin's code.
-    init(
-        forwardingTo forward: @escaping @Sendable (_ url: String, _ timeout: Duration) async -> HTTPOutcome, configuration: [String: String],
-        defaultTimeout: Duration, logger: Logger
-    ) {
-        self.route = .forwarded(forward)
-        self.configuration = configuration.mapValues(CString.init)
-        self.configurationValues = configuration
-        self.defaultTimeout = defaultTimeout
-        self.logger = logger
-        // The host that receives the forwarded request retries it.
-        self.retries = .never
-        self.names = SettingNames()
-    }
-
     /// The URLs plugins may fetch, as text, the API base first.
     package var allowedURLs: [String] {
-        switch route {
-        case .checked(let policy, _): policy.allowedURLs
-        case .forwarded: []
-        }
+        urlPolicy.allowedURLs
     }
 
     /// Performs a plugin's `http_get`: checks the URL against the policy,
@@ -112,11 +87,6 @@ package final class HostServices: Sendable {
     ///   - plugin: The plugin's name, for the warning.
     /// - Returns: What the plugin's completion gets.
     func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
-        let (urlPolicy, networking): (URLPolicy, any HostNetworking)
-        switch route {
-        case .forwarded(let forward): return await forward(text, timeout)
-        case .checked(let policy, let checkedBy): (urlPolicy, networking) = (policy, checkedBy)
-        }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         var current: StrictURL
@@ -158,21 +128,5 @@ package final class HostServices: Sendable {
     /// The process-lifetime C string for `key`, or nil.
     func configValue(_ key: String) -> UnsafePointer<CChar>? {
         configuration[key]?.pointer
-    }
-}
-
-/// A NUL-terminated copy of a string that is never freed.
-///
-/// Only used for the handful of configuration values a host has; the header
-/// promises plugins those pointers stay valid for the life of the process.
-struct CString: @unchecked Sendable {
-    // @unchecked: the buffer is written once here and only read afterwards.
-    let pointer: UnsafePointer<CChar>
-
-    init(_ string: String) {
-        let bytes = string.utf8CString
-        let buffer = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
-        _ = buffer.initialize(from: bytes)
-        pointer = UnsafePointer(buffer.baseAddress.unsafelyUnwrapped)
     }
 }

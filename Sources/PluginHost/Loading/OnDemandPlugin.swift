@@ -1,3 +1,4 @@
+import PluginBoundary
 import Synchronization
 
 /// A plugin file that a listing says provides some symbols, loaded the first
@@ -14,7 +15,7 @@ final class OnDemandPlugin: Sendable {
     /// What the listing knows of it.
     let identity: PluginIdentity
     /// Where its code runs.
-    let mode: LoadMode
+    let placement: Placement
     private let fileIdentity: FileIdentity?
     private let services: HostServices
     private let trust: PluginTrust
@@ -23,24 +24,24 @@ final class OnDemandPlugin: Sendable {
     /// Which file keeps each symbol of the listing: the plugin may not take
     /// another file's, just as when every file loads in search order. Shared
     /// by every plugin of the listing, not copied.
-    private let owners: [String: String]
+    private let ownership: SymbolOwnership
 
     private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoader.Failure>, Never>?>(nil)
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
-        path: String, identity: PluginIdentity, mode: LoadMode, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
-        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, owners: [String: String]
+        path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
+        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, ownership: SymbolOwnership
     ) {
         self.path = path
         self.identity = identity
-        self.mode = mode
+        self.placement = placement
         self.fileIdentity = fileIdentity
         self.services = services
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
-        self.owners = owners
+        self.ownership = ownership
     }
 
     /// The plugin's fetchers, loading it on the first call; later and
@@ -67,19 +68,17 @@ final class OnDemandPlugin: Sendable {
     }
 
     private func load() async -> Result<[PluginFetcher], PluginLoader.Failure> {
-        let claims = SymbolClaims()
-        for (symbol, owner) in owners where owner != path { claims.claim([symbol], for: owner) }
         let started = ContinuousClock.now
-        defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
-        switch mode.place {
+        defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
+        switch placement.place {
         case .isolated:
-            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, claims: claims)
+            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, ownership: ownership)
             loader.warnedAboutSandbox = warnedAboutSandbox
             let (outcome, _, worker) = await loader.loadOne(path, expecting: fileIdentity)
             self.worker.withLock { $0 = worker }
             return outcome.map(\.1)
         case .inProcess:
-            let loader = PluginLoader(services: services, trust: trust, claims: claims)
+            let loader = PluginLoader(services: services, trust: trust, ownership: ownership)
             let (path, fileIdentity) = (path, fileIdentity)
             // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
             return await withCheckedContinuation { continuation in

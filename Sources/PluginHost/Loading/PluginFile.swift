@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PluginBoundary
 
 import Glibc
 
@@ -7,8 +8,8 @@ import Glibc
 ///
 /// `dlopen` trusts its input: a truncated ELF file maps segments past the
 /// end of the file and the first touch is a SIGBUS that kills the host. So
-/// before anything is mapped, the headers are read and every loadable
-/// segment is checked to lie inside the file. Loading goes through
+/// before anything is mapped, ``ELFHeaderCheck`` reads the headers and checks
+/// that every loadable segment lies inside the file. Loading goes through
 /// `/proc/self/fd/N` so what was checked is what is loaded, even if the path
 /// is replaced in between.
 struct PluginFile {
@@ -28,11 +29,14 @@ struct PluginFile {
     /// descriptor, and checks that it is a complete shared library for this
     /// machine.
     ///
-    /// In order: a symlink is resolved and its target opened without
-    /// following further links; the file must be a regular file, and it and
-    /// its directory (and a symlink target's directory) must pass
-    /// ``TrustRules``; when a lock file applies, the SHA-256 of this same
-    /// descriptor must match it; last, the ELF headers are checked.
+    /// In order: the way to the file is walked, symlinks followed one by
+    /// one (``PathWalk``), and the file at its end opened without following
+    /// further links; the file must be a regular file no bigger than
+    /// ``TrustRules/maximumPluginSize``, and it, its directory (and a
+    /// symlink target's directory) and every other directory on the way
+    /// must pass ``TrustRules``; when a lock file or the trust store lists
+    /// it, the SHA-256 of this same descriptor must match; last, the ELF
+    /// headers are checked.
     /// - Parameters:
     ///   - path: The plugin file as found.
     ///   - rules: The ownership and permission rules.
@@ -41,9 +45,10 @@ struct PluginFile {
     static func open(
         _ path: String, rules: TrustRules, lock: ApplicableLock = .unlocked
     ) throws(PluginLoadError) -> PluginFile {
-        let (target, link) = try resolve(path)
+        let (walk, link) = try resolve(path)
+        let target = walk.target
         // O_NONBLOCK: opening a named pipe must not wait for a writer.
-        // O_NOFOLLOW: a symlink swapped in after `resolve` fails here.
+        // O_NOFOLLOW: a symlink swapped in after the walk fails here.
         let descriptor = Glibc.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -58,12 +63,14 @@ struct PluginFile {
                 throw PluginLoadError(.notALibrary(reason: error.description))
             }
             let subject: TrustViolation.Subject = link.map { .symlinkTarget(link: $0, target: target) } ?? .plugin(path: path)
+            // The size rule comes with these, before anything reads the file.
             if let violation = rules.violation(of: facts, for: subject) { throw PluginLoadError(.untrusted(violation)) }
             try checkDirectories(of: path, target: link == nil ? nil : target, rules: rules)
+            try checkWay(walk, of: path, rules: rules)
 
             var file = PluginFile(descriptor: descriptor, size: facts.size)
             file.digest = try file.verify(against: lock, path: path)
-            try ELFHeaderCheck(file: file).run()
+            try file.checkELFHeaders()
             return file
         } catch {
             close(descriptor)
@@ -71,8 +78,7 @@ struct PluginFile {
         }
     }
 
-    /// Takes over a descriptor another process checked and passed on, as an
-    /// isolated worker does with the one its host opened.
+    /// Takes over a descriptor checked elsewhere, and checks its ELF headers.
     /// - Throws: ``PluginLoadError`` when it is not a complete shared library.
     static func adopt(descriptor: Int32) throws(PluginLoadError) -> PluginFile {
         let facts: FileFacts
@@ -82,8 +88,17 @@ struct PluginFile {
             throw PluginLoadError(.notALibrary(reason: error.description))
         }
         let file = PluginFile(descriptor: descriptor, size: facts.size)
-        try ELFHeaderCheck(file: file).run()
+        try file.checkELFHeaders()
         return file
+    }
+
+    /// ``ELFHeaderCheck`` on this descriptor.
+    private func checkELFHeaders() throws(PluginLoadError) {
+        do {
+            try ELFHeaderCheck(descriptor: descriptor, size: size).run()
+        } catch {
+            throw PluginLoadError(image: error)
+        }
     }
 
     /// The SHA-256 of the whole file, read through this descriptor.
@@ -101,22 +116,33 @@ struct PluginFile {
         close(descriptor)
     }
 
-    /// The file `path` names and, when `path` is a symlink, the link itself.
-    private static func resolve(_ path: String) throws(PluginLoadError) -> (target: String, link: String?) {
+    /// The way to the file `path` names and, when `path` is a symlink, the link itself.
+    private static func resolve(_ path: String) throws(PluginLoadError) -> (walk: PathWalk, link: String?) {
         let facts: FileFacts
         do {
             facts = try FileFacts.of(linkAt: path)
         } catch {
             throw PluginLoadError(.notALibrary(reason: "cannot open it: \(error.reason)"))
         }
-        guard facts.kind == .symbolicLink else { return (path, nil) }
-        guard let resolved = realpath(path, nil) else {
-            let reason = String(cString: strerror(errno))
-            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "its target"
-            throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .danglingSymlink(target: target, reason: reason))))
+        let link = facts.kind == .symbolicLink ? path : nil
+        do throws(PathWalk.Failure) {
+            return (try PathWalk.walk(path), link)
+        } catch {
+            guard let link else { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason)))) }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) ?? "its target"
+            throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: link), .danglingSymlink(target: target, reason: error.reason))))
         }
-        defer { free(resolved) }
-        return (String(cString: resolved), path)
+    }
+
+    /// The directories on the way to the file that ``checkDirectories(of:target:rules:)``
+    /// does not hold to the strictest rule: its ancestors, and those holding
+    /// a symlink of a chain. The plugin's own directory, and its target's,
+    /// that check covers.
+    private static func checkWay(_ walk: PathWalk, of path: String, rules: TrustRules) throws(PluginLoadError) {
+        let covered: Set = [FilePaths.resolved(parent(of: path)), parent(of: walk.target)]
+        if let violation = rules.violation(onTheWay: walk, to: .plugin, skipping: covered) {
+            throw PluginLoadError(.untrusted(violation))
+        }
     }
 
     /// The plugins directory, and for a symlink the target's directory too,
@@ -186,81 +212,23 @@ struct PluginFile {
     /// - Parameter isSymbolicLink: What discovery found `path` to be; a plain
     ///   file needs no second look.
     static func checkPlacement(of path: String, isSymbolicLink: Bool, rules: TrustRules, checked: inout Set<String>) throws(PluginLoadError) {
-        let (target, link) = isSymbolicLink ? try resolve(path) : (path, nil)
-        if link == nil {
+        if isSymbolicLink {
+            let (walk, _) = try resolve(path)
+            try checkDirectories(of: path, target: walk.target, rules: rules)
+            try checkWay(walk, of: path, rules: rules)
+        } else {
+            // The way to every file of a directory is the way to the directory: one walk each.
             let directory = parent(of: path)
             guard !checked.contains(directory) else { return }
             try checkDirectories(of: path, target: nil, rules: rules)
-            checked.insert(directory)
-        } else {
-            try checkDirectories(of: path, target: target, rules: rules)
-        }
-    }
-
-    /// Reads exactly `count` bytes at `offset`, or nil past the end.
-    func read(_ count: Int, at offset: Int) -> [UInt8]? {
-        guard offset >= 0, count >= 0, offset <= size, count <= size - offset else { return nil }
-        var bytes = [UInt8](repeating: 0, count: count)
-        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
-        return read == count ? bytes : nil
-    }
-}
-
-/// The checks `dlopen` does not make before mapping a file.
-private struct ELFHeaderCheck {
-    let file: PluginFile
-
-    func run() throws(PluginLoadError) {
-        guard file.size > 0 else { throw failure("the file is empty") }
-        guard let header = file.read(64, at: 0) else { throw failure("the file is too short for an ELF header (\(file.size) bytes)") }
-        guard header[0...3] == [0x7F, 0x45, 0x4C, 0x46] else { throw failure("it is not an ELF file") }
-        guard header[4] == 2, header[5] == 1 else { throw failure("it is not a 64-bit little-endian ELF file") }
-        guard word16(header, 16) == 3 else { throw failure("it is an ELF file but not a shared library") }
-        let machine = word16(header, 18)
-        guard machine == Self.hostMachine else {
-            throw failure("it is built for ELF machine \(machine), and this host is ELF machine \(Self.hostMachine)")
-        }
-        let entrySize = Int(word16(header, 54))
-        let count = Int(word16(header, 56))
-        // `Int(exactly:)`: an offset past Int.max is past any file, not a trap.
-        guard entrySize >= 56, let programHeaders = Int(exactly: word64(header, 32)), let table = file.read(entrySize * count, at: programHeaders) else {
-            throw failure("it is truncated: its program headers end past the end of the file (\(file.size) bytes)")
-        }
-        for index in 0..<count {
-            let entry = Array(table[(index * entrySize)..<(index * entrySize + 56)])
-            let type = word32(entry, 0)
-            let offset = word64(entry, 8)
-            let fileSize = word64(entry, 32)
-            // PT_LOAD and PT_DYNAMIC are what the loader maps and reads.
-            guard type == 1 || type == 2 else { continue }
-            let (end, overflow) = offset.addingReportingOverflow(fileSize)
-            guard !overflow, end <= UInt64(file.size) else {
-                throw failure("it is truncated: segment \(index) ends at byte \(end), but the file has \(file.size) bytes")
+            let walk: PathWalk
+            do throws(PathWalk.Failure) {
+                walk = try PathWalk.walk(path)
+            } catch {
+                throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason))))
             }
+            try checkWay(walk, of: path, rules: rules)
+            checked.insert(directory)
         }
     }
-
-    private func failure(_ reason: String) -> PluginLoadError {
-        PluginLoadError(.notALibrary(reason: reason))
-    }
-
-    private func word16(_ bytes: [UInt8], _ at: Int) -> UInt16 {
-        UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8
-    }
-
-    private func word32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
-    }
-
-    private func word64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
-        (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }
-    }
-
-    #if arch(x86_64)
-    static let hostMachine: UInt16 = 62
-    #elseif arch(arm64)
-    static let hostMachine: UInt16 = 183
-    #else
-    static let hostMachine: UInt16 = 0
-    #endif
 }

@@ -1,4 +1,6 @@
 import PluginABI
+import PluginBoundary
+import WorkerProtocol
 
 /// Why a plugin file was not loaded.
 ///
@@ -7,23 +9,17 @@ import PluginABI
 package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case notALibrary(reason: String)
-        case missingEntryPoint
-        case nullDescriptor
-        case badMagic(found: UInt32)
-        case abiMismatch(plugin: UInt32)
-        case descriptorTooSmall(plugin: UInt32)
-        case incompleteDescriptor(field: String)
+        /// Its descriptor was missing or wrong, as the host's loader or a worker's found.
+        case descriptor(PluginImageError)
         case registrationFailed(status: Int32, lastError: String?)
         case nothingRegistered(duplicates: [String], refused: [String])
-        /// The descriptor's name or version broke a rule of ``PluginInput``.
-        case invalidDescriptor(PluginInput.Violation)
         case untrusted(TrustViolation)
         case lockFile(LockFileError)
-        case notLocked(lock: String)
-        case digestMismatch(actual: String, expected: String, lock: String)
+        case notLocked(lock: String, role: LockFileError.Role)
+        case digestMismatch(actual: String, expected: String, lock: String, role: LockFileError.Role)
+        /// The user vouched for another digest of this file in their trust store.
+        case trustedDigestMismatch(actual: String, trusted: String, store: String)
         case isolated(WorkerFailure)
-        /// A worker's loader failed; this is its description.
-        case reportedByWorker(String)
         /// A full sandbox is required, and the worker got less.
         case sandboxRequired(SandboxReport)
         /// Its scan failed, as the registry cache remembers until the file changes.
@@ -36,11 +32,20 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
 
     init(_ kind: Kind) { self.kind = kind }
 
+    /// What the host's loader, or a worker's, found wrong with the file or its descriptor.
+    init(image: PluginImageError) {
+        if case .notALibrary(let reason) = image {
+            kind = .notALibrary(reason: reason)
+        } else {
+            kind = .descriptor(image)
+        }
+    }
+
     /// Whether a trust check refused the file before any of its code ran
     /// (ownership, permissions, symlink target or lock file).
     package var isTrustRefusal: Bool {
         switch kind {
-        case .untrusted, .lockFile, .notLocked, .digestMismatch: true
+        case .untrusted, .lockFile, .notLocked, .digestMismatch, .trustedDigestMismatch: true
         default: false
         }
     }
@@ -56,6 +61,48 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     package func message(naming names: SettingNames) -> String {
         switch kind {
         case .notALibrary(let reason):
+            Self.message(for: .notALibrary(reason: reason))
+        case .descriptor(let problem):
+            Self.message(for: problem)
+        case .registrationFailed(let status, let lastError):
+            "registration failed with status \(status)" + (lastError.map { ": \($0)" } ?? "; the plugin logged no reason")
+        case .nothingRegistered(_, let refused) where !refused.isEmpty:
+            "the host refused every fetcher it registered: \(refused.joined(separator: "; ")); fix the pb_fetcher it passes to register_fetcher"
+        case .nothingRegistered(let duplicates, _) where !duplicates.isEmpty:
+            "every symbol it registers is already taken (\(duplicates.joined(separator: ", ")))"
+        case .nothingRegistered:
+            "it registered no fetchers; call services->register_fetcher from register_plugin"
+        case .untrusted(let violation):
+            violation.description
+        case .lockFile(let error):
+            error.message(naming: names)
+        case .notLocked(let lock, .allowlist):
+            "refused (lock file): it is not listed in \(lock); check the file, then run \(names.lockPlugins) with the same flags to add it"
+        case .notLocked(let lock, _):
+            "refused (lock file): it is not listed in \(lock), which pins every plugin beside it; check the file, then add the line `sha256sum` prints for it to \(lock)"
+        case .digestMismatch(let actual, let expected, let lock, .allowlist):
+            "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run \(names.lockPlugins) with the same flags"
+        case .digestMismatch(let actual, let expected, let lock, _):
+            "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was pinned: if you changed it, check it and put the line `sha256sum` prints for it in \(lock)"
+        case .trustedDigestMismatch(let actual, let trusted, let store):
+            "refused (trust store): its SHA-256 is \(actual), but you vouched for \(trusted) in \(store); the file changed after you trusted it: if you changed it, check it and vouch for it again with \(names.trust), or take the vouch back with \(names.untrust) to run it sandboxed"
+        case .isolated(let failure):
+            failure.message(naming: names)
+        case .sandboxRequired(let sandbox):
+            "refused (sandbox): \(sandbox.refusal)"
+        case .failedScan(let description):
+            description
+        case .changedSinceListed:
+            "the file changed after this run listed it; run the command again to scan it anew"
+        }
+    }
+}
+
+extension PluginLoadError {
+    /// What is wrong with a descriptor, and the fix.
+    private static func message(for problem: PluginImageError) -> String {
+        switch problem {
+        case .notALibrary(let reason):
             "not a loadable plugin library: \(reason); remove it from the plugins directory or rebuild it"
         case .missingEntryPoint:
             "not a Patchbay plugin: it does not export \(PB_PLUGIN_ENTRY_SYMBOL)(); build it against patchbay_plugin.h and export that function"
@@ -69,43 +116,11 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
             "incompatible plugin ABI: descriptor struct_size is \(plugin) bytes, the host needs at least \(minimumDescriptorSize); rebuild the plugin against this host's patchbay_plugin.h"
         case .incompleteDescriptor(let field):
             "descriptor field \(field) is NULL; set it in the plugin's pb_plugin_descriptor"
-        case .registrationFailed(let status, let lastError):
-            "registration failed with status \(status)" + (lastError.map { ": \($0)" } ?? "; the plugin logged no reason")
-        case .nothingRegistered(_, let refused) where !refused.isEmpty:
-            "the host refused every fetcher it registered: \(refused.joined(separator: "; ")); fix the pb_fetcher it passes to register_fetcher"
-        case .nothingRegistered(let duplicates, _) where !duplicates.isEmpty:
-            "every symbol it registers is already taken (\(duplicates.joined(separator: ", ")))"
-        case .nothingRegistered:
-            "it registered no fetchers; call services->register_fetcher from register_plugin"
         case .invalidDescriptor(let violation):
             "refused: the descriptor's \(violation.field.rawValue) \(violation.rule); fix the plugin's pb_plugin_descriptor"
-        case .untrusted(let violation):
-            violation.description
-        case .lockFile(let error):
-            error.message(naming: names)
-        case .notLocked(let lock):
-            "refused (lock file): it is not listed in \(lock); check the file, then run \(names.lockPlugins) with the same flags to add it"
-        case .digestMismatch(let actual, let expected, let lock):
-            "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run \(names.lockPlugins) with the same flags"
-        case .isolated(let failure):
-            failure.message(naming: names)
-        case .reportedByWorker(let description):
-            description
-        case .sandboxRequired(let sandbox):
-            "refused (sandbox): \(sandbox.refusal)"
-        case .failedScan(let description):
-            description
-        case .changedSinceListed:
-            "the file changed after this run listed it; run the command again to scan it anew"
         }
     }
 }
-
-/// The descriptor prefix every plugin must have: the first revision's,
-/// which ends at `register_plugin` (`PB_PLUGIN_DESCRIPTOR_MIN_SIZE`, which
-/// Swift cannot import). Fields after it are optional.
-let minimumDescriptorSize = UInt32(
-    MemoryLayout<pb_plugin_descriptor>.offset(of: \pb_plugin_descriptor.register_plugin)! + MemoryLayout<pb_register_plugin_fn?>.size)
 
 private func hex(_ value: UInt32) -> String {
     "0x" + String(value, radix: 16, uppercase: true)

@@ -2,29 +2,30 @@ import FoundationEssentials
 import HostShared
 import Logging
 import PluginABI
+import PluginBoundary
 
 /// Loads plugin files and collects the fetchers they register.
 ///
-/// Loading is sequential and in the order given, so "the first plugin to
-/// register a symbol wins" is deterministic. A file that fails any step is
+/// Loading is sequential and in the order given, so which plugin keeps a
+/// symbol (``SymbolOwnership``) does not depend on timing. A file that fails any step is
 /// reported and skipped; the others still load.
 package struct PluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
-    let claims: SymbolClaims
+    let ownership: SymbolOwnership
 
     /// Creates a loader whose plugins get `services`.
     /// - Parameters:
     ///   - services: What every plugin is offered.
     ///   - trust: The checks a file passes before it is loaded.
     package init(services: HostServices, trust: PluginTrust = PluginTrust()) {
-        self.init(services: services, trust: trust, claims: SymbolClaims())
+        self.init(services: services, trust: trust, ownership: SymbolOwnership())
     }
 
-    init(services: HostServices, trust: PluginTrust, claims: SymbolClaims) {
+    init(services: HostServices, trust: PluginTrust, ownership: SymbolOwnership) {
         self.services = services
         self.trust = trust
-        self.claims = claims
+        self.ownership = ownership
     }
 
     /// The outcome of loading a set of files.
@@ -70,7 +71,7 @@ package struct PluginLoader: Sendable {
     }
 
     /// Opens and checks one file, loads it and checks its descriptor.
-    private func open(_ path: String, locks: LockFileCache) throws(Failure) -> Descriptor {
+    private func open(_ path: String, locks: LockFileCache) throws(Failure) -> PluginDescriptor {
         do throws(PluginLoadError) {
             return try Self.descriptor(of: PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path)))
         } catch {
@@ -78,10 +79,10 @@ package struct PluginLoader: Sendable {
         }
     }
 
-    /// Loads one file that was already opened and checked, and claims its
+    /// Loads one file that was already opened and checked, and settles its
     /// symbols. Logs nothing: the caller reports the outcome.
     func load(_ path: String, from file: PluginFile) throws(Failure) -> (PluginReport, [PluginFetcher]) {
-        let descriptor: Descriptor
+        let descriptor: PluginDescriptor
         do {
             descriptor = try Self.descriptor(of: file)
         } catch {
@@ -112,90 +113,35 @@ package struct PluginLoader: Sendable {
         var metadata: PluginMetadata?
     }
 
-    private func register(_ path: String, _ descriptor: Descriptor) throws(Failure) -> (PluginReport, [PluginFetcher]) {
+    private func register(_ path: String, _ descriptor: PluginDescriptor) throws(Failure) -> (PluginReport, [PluginFetcher]) {
         let (name, version) = (descriptor.name, descriptor.version)
         let identity = PluginIdentity(name: name, version: version, path: path)
         func fail(_ error: PluginLoadError) -> Failure { Failure(error: error, name: name, version: version, metadata: descriptor.metadata) }
 
-        let session = PluginSession(path: path, name: name, services: services, claims: claims)
-        session.setAcceptsRegistrations(true)
-        let status = descriptor.register(HostServicesVendor.make(for: session))
-        session.setAcceptsRegistrations(false)
-
-        let outcome = session.outcome
+        let session = PluginSession(path: path, name: name, services: services, ownership: ownership)
+        let status = session.register(descriptor)
+        let registered = session.registrations.outcome
         guard status == PB_OK else {
-            throw fail(PluginLoadError(.registrationFailed(status: Int32(bitPattern: status.rawValue), lastError: outcome.lastError)))
+            throw fail(PluginLoadError(.registrationFailed(status: Int32(bitPattern: status.rawValue), lastError: registered.lastError)))
         }
-        let warnings = outcome.duplicates.map { Self.duplicateWarning(symbol: $0.symbol, owner: $0.owner) }
-        guard !outcome.staged.isEmpty else {
-            throw fail(PluginLoadError(.nothingRegistered(duplicates: outcome.duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: outcome.refused)))
-        }
-        claims.claim(outcome.staged.map(\.symbol), for: path)
-        let fetchers = outcome.staged.map {
-            PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, context: $0.context, fetch: $0.fetch, session: session)
-        }
+        let settled = ownership.settle(registered.taken, symbol: \.symbol, for: path)
+        if let failure = settled.failure(after: registered.duplicates, refused: registered.refused) { throw fail(failure) }
+        let fetchers = settled.kept.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, registration: $0, session: session) }
         var report = PluginReport(
             name: name, version: version, path: path, status: .loaded,
-            fetchers: fetchers.map(\.symbol), error: nil, warnings: warnings
+            fetchers: fetchers.map(\.symbol), error: nil, warnings: (registered.duplicates + settled.duplicates).map(Settlement<PluginFetcher>.warning)
         )
         report.metadata = descriptor.metadata
         return (report, fetchers)
     }
 
-    /// The warning for a plugin that registered a symbol an earlier one keeps.
-    static func duplicateWarning(symbol: String, owner: String) -> String {
-        "symbol \(symbol) is already provided by \(owner); keeping that one and ignoring this plugin's"
-    }
-
-    /// The checked parts of a `pb_plugin_descriptor`.
-    private struct Descriptor {
-        let name: String
-        let version: String
-        let metadata: PluginMetadata
-        let register: pb_register_plugin_fn
-    }
-
     /// Loads the checked file and checks its descriptor before anything else
     /// of the plugin's runs (beyond its static initialisers, which `dlopen` runs).
-    private static func descriptor(of file: PluginFile) throws(PluginLoadError) -> Descriptor {
-        let library = try DynamicLibrary.open(file.loadPath)
-        guard let symbol = library.symbol(named: PB_PLUGIN_ENTRY_SYMBOL) else {
-            throw PluginLoadError(.missingEntryPoint)
-        }
-        let entry = unsafeBitCast(symbol, to: pb_plugin_entry_fn.self)
-        guard let pointer = entry() else { throw PluginLoadError(.nullDescriptor) }
-
-        // Read the fixed-layout prefix first: a plugin from another ABI may
-        // have a smaller struct, and reading past it would be undefined.
-        let prefix = UnsafeRawPointer(pointer)
-        let magic = prefix.load(as: UInt32.self)
-        guard magic == PB_PLUGIN_MAGIC else { throw PluginLoadError(.badMagic(found: magic)) }
-        let abiVersion = prefix.load(fromByteOffset: 4, as: UInt32.self)
-        guard abiVersion == PB_PLUGIN_ABI_VERSION else { throw PluginLoadError(.abiMismatch(plugin: abiVersion)) }
-        let size = prefix.load(fromByteOffset: 8, as: UInt32.self)
-        guard size >= minimumDescriptorSize else { throw PluginLoadError(.descriptorTooSmall(plugin: size)) }
-
-        // Not `pointer.pointee`: that copies this header's whole struct, and a
-        // plugin built against an earlier revision has a smaller one.
-        func field<Value>(_ field: KeyPath<pb_plugin_descriptor, Value?>) -> Value? {
-            guard let offset = MemoryLayout<pb_plugin_descriptor>.offset(of: field),
-                offset + MemoryLayout<Value?>.size <= Int(size)
-            else { return nil }
-            return prefix.load(fromByteOffset: offset, as: Value?.self)
-        }
-        let namePointer = field(\.name), versionPointer = field(\.version)
-        guard namePointer != nil else { throw PluginLoadError(.incompleteDescriptor(field: "name")) }
-        guard versionPointer != nil else { throw PluginLoadError(.incompleteDescriptor(field: "version")) }
-        guard let register = field(\.register_plugin) else { throw PluginLoadError(.incompleteDescriptor(field: "register_plugin")) }
-        do throws(PluginInput.Violation) {
-            let name = try PluginInput.requiredText(namePointer, .name, limit: PluginInput.Limit.name)
-            let version = try PluginInput.requiredText(versionPointer, .version, limit: PluginInput.Limit.version)
-            let metadata = try PluginInput.metadata(
-                abiVersion: abiVersion, descriptorSize: size, description: field(\.description), author: field(\.author),
-                license: field(\.license), homepage: field(\.homepage))
-            return Descriptor(name: name, version: version, metadata: metadata, register: register)
+    private static func descriptor(of file: PluginFile) throws(PluginLoadError) -> PluginDescriptor {
+        do {
+            return try PluginDescriptor.load(file.loadPath)
         } catch {
-            throw PluginLoadError(.invalidDescriptor(error))
+            throw PluginLoadError(image: error)
         }
     }
 }
@@ -214,7 +160,12 @@ extension PluginLoader.Outcome {
             reports.append(report)
             self.fetchers += fetchers
         case .failure(let failure):
-            logger.warning("skipping \(path): \(failure.error.message(naming: services.names))")
+            if case .isolated(let worker) = failure.error.kind, case .missingExecutable = worker.cause {
+                // The same for every plugin of the run: one line says it.
+                if WorkerFailure.missingExecutableReported.set() { logger.error("\(failure.error.message(naming: services.names))") }
+            } else {
+                logger.warning("skipping \(path): \(failure.error.message(naming: services.names))")
+            }
             reports.append(failure.report(for: path, names: services.names))
         }
     }

@@ -1,114 +1,54 @@
 import Logging
 import PluginABI
+import PluginBoundary
 import Synchronization
 
-/// The host's side of one plugin: what its `host_context` points at.
+/// The host's side of one plugin it loads itself: what its `host_context`
+/// reaches (see ``ServicesTable``).
 ///
 /// A session outlives everything: the plugin may keep the services table and
 /// call `log`, `config_value` or `http_get` from any thread for the rest of
 /// the process, so sessions are retained forever once handed out.
-final class PluginSession: Sendable {
+final class PluginSession: PluginServices {
     /// The plugin file, as found.
     let path: String
+    /// The descriptor's name, for messages about this plugin.
+    let name: String
     let services: HostServices
-    let claims: SymbolClaims
     let logger: Logger
-
-    private let state: Mutex<State>
+    /// What the plugin registers.
+    let registrations: FetcherRegistrations
+    /// Who keeps each symbol, asked as the plugin registers.
+    private let ownership: SymbolOwnership
     /// `http_get` requests started and not yet answered, so a timeout can
     /// blame the network or the plugin.
     private let requestsInFlight = Atomic<Int>(0)
 
-    struct State {
-        var name: String
-        var acceptsRegistrations = false
-        var staged: [StagedFetcher] = []
-        var duplicates: [Duplicate] = []
-        /// Why each refused `register_fetcher` call was refused.
-        var refused: [String] = []
-        var lastError: String?
-    }
-
-    /// A fetcher accepted during `register_plugin`, not yet committed.
-    struct StagedFetcher: Sendable {
-        let symbol: String
-        let displayName: String
-        let context: OpaqueContext
-        let fetch: FetchFunction
-    }
-
-    /// A symbol this plugin tried to take from an earlier one.
-    struct Duplicate: Sendable, Equatable {
-        let symbol: String
-        let owner: String
-    }
-
-    init(path: String, name: String, services: HostServices, claims: SymbolClaims) {
+    init(path: String, name: String, services: HostServices, ownership: SymbolOwnership) {
         self.path = path
+        self.name = name
         self.services = services
-        self.claims = claims
+        self.ownership = ownership
         var logger = services.logger
         logger[metadataKey: "plugin"] = "\(name)"
         self.logger = logger
-        self.state = Mutex(State(name: name))
+        let hostLogger = services.logger
+        registrations = FetcherRegistrations(path: path, name: name) { hostLogger.warning("\($0)") }
     }
 
-    /// The descriptor's name, for messages about this plugin.
-    var name: String { state.withLock { $0.name } }
-
-    /// Opens or closes the window in which `register_fetcher` is valid.
-    func setAcceptsRegistrations(_ accepts: Bool) {
-        state.withLock { $0.acceptsRegistrations = accepts }
+    /// Runs the plugin's `register_plugin` with this session's services.
+    /// - Returns: What `register_plugin` returned.
+    func register(_ descriptor: PluginDescriptor) -> pb_status {
+        registrations.open()
+        defer { registrations.close() }
+        return descriptor.register(ServicesTable.make(for: self))
     }
 
-    /// What the plugin registered and tried to register.
-    var outcome: (staged: [StagedFetcher], duplicates: [Duplicate], refused: [String], lastError: String?) {
-        state.withLock { ($0.staged, $0.duplicates, $0.refused, $0.lastError) }
+    /// Handles `register_fetcher`; a symbol another file keeps is refused
+    /// with `PB_ERR_DUPLICATE`, as the plugin registers it.
+    func registerFetcher(_ fetcher: UnsafePointer<pb_fetcher>) -> pb_status {
+        registrations.register(fetcher) { [ownership, path] in ownership.owner(of: $0, otherThan: path) }
     }
-
-    /// Handles `register_fetcher`, through the same rules a worker's report gets.
-    func register(_ fetcher: pb_fetcher) -> pb_status {
-        guard fetcher.struct_size >= UInt32(MemoryLayout<pb_fetcher>.size) else {
-            return refuse("its pb_fetcher.struct_size is \(fetcher.struct_size), expected at least \(MemoryLayout<pb_fetcher>.size)")
-        }
-        guard let fetch = fetcher.fetch else {
-            return refuse("its pb_fetcher.fetch is NULL")
-        }
-        let symbol: String
-        let displayName: String
-        do throws(PluginInput.Violation) {
-            let raw = try PluginInput.text(fetcher.symbol, .symbol, limit: PluginInput.Limit.displayName) ?? ""
-            symbol = try PluginInput.symbol(raw)
-            displayName = try PluginInput.displayName(PluginInput.text(fetcher.display_name, .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
-        } catch {
-            return refuse("\(error)")
-        }
-        let staged = StagedFetcher(symbol: symbol, displayName: displayName, context: OpaqueContext(fetcher.context), fetch: fetch)
-
-        let status = state.withLock { state -> pb_status in
-            guard state.acceptsRegistrations else { return PB_ERR_TOO_LATE }
-            if let owner = claims.owner(of: symbol) {
-                state.duplicates.append(Duplicate(symbol: symbol, owner: owner))
-                return PB_ERR_DUPLICATE
-            }
-            if state.staged.contains(where: { $0.symbol == symbol }) {
-                state.duplicates.append(Duplicate(symbol: symbol, owner: path))
-                return PB_ERR_DUPLICATE
-            }
-            state.staged.append(staged)
-            return PB_OK
-        }
-        if status == PB_ERR_TOO_LATE {
-            warn("called register_fetcher for \(symbol) after register_plugin had returned; refused with PB_ERR_TOO_LATE: register every fetcher inside register_plugin")
-        }
-        return status
-    }
-
-    /// Counts an `http_get` from its start to the call of its completion.
-    func requestStarted() { requestsInFlight.add(1, ordering: .relaxed) }
-
-    /// See ``requestStarted()``.
-    func requestFinished() { requestsInFlight.subtract(1, ordering: .relaxed) }
 
     /// Whether the plugin is waiting on the network right now.
     var isWaitingOnNetwork: Bool { requestsInFlight.load(ordering: .relaxed) > 0 }
@@ -121,24 +61,28 @@ final class PluginSession: Sendable {
         case PB_LOG_INFO: logger.info("\(message)")
         case PB_LOG_WARNING: logger.warning("\(message)")
         default:
-            state.withLock { $0.lastError = message }
+            registrations.noteError(message)
             logger.error("\(message)")
         }
     }
 
-    /// Refuses one `register_fetcher` call, with a warning line naming the plugin.
-    private func refuse(_ reason: String) -> pb_status {
-        state.withLock { $0.refused.append(reason) }
-        warn("called register_fetcher with a fetcher the host refused: \(reason)")
-        return PB_ERR_INVALID_ARGUMENT
+    func configValue(_ key: String) -> UnsafePointer<CChar>? {
+        services.configValue(key)
     }
 
-    /// A host warning about this plugin: `PATH: NAME …`.
-    private func warn(_ message: String) {
-        let name = state.withLock { $0.name }
-        services.logger.warning("\(path): \(name) \(message)")
+    /// Performs `http_get` with the host's services, which check the URL.
+    func httpGet(_ url: String, timeoutMilliseconds: UInt32, reply: HTTPReply) {
+        let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
+        logger.debug("GET \(url)")
+        requestsInFlight.add(1, ordering: .relaxed)
+        let (services, plugin) = (services, name)
+        Task {
+            let outcome = await services.get(url, timeout: timeout, for: plugin)
+            requestsInFlight.subtract(1, ordering: .relaxed)
+            switch outcome {
+            case .response(let status, let body): reply.respond(status: status, body: body)
+            case .failure(let reason): reply.fail(reason)
+            }
+        }
     }
 }
-
-/// The C type of a fetcher's `fetch` function.
-typealias FetchFunction = pb_fetch_fn

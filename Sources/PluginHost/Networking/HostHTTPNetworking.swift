@@ -1,6 +1,7 @@
 import FoundationEssentials
 import HostHTTPABI
 import HostShared
+import PluginBoundary
 import Logging
 import Synchronization
 
@@ -29,6 +30,9 @@ package struct HostHTTPNetworking: HostNetworking {
     let settings: NetworkSettings
     /// Where each request's proxy decision is logged, at debug level.
     let logger: Logger?
+    /// How much longer than a request's own deadline the host waits for the
+    /// library to answer before it answers for it.
+    let grace: Duration
 
     /// Creates networking backed by the process-wide clients in `libHostHTTP.so`.
     /// - Parameters:
@@ -40,11 +44,18 @@ package struct HostHTTPNetworking: HostNetworking {
     ///     roots and no proxy.
     ///   - logger: Receives, at debug level, whether each request goes
     ///     through a proxy and why.
-    package init(maximumBodySize: Int = 1 << 20, libraryPath: String? = nil, settings: NetworkSettings = NetworkSettings(), logger: Logger? = nil) {
+    ///   - grace: How long after a request's deadline the host stops
+    ///     waiting for a library that never answers, and answers "the HTTP
+    ///     client did not answer" itself.
+    package init(
+        maximumBodySize: Int = 1 << 20, libraryPath: String? = nil, settings: NetworkSettings = NetworkSettings(), logger: Logger? = nil,
+        grace: Duration = .seconds(2)
+    ) {
         self.maximumBodySize = maximumBodySize
         self.libraryPath = libraryPath
         self.settings = settings
         self.logger = logger
+        self.grace = grace
     }
 
     /// Performs a GET with `Accept: application/json`. A redirect is not
@@ -102,7 +113,7 @@ package struct HostHTTPNetworking: HostNetworking {
         }
         let request = LibraryRequest(
             url: url.absoluteString, timeout: timeout, maximumBodySize: maximumBodySize, proxy: proxy, trust: settings.trust)
-        return await HTTPRequests.shared.perform(request, with: library)
+        return await HTTPRequests.shared.perform(request, with: library, grace: grace)
     }
 }
 
@@ -139,8 +150,8 @@ private struct LibraryRequest: Sendable {
 }
 
 extension HostHTTPAnswer {
-    /// The outcome a plugin sees: a refused certificate gets its fix.
-    func outcome(advice: CertificateAdvice) -> HTTPOutcome {
+    /// The outcome a plugin sees: a refused certificate, or a server out of reach, gets its fix.
+    func outcome(advice: NetworkAdvice) -> HTTPOutcome {
         switch reply {
         case .response(let status, let body):
             return .response(status: status, body: body)
@@ -150,6 +161,7 @@ extension HostHTTPAnswer {
             case Int32(HOST_HTTP_FAILURE_CERTIFICATE_WRONG_NAME): return .failure("\(reason); \(advice.wrongName)")
             case Int32(HOST_HTTP_FAILURE_CERTIFICATE_EXPIRED), Int32(HOST_HTTP_FAILURE_CERTIFICATE_NOT_YET_VALID):
                 return .failure("\(reason); \(advice.outOfDate)")
+            case Int32(HOST_HTTP_FAILURE_UNREACHABLE): return .failure("\(reason); \(advice.unreachable)")
             default: return .failure(reason)
             }
         }
@@ -165,8 +177,8 @@ private struct HTTPLibrary: Sendable {
         let message: String
     }
 
-    /// `libHostHTTP.so` beside the running executable.
-    static let besideExecutable = FilePaths.join(PluginDiscovery.runningExecutableDirectory, HostHTTPNetworking.libraryName)
+    /// `libHostHTTP.so` where the running host's layout keeps it.
+    static let besideExecutable = InstalledLayout.running.httpLibrary
 
     /// What loading each path gave. A path is loaded once per process, and a
     /// failure is kept too: retrying on every request would repeat the same
@@ -190,18 +202,22 @@ private struct HTTPLibrary: Sendable {
     /// refused rather than crashing dlopen), then checks the ABI version.
     private static func load(_ path: String) throws(Problem) -> HTTPLibrary {
         let library: DynamicLibrary
-        do {
+        do throws(PluginLoadError) {
             let file = try PluginFile.open(path, rules: TrustRules(currentUser: UInt32(geteuid())))
-            library = try DynamicLibrary.open(file.loadPath)
+            do throws(PluginImageError) {
+                library = try DynamicLibrary.open(file.loadPath)
+            } catch {
+                throw PluginLoadError(image: error)
+            }
         } catch {
             if case .notALibrary(let reason) = error.kind {
-                throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); build it with `swift build`")
+                throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.rebuildAdvice) to restore it")
             }
             throw Problem(message: "cannot load \(path), the host's HTTP client: \(error)")
         }
         func entry(_ name: String) throws(Problem) -> UnsafeMutableRawPointer {
             guard let symbol = library.symbol(named: name) else {
-                throw Problem(message: "\(path) is not the host's HTTP client: it lacks \(name); rebuild it with `swift build`")
+                throw Problem(message: "\(path) is not the host's HTTP client: it lacks \(name); \(InstalledLayout.running.rebuildAdvice) to restore it")
             }
             return symbol
         }
@@ -209,7 +225,7 @@ private struct HTTPLibrary: Sendable {
         let get = unsafeBitCast(try entry("host_http_get"), to: host_http_get_fn.self)
         guard version == HOST_HTTP_ABI_VERSION else {
             throw Problem(
-                message: "\(path) has HTTP ABI version \(version) but this host needs \(HOST_HTTP_ABI_VERSION); rebuild both with `swift build`")
+                message: "\(path) has HTTP ABI version \(version) but this host needs \(HOST_HTTP_ABI_VERSION); \(InstalledLayout.running.rebuildAdvice) to rebuild both")
         }
         return HTTPLibrary(get: get)
     }
@@ -231,10 +247,7 @@ private final class HTTPRequests: Sendable {
 
     private let state = Mutex(State())
 
-    /// How much longer than the request's own deadline the host waits.
-    private static let grace = Duration.seconds(2)
-
-    func perform(_ request: LibraryRequest, with library: HTTPLibrary) async -> HostHTTPAnswer {
+    func perform(_ request: LibraryRequest, with library: HTTPLibrary, grace: Duration) async -> HostHTTPAnswer {
         let timeout = request.timeout
         var deadline: Task<Void, Never>?
         let outcome = await withCheckedContinuation { continuation in
@@ -245,8 +258,8 @@ private final class HTTPRequests: Sendable {
                 return token
             }
             deadline = Task {
-                try? await Task.sleep(for: timeout + Self.grace)
-                let reason = "the HTTP client did not answer within \((timeout + Self.grace).humanReadable)"
+                try? await Task.sleep(for: timeout + grace)
+                let reason = "the HTTP client did not answer within \((timeout + grace).humanReadable)"
                 self.answer(token, with: .failure(reason, kind: Int32(HOST_HTTP_FAILURE_TIMEOUT)))
             }
             request.withCRequest { request in

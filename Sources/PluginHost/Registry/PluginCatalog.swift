@@ -26,6 +26,8 @@ package struct LoadOptions: Sendable {
     package var isolation: IsolationOptions
     /// Whether the registry cache is read and written.
     package var cache: RegistryCacheUse
+    /// Told how a scan of plugin files progresses, if one is needed.
+    package var progress: ScanProgress.Handler?
 
     /// Creates the options.
     package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: RegistryCacheUse) {
@@ -52,7 +54,7 @@ extension Host {
     /// sandboxed workers only the files that are new or changed since their
     /// last scan; no plugin is loaded. A fetch loads only the plugins that
     /// provide the symbols asked for (``LoadedPlugins/fetch(_:currency:timeout:)``),
-    /// each in its ``LoadMode``.
+    /// each in its ``Placement``.
     func catalog(_ options: LoadOptions, cacheHome: String, rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
         await carryOut(plan(options, cacheHome: cacheHome, rebuild: rebuild), options: options)
     }
@@ -70,7 +72,8 @@ extension Host {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
-        let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
     }
 
@@ -123,8 +126,8 @@ extension Host {
         let locks = LockFileCache(trust: trust)
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let entry = entries[candidate.path], entry.identity == identity {
-                // A lock file that appeared since the scan needs the digest the scan did not take.
-                if entry.sha256 != nil || !locks.applies(to: candidate.path) { return .cached(candidate, entry) }
+                // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
+                if entry.sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry) }
             }
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
@@ -182,9 +185,8 @@ extension Host {
     /// file to register a symbol keeps it. The host's checks that depend on
     /// more than the file (its directory, the lock file) are made again here.
     private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
-        // Two passes: every on-demand plugin shares the finished owners map,
-        // which copying as it grew would make quadratic.
-        var owners: [String: String] = [:]
+        // Two passes: every on-demand plugin shares the finished ownership.
+        let ownership = SymbolOwnership()
         var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?, scanned: Bool)] = []
         var checkedDirectories = Set<String>()
         for item in items {
@@ -193,7 +195,7 @@ extension Host {
                 outcomes.append((.failure(failure), candidate, nil, false))
             case .described(let candidate, let entry, let scanned):
                 let outcome = Result { () throws(PluginLoader.Failure) in
-                    try listing(entry, candidate: candidate, owners: &owners, locks: locks, checkedDirectories: &checkedDirectories)
+                    try listing(entry, candidate: candidate, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
                 }
                 outcomes.append((outcome, candidate, entry, scanned))
             }
@@ -202,31 +204,32 @@ extension Host {
         var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
         let warned = OnceFlag()
+        let rule = PlacementRule(policy: options.policy, trust: trust)
         for (outcome, candidate, entry, scanned) in outcomes {
-            let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
-            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
+            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
             var fetchers: [PluginFetcher] = []
             if case .success(let (report, listed)) = outcome, let entry {
                 let plugin = OnDemandPlugin(
-                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
+                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), placement: placement,
                     fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
-                    owners: owners)
+                    ownership: ownership)
                 onDemand.append(plugin)
                 fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
             }
             result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
-            result.reports[index].mode = mode
+            result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if placement.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
             result.reports[index].allowedURLs = services.allowedURLs
         }
+        noteLockFilesThatOnlyPin(rule)
         return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
     }
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.
     private func listing(
-        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, owners: inout [String: String], locks: LockFileCache,
+        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, locks: LockFileCache,
         checkedDirectories: inout Set<String>
     ) throws(PluginLoader.Failure) -> (PluginReport, [RegistryCache.Fetcher]) {
         let path = candidate.path
@@ -244,17 +247,13 @@ extension Host {
             failure.name = entry.name
             throw failure
         }
-        let kept = entry.fetchers.filter { owners[$0.symbol] == nil }
-        let duplicates = entry.fetchers.compactMap { fetcher in owners[fetcher.symbol].map { (symbol: fetcher.symbol, owner: $0) } }
-        guard !kept.isEmpty else {
-            throw fail(PluginLoadError(.nothingRegistered(duplicates: duplicates.map { "\($0.symbol) by \($0.owner)" }, refused: [])))
-        }
-        for fetcher in kept { owners[fetcher.symbol] = path }
+        let settled = ownership.settle(entry.fetchers, symbol: \.symbol, for: path)
+        if let failure = settled.failure(after: [], refused: []) { throw fail(failure) }
         var report = PluginReport(
-            name: entry.name, version: version, path: path, status: .loaded, fetchers: kept.map(\.symbol), error: nil,
-            warnings: entry.warnings + duplicates.map { PluginLoader.duplicateWarning(symbol: $0.symbol, owner: $0.owner) })
+            name: entry.name, version: version, path: path, status: .loaded, fetchers: settled.kept.map(\.symbol), error: nil,
+            warnings: entry.warnings + settled.duplicates.map(Settlement<RegistryCache.Fetcher>.warning))
         report.metadata = entry.metadata
-        return (report, kept)
+        return (report, settled.kept)
     }
 
     /// The files discovery finds, with a warning line when there are none.
@@ -266,22 +265,11 @@ extension Host {
 }
 
 extension LockFileCache {
-    /// Whether a lock file governs `pluginPath`.
-    func applies(to pluginPath: String) -> Bool {
-        if case .unlocked = lock(for: pluginPath) { false } else { true }
-    }
-
-    /// The lock file that pins `pluginPath` to `digest`, if one does.
-    func pin(of pluginPath: String, digest: String?) -> String? {
-        guard case .lock(let lock) = lock(for: pluginPath), let digest, lock.expectedDigest(for: pluginPath) == digest else { return nil }
-        return lock.path
-    }
-
-    /// The lock-file check of loading, made on a digest taken earlier from
+    /// The lock-file and trust-store check of loading, made on a digest taken earlier from
     /// the same, unchanged file.
     func check(_ pluginPath: String, digest: String?) throws(PluginLoadError) {
         _ = try lock(for: pluginPath).verify(pluginPath) { () throws(PluginLoadError) in
-            // A scan takes the digest whenever a lock applies; without one the file is scanned again.
+            // A scan takes the digest whenever a lock or a vouch applies; without one the file is scanned again.
             guard let digest else { throw PluginLoadError(.changedSinceListed) }
             return digest
         }

@@ -14,6 +14,8 @@ struct PluginScanner: Sendable {
     let options: IsolationOptions
     /// How many workers run at once.
     let parallelism: Int
+    /// Told as each scan starts, and when the last ends.
+    var progress: ScanProgress.Handler?
 
     /// What scanning one file found.
     enum Outcome: Sendable {
@@ -21,7 +23,8 @@ struct PluginScanner: Sendable {
         /// This is what the cache remembers until the file changes.
         case scanned(RegistryCache.Entry)
         /// The host refused the file before any of its code ran (trust rules,
-        /// lock file, ELF headers, or a sandbox short of the one required).
+        /// lock file, ELF headers, a sandbox short of the one required, or a
+        /// worker that could not be started).
         /// These depend on more than the file, so they are checked again on
         /// every run rather than remembered.
         case refused(PluginLoader.Failure)
@@ -50,10 +53,12 @@ struct PluginScanner: Sendable {
         }
         await withTaskGroup(of: Step.self) { group in
             var next = 0
+            var done = 0
             func startNext() {
                 guard next < candidates.count else { return }
                 let index = next
                 next += 1
+                progress?(ScanProgress(done: done, total: candidates.count, path: candidates[index].path))
                 group.addTask {
                     let (outcome, worker) = await scan(candidates[index], loader: loader, locks: locks)
                     return .scanned(index, outcome, worker)
@@ -63,6 +68,8 @@ struct PluginScanner: Sendable {
             for await step in group {
                 guard case .scanned(let index, let outcome, let worker) = step else { continue }
                 outcomes[index] = outcome
+                done += 1
+                if done == candidates.count { progress?(ScanProgress(done: done, total: done, path: candidates[index].path)) }
                 if let worker {
                     group.addTask {
                         await worker.shutdown()
@@ -105,6 +112,7 @@ struct PluginScanner: Sendable {
             entry.warnings = report.warnings
         case .failure(let failure):
             if case .sandboxRequired = failure.error.kind { return (.refused(failure), worker) }
+            if case .isolated(let cause) = failure.error.kind, cause.neverStarted { return (.refused(failure), worker) }
             entry.name = failure.name ?? entry.name
             entry.version = failure.version
             entry.abiVersion = failure.metadata?.abiVersion

@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PluginBoundary
+import WorkerProtocol
 
 import Glibc
 

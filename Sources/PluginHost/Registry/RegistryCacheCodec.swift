@@ -1,3 +1,6 @@
+import PluginBoundary
+import WorkerProtocol
+
 /// The registry cache's file format: one line per plugin file, fields
 /// separated by tabs, read without a general-purpose decoder.
 ///

@@ -13,7 +13,7 @@
  *                             for 1.5 s with contexts it was never given
  *                             (1 to 64, and its own token's neighbours),
  *                             answering "666.66", then answer its own
- *   HOSTILE_BLOCK_FETCH       block the thread that calls fetch for 20 s
+ *   HOSTILE_BLOCK_FETCH       block the thread that calls fetch for 10 minutes
  *   HOSTILE_LATE_REGISTER     keep the services table and register a second
  *                             fetcher, LATE, from its first fetch
  *   HOSTILE_FORGE_FRAME       in a worker, write the frame given in hex in
@@ -102,7 +102,7 @@ static void fetch(void *context, const pb_fetch_request *request, pb_fetch_compl
     pthread_create(&thread, NULL, forge, job);
     pthread_detach(thread);
 #elif defined(HOSTILE_BLOCK_FETCH)
-    sleep_ms(20000);
+    sleep_ms(600000);
     answer(completion, completion_context, request->currency);
 #elif defined(HOSTILE_LATE_REGISTER)
     pb_fetcher late = {.struct_size = sizeof late, .symbol = "LATE", .display_name = "Late", .fetch = fetch};

@@ -151,6 +151,14 @@ enum FixturePlugins {
         return output
     }
 
+    /// A library of this host's HTTP ABI that takes every request and never
+    /// answers one, compiled afresh into a directory of its own.
+    static func silentHTTPLibrary() async throws -> URL {
+        let output = try TemporaryDirectory.make().appending(path: "libHostHTTP.so")
+        try await compile(source: "Tests/Fixtures/CHTTPLibrary/other_version.c", defines: ["-DNEVER_ANSWERS"], to: output)
+        return output
+    }
+
     /// Compiles without blocking a thread of the cooperative pool: tests
     /// run in parallel on as many pool threads as there are cores, and a
     /// test that waited here for clang would stall every other test's

@@ -1,0 +1,48 @@
+import Glibc
+
+/// Runs a call into plugin code on a thread of its own.
+///
+/// A plugin may block whatever thread calls it, for any length of time.
+/// Called from the cooperative pool, two such calls would take both of this
+/// machine's threads and with them every timer, so `--timeout` would never
+/// fire. On a detached thread the call blocks only itself: the host times the
+/// fetch out, reports it and exits, and the thread is abandoned with the
+/// process. A thread costs tens of microseconds, against the milliseconds of
+/// the network call it starts.
+package enum PluginCallThread {
+    /// Why no thread could be started, e.g. `EAGAIN` at the thread limit.
+    package struct StartError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The `pthread_create` result, an errno value.
+        package let code: Int32
+        /// Wraps `code`.
+        package init(code: Int32) { self.code = code }
+        /// "cannot start a thread for the plugin call: Resource temporarily unavailable".
+        package var description: String { "cannot start a thread for the plugin call: \(String(cString: strerror(code)))" }
+    }
+
+    /// Starts `body` on a new detached thread and returns at once.
+    /// - Throws: ``StartError`` when the system refuses a thread; `body` has not run.
+    package static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) {
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        var thread = pthread_t()
+        let result = pthread_create(&thread, &attributes, { context in
+            // Unwrapped safely: pthread_create passes back the pointer given below.
+            guard let context else { return nil }
+            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, box)
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            throw StartError(code: result)
+        }
+    }
+
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}

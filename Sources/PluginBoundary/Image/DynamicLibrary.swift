@@ -1,0 +1,38 @@
+import Glibc
+
+/// A shared library opened for the life of the process.
+///
+/// There is deliberately no `close`: Swift images cannot be unloaded safely
+/// (their type metadata and conformances stay registered with the runtime),
+/// so plugins are opened with `RTLD_NODELETE` and never `dlclose`d.
+package struct DynamicLibrary: @unchecked Sendable {
+    // @unchecked: the handle is an opaque token that dlsym accepts from any
+    // thread, and it is never closed, so it cannot dangle.
+    private let handle: UnsafeMutableRawPointer
+
+    /// Opens `path` with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE`.
+    ///
+    /// `RTLD_NOW` surfaces missing symbols here rather than as a crash at the
+    /// first call; `RTLD_LOCAL` keeps one plugin's symbols from resolving
+    /// another's.
+    /// - Throws: ``PluginImageError/notALibrary(reason:)`` with `dlerror()`'s reason.
+    package static func open(_ path: String) throws(PluginImageError) -> DynamicLibrary {
+        _ = dlerror()
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            throw .notALibrary(reason: lastError(trimming: path))
+        }
+        return DynamicLibrary(handle: handle)
+    }
+
+    /// The address of `name` in this library, or nil when it is not exported.
+    package func symbol(named name: String) -> UnsafeMutableRawPointer? {
+        dlsym(handle, name)
+    }
+
+    /// `dlerror()` repeats the path; the caller already names the file.
+    private static func lastError(trimming path: String) -> String {
+        guard let message = dlerror().map({ String(cString: $0) }) else { return "unknown dlopen error" }
+        let prefix = path + ": "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
+}

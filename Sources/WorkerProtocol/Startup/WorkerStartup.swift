@@ -1,0 +1,62 @@
+/// How the host starts a worker, and everything the worker may rely on when
+/// it starts: the one statement of the contract, compiled by both sides.
+///
+/// **Executable.** ``executableName`` (`patchbay-worker`), an executable of
+/// its own that links no argument parser, logging library, Foundation or
+/// HTTP client. The host looks for it beside its own executable, then in
+/// `../lib/patchbay/` (the installed layout).
+///
+/// **Arguments.** None: `argv` is the executable's path alone. Nothing
+/// secret is ever passed on a command line.
+///
+/// **Descriptors**, set up before the worker runs any code:
+///
+/// | fd | what |
+/// | -- | ---- |
+/// | 0 | `/dev/null` |
+/// | 1, 2 | what the host gives its workers for output (see `WorkerProcess`) |
+/// | ``framesIn`` (3) | frames from the host (a pipe) |
+/// | ``framesOut`` (4) | frames to the host (a pipe) |
+/// | ``pluginFile`` (5) | the plugin file, opened and checked by the host |
+///
+/// **Environment.** ``hostPIDVariable`` (the host's pid, so the worker can
+/// tell that its host ended before it asked to die with it) and
+/// ``skippedLayersVariable`` (sandbox layers turned off, for tests and
+/// benchmarks; absent means none), besides what the host passes on for the
+/// runtime.
+///
+/// **Conversation.** The worker confines itself, on its main thread before
+/// any other exists, and sends ``WorkerToHost/sandboxed(_:)`` first. The
+/// host then sends ``HostToWorker/load(_:)`` once, and
+/// ``HostToWorker/fetch(_:)`` any number of times; the worker sends log
+/// lines and `http_get` requests whenever its plugin makes them. When the
+/// host closes ``framesIn`` the worker exits at once with ``ExitStatus/done``.
+package enum WorkerStartup {
+    /// The worker executable's file name.
+    package static let executableName = "patchbay-worker"
+
+    /// The worker reads frames from the host here.
+    package static let framesIn: Int32 = 3
+    /// The worker writes frames to the host here.
+    package static let framesOut: Int32 = 4
+    /// The checked plugin file.
+    package static let pluginFile: Int32 = 5
+
+    /// The variable through which the host tells the worker its pid.
+    package static let hostPIDVariable = "PATCHBAY_WORKER_HOST_PID"
+    /// The variable naming the sandbox layers not to apply, in
+    /// ``SandboxLayers/init(naming:)``'s form, e.g. `seccomp,rlimits`.
+    package static let skippedLayersVariable = "PATCHBAY_WORKER_SANDBOX_SKIP"
+
+    /// How a worker ends, as the host sees it in the exit status.
+    package enum ExitStatus {
+        /// The host closed the pipe: done.
+        package static let done: Int32 = 0
+        /// Run by hand, without the host's pipes (sysexits' `EX_USAGE`).
+        package static let notStartedByHost: Int32 = 64
+        /// The host's pipe broke, or sent what is not a frame (`EX_DATAERR`).
+        package static let badFrame: Int32 = 65
+        /// A reply could not be sent (`EX_SOFTWARE`).
+        package static let cannotReply: Int32 = 70
+    }
+}
