@@ -98,9 +98,7 @@ struct HTTPLibraryTests {
     @Test("A host without the library lists plugins, and an http fetch says what is missing")
     func hostWithoutLibrary() async throws {
         let directory = try TemporaryDirectory.make()
-        for name in ["host", "libBitcoinPlugin.so", "libEthereumPlugin.so"] {
-            try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: name), to: directory.appending(path: name))
-        }
+        try await BuildCopies.copy(["host", "libBitcoinPlugin.so", "libEthereumPlugin.so"], to: directory)
         let host = directory.appending(path: "host")
 
         let list = try await CommandRunner.host(["list-fetchers", "--format", "json"], executable: host)

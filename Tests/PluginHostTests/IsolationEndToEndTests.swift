@@ -183,7 +183,7 @@ struct IsolationEndToEndTests {
     func missingWorker() async throws {
         let host = try TemporaryDirectory.make().appending(path: "bin")
         try FileManager.default.createDirectory(at: host, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: "host"), to: host.appending(path: "host"))
+        try await BuildCopies.copy(["host"], to: host)
         let directory = try await FixturePlugins.directory(with: [.cPlugin, .exitInFetch])
 
         let output = try await CommandRunner.host(

@@ -206,9 +206,7 @@ struct VouchingEndToEndTests {
     func lockPluginsNeverBesideTheExecutable() async throws {
         // A build of our own, to rebuild a bundled plugin in.
         let build = try TemporaryDirectory.make()
-        for name in ["host", "patchbay-worker", "libBitcoinPlugin.so", "libEthereumPlugin.so"] {
-            try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: name), to: build.appending(path: name))
-        }
+        try await BuildCopies.copy(["host", "patchbay-worker", "libBitcoinPlugin.so", "libEthereumPlugin.so"], to: build)
         let host = build.appending(path: "host")
         let user = User()
         // A plugin of the user's own, and a folder someone handed over.
