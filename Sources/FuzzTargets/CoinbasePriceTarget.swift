@@ -32,9 +32,9 @@ let coinbasePriceTarget = FuzzTarget("coinbase-price", "CoinbaseSpotFetcher read
         try expect(price.base.uppercased() == "BTC" && price.currency.uppercased() == "USD", "a price is for the pair asked", "\(price)")
         // The SDK hands the host exactly these texts; within the digit cap,
         // the host takes them.
-        guard decimalDigitCount(price.amount.text) <= PluginInput.Limit.amountDigits else { return }
-        let request = PluginInput.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "BitcoinPlugin", version: "1", path: "/fuzz"))
-        let checked = PluginInput.quote(PluginInput.Answer(base: price.base, currency: price.currency, amount: price.amount.text), for: request)
+        guard decimalDigitCount(price.amount.text) <= PluginOutputRules.Limit.amountDigits else { return }
+        let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "BitcoinPlugin", version: "1", path: "/fuzz"))
+        let checked = PluginOutputRules.quote(PluginOutputRules.Answer(base: price.base, currency: price.currency, amount: price.amount.text), for: request)
         if case .failure(let refusal) = checked {
             throw PropertyViolation(property: "the host accepts a price the plugin decoded", detail: "\(price): \(refusal)")
         }

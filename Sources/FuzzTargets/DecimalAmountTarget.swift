@@ -14,7 +14,7 @@ let decimalAmountTarget = FuzzTarget("decimal-amount", "DecimalAmount and its ag
     try expect(amount.text == text, "an accepted amount keeps its text", amount.text.debugDescription)
     let digits = decimalDigitCount(text)
     // What a plugin sends within the cap, the host takes.
-    try expect(PluginInput.isPlainDecimal(text) == (digits <= PluginInput.Limit.amountDigits), "the host accepts every SDK amount within its digit cap", text.debugDescription)
+    try expect(PluginOutputRules.isPlainDecimal(text) == (digits <= PluginOutputRules.Limit.amountDigits), "the host accepts every SDK amount within its digit cap", text.debugDescription)
     let value = amount.decimalValue
     try expect(value != nil || digits > 38, "an amount of at most 38 digits has a Decimal value", text.debugDescription)
 }

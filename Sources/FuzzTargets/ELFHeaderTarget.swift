@@ -19,7 +19,7 @@ let elfHeaderTarget = FuzzTarget("elf-header", "the ELF checks before dlopen (EL
 /// A descriptor of a new temporary file that holds `bytes`, already
 /// unlinked, so nothing is left behind whatever happens next.
 private func unlinkedFile(holding bytes: [UInt8]) throws(PropertyViolation) -> Int32 {
-    var template = Array("/tmp/patchbay-fuzz-elf-XXXXXX".utf8CString)
+    var template = TemporaryFiles.template("elf")
     let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
     guard descriptor >= 0 else { throw PropertyViolation(property: "a temporary file can be made", detail: String(cString: strerror(errno))) }
     template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }

@@ -4,14 +4,11 @@ import Synchronization
 @testable import PluginBoundary
 @testable import PluginHost
 
-/// The one place that checks what a plugin says; renamed, this line changes.
-private typealias Checks = PluginInput
-
-/// The checks on what a plugin says (`PluginInput`): symbols, texts read
+/// The checks on what a plugin says (`PluginOutputRules`): symbols, texts read
 /// through C pointers, log lines, fetch results and their amounts.
 ///
 /// Input: a mode byte, then what that mode reads (see each case).
-let pluginInputTarget = FuzzTarget("plugin-input", "PluginInput's checks of symbols, C strings, log lines and fetch results; input: mode byte, then its fields") { input throws(PropertyViolation) in
+let pluginInputTarget = FuzzTarget("plugin-input", "the checks of what a plugin says: symbols, C strings, log lines, fetch results; input: mode byte, then its fields") { input throws(PropertyViolation) in
     switch input.byte() % 6 {
     case 0: try symbol(String(decoding: input.remaining(), as: UTF8.self))
     case 1: try cString(limit: Int(input.byte()), Array(input.remaining()))
@@ -24,7 +21,7 @@ let pluginInputTarget = FuzzTarget("plugin-input", "PluginInput's checks of symb
 
 /// A symbol is accepted exactly when it is 1 to 16 of A-Z and 0-9.
 private func symbol(_ text: String) throws(PropertyViolation) {
-    let accepted = (try? Checks.symbol(text)) != nil
+    let accepted = (try? PluginOutputRules.symbol(text)) != nil
     let rule = (1...Int(PB_SYMBOL_MAX_LENGTH)).contains(text.utf8.count)
         && text.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     try expect(accepted == rule, "a symbol is accepted exactly when it is 1 to \(PB_SYMBOL_MAX_LENGTH) of A-Z and 0-9", "\(text.debugDescription) accepted: \(accepted)")
@@ -36,7 +33,7 @@ private func cString(limit: Int, _ bytes: [UInt8]) throws(PropertyViolation) {
     let terminated = bytes + [0]
     let read = terminated.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { characters in
-            Result { () throws(Checks.Violation) in try Checks.text(characters.baseAddress, .name, limit: limit) }
+            Result { () throws(PluginOutputRules.Violation) in try PluginOutputRules.text(characters.baseAddress, .name, limit: limit) }
         }
     }
     let string = bytes.prefix { $0 != 0 }
@@ -53,11 +50,11 @@ private func cString(limit: Int, _ bytes: [UInt8]) throws(PropertyViolation) {
 private func logLine(_ bytes: [UInt8]) throws(PropertyViolation) {
     let line = bytes.prefix { $0 != 0 }
     let fromPointer = (bytes + [0]).withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { Checks.logLine($0.baseAddress.unsafelyUnwrapped) }
+        buffer.withMemoryRebound(to: CChar.self) { PluginOutputRules.logLine($0.baseAddress.unsafelyUnwrapped) }
     }
-    let limit = Checks.Limit.logLine
+    let limit = PluginOutputRules.Limit.logLine
     let text = String(decoding: line, as: UTF8.self)
-    let fromFrame = Checks.logLine(text)
+    let fromFrame = PluginOutputRules.logLine(text)
     let suffix = "… (cut at \(limit) bytes)"
     if line.count <= limit {
         try expect(fromPointer == text, "a log line within the limit is kept as it is", "\(Array(line)) became \(fromPointer.debugDescription)")
@@ -78,7 +75,7 @@ private func logLine(_ bytes: [UInt8]) throws(PropertyViolation) {
 private func fetchResult(_ input: inout FuzzInput) throws(PropertyViolation) {
     let flags = input.byte()
     let fields = (0..<4).map { _ in Array(input.counted()) + [0] }
-    let request = Checks.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/fuzz"))
+    let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/fuzz"))
     let answer = withCStrings(fields, nullWhere: flags) { base, currency, amount, error in
         var result = pb_fetch_result(
             struct_size: UInt32(MemoryLayout<pb_fetch_result>.size) - (flags & 0x10 == 0 ? 0 : 8), base: base, currency: currency, amount: amount, error: error)
@@ -89,7 +86,7 @@ private func fetchResult(_ input: inout FuzzInput) throws(PropertyViolation) {
     func field(_ index: Int) -> String? { flags & (1 << index) != 0 ? nil : String(decoding: fields[index].prefix { $0 != 0 }, as: UTF8.self) }
     try expect(flags & 0x10 == 0, "an undersized pb_fetch_result is refused", "\(quote)")
     try expect(quote.symbol == "BTC" && quote.base == "BTC" && quote.currency == "USD", "an accepted quote is for the symbol and currency asked", "\(quote)")
-    try expect(quote.amount == field(2) && matchesDecimalGrammar(quote.amount, digitCap: Checks.Limit.amountDigits), "an accepted amount is -?[0-9]+(.[0-9]+)? within the digit cap, kept exactly", quote.amount.debugDescription)
+    try expect(quote.amount == field(2) && matchesDecimalGrammar(quote.amount, digitCap: PluginOutputRules.Limit.amountDigits), "an accepted amount is -?[0-9]+(.[0-9]+)? within the digit cap, kept exactly", quote.amount.debugDescription)
     try expect(field(3) == nil, "a result with an error is never a quote", "\(quote)")
 }
 
@@ -111,38 +108,38 @@ private func withCStrings<T>(
 
 /// What the waiting fetch gets when the plugin completes with `result`,
 /// checked as the host checks a quote.
-private func complete(_ request: Checks.Request, with result: UnsafePointer<pb_fetch_result>) -> Result<Quote, FetchError>? {
+private func complete(_ request: PluginOutputRules.Request, with result: UnsafePointer<pb_fetch_result>) -> Result<Quote, FetchError>? {
     let pending = PendingFetches()
     let delivered = Mutex<FetchCallOutcome?>(nil)
     let token = pending.begin(plugin: request.plugin.name) { outcome in delivered.withLock { $0 = outcome } }
     pending.complete(token: token, with: result)
-    return delivered.withLock { $0 }.map { Checks.quote($0, for: request) }
+    return delivered.withLock { $0 }.map { PluginOutputRules.quote($0, for: request) }
 }
 
 /// The host's amount rule and the grammar agree both ways.
 private func amount(_ text: String) throws(PropertyViolation) {
-    let accepted = Checks.isPlainDecimal(text)
-    try expect(accepted == matchesDecimalGrammar(text, digitCap: Checks.Limit.amountDigits), "an amount is accepted exactly when it is -?[0-9]+(.[0-9]+)? with at most \(Checks.Limit.amountDigits) digits", "\(text.debugDescription) accepted: \(accepted)")
+    let accepted = PluginOutputRules.isPlainDecimal(text)
+    try expect(accepted == matchesDecimalGrammar(text, digitCap: PluginOutputRules.Limit.amountDigits), "an amount is accepted exactly when it is -?[0-9]+(.[0-9]+)? with at most \(PluginOutputRules.Limit.amountDigits) digits", "\(text.debugDescription) accepted: \(accepted)")
 }
 
 /// A descriptor's texts from a worker's frame stay within their limits.
 private func descriptorTexts(_ input: inout FuzzInput) throws(PropertyViolation) {
     let name = input.countedText()
     let version = input.countedText()
-    if let identity = try? Checks.identity(name: name, version: version) {
-        try expect(identity.name.utf8.count <= Checks.Limit.name && identity.version.utf8.count <= Checks.Limit.version, "an accepted name and version are within their limits", "\(identity)")
+    if let identity = try? PluginOutputRules.identity(name: name, version: version) {
+        try expect(identity.name.utf8.count <= PluginOutputRules.Limit.name && identity.version.utf8.count <= PluginOutputRules.Limit.version, "an accepted name and version are within their limits", "\(identity)")
     }
     let display = input.countedText()
-    if let shown = try? Checks.displayName(display, symbol: "BTC") {
-        try expect(shown.utf8.count <= Checks.Limit.displayName && (shown == display || display.isEmpty && shown == "BTC"), "a display name is kept, or the symbol shown for an empty one", shown.debugDescription)
+    if let shown = try? PluginOutputRules.displayName(display, symbol: "BTC") {
+        try expect(shown.utf8.count <= PluginOutputRules.Limit.displayName && (shown == display || display.isEmpty && shown == "BTC"), "a display name is kept, or the symbol shown for an empty one", shown.debugDescription)
     }
     let metadata = PluginMetadata(
         abiVersion: input.integer(), descriptorSize: input.integer(), description: input.optionalText(), author: input.optionalText(),
         license: input.optionalText(), homepage: input.optionalText())
-    if let checked = try? Checks.metadata(metadata) {
+    if let checked = try? PluginOutputRules.metadata(metadata) {
         try expect(checked == metadata, "accepted metadata is kept as it is", "\(checked)")
         let credits = [checked.author, checked.license, checked.homepage].compactMap { $0 }
-        try expect((checked.description?.utf8.count ?? 0) <= Checks.Limit.description && credits.allSatisfy { $0.utf8.count <= Checks.Limit.credit }, "accepted metadata is within its limits", "\(checked)")
+        try expect((checked.description?.utf8.count ?? 0) <= PluginOutputRules.Limit.description && credits.allSatisfy { $0.utf8.count <= PluginOutputRules.Limit.credit }, "accepted metadata is within its limits", "\(checked)")
     }
 }
 #endif

@@ -125,7 +125,7 @@ private enum CacheScratch {
     static let directory = Mutex<String?>(make())
 
     private static func make() -> String? {
-        var template = Array("/tmp/patchbay-fuzz-cache-XXXXXX".utf8CString)
+        var template = TemporaryFiles.template("cache")
         guard let home = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) } }) else {
             return nil
         }

@@ -90,11 +90,11 @@ private func checkAsHost(_ message: WorkerToHost) throws(PropertyViolation) {
         try expect((try? checked.checked(for: "/plugins/libFuzz.so")) == checked, "a checked load reply passes its checks unchanged", "\(checked)")
         if case .registered(_, let registrations) = checked {
             for fetcher in registrations.fetchers {
-                try expect((try? PluginInput.symbol(fetcher.symbol)) != nil && fetcher.displayName.utf8.count <= PluginInput.Limit.displayName, "a worker's fetchers pass the in-process rules", "\(fetcher)")
+                try expect((try? PluginOutputRules.symbol(fetcher.symbol)) != nil && fetcher.displayName.utf8.count <= PluginOutputRules.Limit.displayName, "a worker's fetchers pass the in-process rules", "\(fetcher)")
             }
         }
     case .log(let line):
-        try expect(PluginInput.logLine(line.message).utf8.count <= PluginInput.Limit.logLine + 64, "a worker's log line is cut at the limit", "\(line.message.utf8.count) bytes")
+        try expect(PluginOutputRules.logLine(line.message).utf8.count <= PluginOutputRules.Limit.logLine + 64, "a worker's log line is cut at the limit", "\(line.message.utf8.count) bytes")
     case .httpGet(let request):
         let policy = URLPolicy(allowing: (try? URLPrefix("https://api.coinbase.com/v2")).map { [$0] } ?? [])
         if let url = try? policy.check(request.url) {
@@ -102,9 +102,9 @@ private func checkAsHost(_ message: WorkerToHost) throws(PropertyViolation) {
         }
     case .fetched(let reply):
         guard case .called(let outcome) = reply.outcome else { return }
-        let request = PluginInput.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/plugins/libFuzz.so"))
-        if case .success(let quote) = PluginInput.quote(outcome, for: request) {
-            try expect(quote.base == "BTC" && quote.currency == "USD" && matchesDecimalGrammar(quote.amount, digitCap: PluginInput.Limit.amountDigits), "a worker's quote passes the in-process rules", "\(quote)")
+        let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/plugins/libFuzz.so"))
+        if case .success(let quote) = PluginOutputRules.quote(outcome, for: request) {
+            try expect(quote.base == "BTC" && quote.currency == "USD" && matchesDecimalGrammar(quote.amount, digitCap: PluginOutputRules.Limit.amountDigits), "a worker's quote passes the in-process rules", "\(quote)")
         }
     }
 }

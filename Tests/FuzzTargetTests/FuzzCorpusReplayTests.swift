@@ -13,10 +13,11 @@ struct FuzzCorpusReplayTests {
     static let root = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "Fuzz")
 
-    @Test("Every target has a seed corpus, and every corpus folder names a target")
+    // NB: a release build without `-enable-testing` has no targets (see
+    // FuzzTarget.all); `swift test` in debug, the README's, has them all.
+    @Test("Every target has a seed corpus, and every corpus folder names a target", .enabled(if: !FuzzTarget.all.isEmpty))
     func corporaMatchTargets() throws {
         let names = Set(FuzzTarget.all.map(\.name))
-        try #require(!names.isEmpty, "a debug build has every target")
         let corpora = try FileManager.default.contentsOfDirectory(atPath: Self.root.appending(path: "Corpus").path)
         #expect(Set(corpora) == names)
         for name in names {
