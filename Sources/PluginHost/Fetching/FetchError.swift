@@ -11,8 +11,8 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case neverAnswered(after: Duration, plugin: String)
         case plugin(message: String)
         case emptyResult(plugin: String)
-        /// The plugin's answer broke one of ``PluginInput``'s rules.
-        case invalidAnswer(plugin: String, violation: PluginInput.Violation)
+        /// The plugin's answer broke one of ``PluginOutputRules``'s rules.
+        case invalidAnswer(plugin: String, violation: PluginOutputRules.Violation)
         /// The plugin's isolated worker crashed, exited, hung or broke the protocol.
         case worker(WorkerFailure)
     }

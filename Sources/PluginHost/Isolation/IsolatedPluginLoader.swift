@@ -150,7 +150,7 @@ struct IsolatedPluginLoader: Sendable {
         // The plugin runs in the worker and can write this reply itself: it
         // passes the rules an in-process registration passes.
         let checked: LoadReply
-        do throws(PluginInput.Violation) {
+        do throws(PluginOutputRules.Violation) {
             checked = try reply.checked(for: path)
         } catch {
             let detail = "its load report was refused: \(error)"

@@ -148,7 +148,7 @@ final class WorkerConnection: Sendable {
             // or as another plugin.
             var logger = services.logger
             logger[metadataKey: "plugin"] = "\(machine.withLock { $0.plugin } ?? FilePaths.name(of: path))"
-            logger.log(level: Self.level(line.level), "\(PluginInput.logLine(line.message))")
+            logger.log(level: Self.level(line.level), "\(PluginOutputRules.logLine(line.message))")
         case .httpGet(let request):
             let services = self.services
             // Until the worker's plugin is identified, the file names it.

@@ -54,7 +54,7 @@ struct PluginLock: Sendable {
     /// - Throws: ``LockFileError`` when it cannot be read, is not trusted, or a line is malformed.
     static func read(at path: String, rules: TrustRules, as role: LockFileError.Role = .lockFile) throws(LockFileError) -> PluginLock {
         let walk: PathWalk
-        do throws(PathWalk.Failure) {
+        do throws(PathWalkError) {
             walk = try PathWalk.walk(path)
         } catch {
             throw LockFileError(path: path, role: role, .unreadable(reason: error.reason))

@@ -1,8 +1,8 @@
 import PluginBoundary
 
-/// What a fetch answered, checked as a quote: the rules of ``PluginInput``
+/// What a fetch answered, checked as a quote: the rules of ``PluginOutputRules``
 /// that need the host's own types.
-extension PluginInput {
+extension PluginOutputRules {
     /// Turns what a plugin answered for one fetch into a quote or an error.
     ///
     /// The answer must be either an error message or a quote for exactly the

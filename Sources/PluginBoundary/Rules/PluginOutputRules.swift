@@ -2,7 +2,8 @@ import PluginABI
 
 import Glibc
 
-/// The one place where what a plugin says is checked, in the host and in a worker alike.
+/// The rules on everything a plugin sends the host: the one place where
+/// what a plugin says is checked, in the host and in a worker alike.
 ///
 /// A plugin is hostile until someone vouches for it, so nothing it hands the
 /// host is stored, printed or acted on before it passes these rules: not
@@ -13,7 +14,7 @@ import Glibc
 /// Text that passes is valid UTF-8 within a stated length, but may still hold
 /// control characters: `host` escapes those where text reaches a terminal
 /// (its `TerminalText`), because JSON output must keep it exact.
-package enum PluginInput {
+package enum PluginOutputRules {
     /// The longest text the host accepts, in UTF-8 bytes, per kind of field.
     package enum Limit {
         /// A plugin's name, from its descriptor.
