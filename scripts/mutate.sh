@@ -162,6 +162,15 @@ list() {
     mutation decimal-fraction Sources/PriceKit/DecimalAmount.swift 'return !fraction.isEmpty && fraction.allSatisfy(isDigit)' 'return !fraction.isEmpty' 'DecimalAmountTests' "an amount's fraction may hold any character (1.5e3)"
     mutation coinbase-quote-currency Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {' 'guard quote.base.uppercased() == requested[0] else {' 'CoinbaseSpotFetcherErrorTests/aQuoteForAnotherPairIsRejected' "Coinbase's quote currency is not compared with the one asked for"
     mutation coinbase-quote-base Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {' 'guard quote.currency.uppercased() == requested[1] else {' 'CoinbaseSpotFetcherErrorTests/aQuoteForAnotherPairIsRejected' "Coinbase's quote asset is not compared with the one asked for"
+    # Found by fuzzing (docs/FUZZING.md): each fix undone
+    mutation fuzz-elf-offset Sources/PluginBoundary/Image/ELFHeaderCheck.swift 'let programHeaders = Int(exactly: word64(header, 32))' 'let programHeaders = Optional(Int(word64(header, 32)))' 'BrokenPluginTests' "a program-header offset past Int64.max traps: a 74-byte file crashes list-plugins"
+    mutation fuzz-lock-crlf Sources/PluginHost/Trust/PluginLock.swift 'for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let rawLine = String(decoding: bytes, as: UTF8.self)' 'for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).enumerated() {' 'PluginLockTests' "a lock file with CRLF endings is one line and locks nothing"
+    mutation fuzz-identity-overflow Sources/PluginHost/Registry/RegistryCache.swift 'modifiedNanoseconds = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)' 'modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)' 'RegistryCacheTests/farFutureFile' "a plugin dated past 2262 crashes list-plugins"
+    mutation fuzz-retry-after-year Sources/PluginHost/Networking/RetryAfter.swift 'fields[5] == "GMT", fields[3].utf8.count == 4,' 'fields[5] == "GMT",' 'NetworkSettingsTests/retryAfter' "a Retry-After with a long year crashes the host"
+    mutation fuzz-url-percent-sign Sources/PluginHost/Networking/StrictURL.swift '                utf8[high...utf8.index(after: high)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+' '' 'FuzzCorpusReplayTests' "\"%+e\" in a URL is read as byte 0x0E where Foundation reads it as written (caught by the fuzz regression replay)"
+    mutation fuzz-coinbase-case Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'return Price(base: requested[0], currency: requested[1], amount: quote.amount)' 'return Price(base: quote.base, currency: quote.currency, amount: quote.amount)' 'CoinbaseSpotFetcherTests/acceptsAnswerCodesInAnotherCase' "a price in Coinbase's casing, which the host refuses"
 }
 
 # The CI subset: cheap, and one per area.
