@@ -175,6 +175,15 @@ list() {
     mutation failover-whole-timeout Sources/PluginHost/Fetching/Failover.swift 'let budget = (index == 0 ? timeout : remaining) / left' 'let budget = (index == 0 ? timeout : remaining)' 'SourcesEndToEndTests/failover' "the first source may take the whole --timeout, leaving the next none"
     mutation hedge-never Sources/PluginHost/Fetching/Failover.swift 'if index == asked - 1, outcomes[index] == .abandoned { askNext() }' 'if index == asked - 1, outcomes[index] == .abandoned, hedge == nil { askNext() }' 'SourcesEndToEndTests/hedge' "--hedge never asks the next source while the first is slow"
     mutation bitstamp-pair Sources/PriceKit/Bitstamp/BitstampTickerFetcher.swift 'if let quoted = ticker.pair, quoted.uppercased() != pair {' 'if let quoted = ticker.pair, quoted.isEmpty {' 'BitstampTickerFetcherTests/otherPair' "Bitstamp's ticker of another pair is taken for the one asked"
+    # Found by fuzzing (docs/FUZZING.md): each fix undone
+    mutation fuzz-elf-offset Sources/PluginBoundary/Image/ELFHeaderCheck.swift 'let programHeaders = Int(exactly: word64(header, 32))' 'let programHeaders = Optional(Int(word64(header, 32)))' 'BrokenPluginTests' "a program-header offset past Int64.max traps: a 74-byte file crashes list-plugins"
+    mutation fuzz-lock-crlf Sources/PluginHost/Trust/PluginLock.swift 'for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let rawLine = String(decoding: bytes, as: UTF8.self)' 'for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).enumerated() {' 'PluginLockTests' "a lock file with CRLF endings is one line and locks nothing"
+    mutation fuzz-identity-overflow Sources/PluginHost/Registry/RegistryCache.swift 'modifiedNanoseconds = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)' 'modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)' 'RegistryCacheTests/farFutureFile' "a plugin dated past 2262 crashes list-plugins"
+    mutation fuzz-retry-after-year Sources/PluginHost/Networking/RetryAfter.swift 'fields[5] == "GMT", fields[3].utf8.count == 4,' 'fields[5] == "GMT",' 'NetworkSettingsTests/retryAfter' "a Retry-After with a long year crashes the host"
+    mutation fuzz-url-percent-sign Sources/PluginHost/Networking/StrictURL.swift '                utf8[high...utf8.index(after: high)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
+' '' 'FuzzCorpusReplayTests' "\"%+e\" in a URL is read as byte 0x0E where Foundation reads it as written (caught by the fuzz regression replay)"
+    mutation fuzz-coinbase-case Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'return Price(base: requested[0], currency: requested[1], amount: quote.amount)' 'return Price(base: quote.base, currency: quote.currency, amount: quote.amount)' 'CoinbaseSpotFetcherTests/acceptsAnswerCodesInAnotherCase' "a price in Coinbase's casing, which the host refuses"
 }
 
 # The CI subset: cheap, and one per area.
