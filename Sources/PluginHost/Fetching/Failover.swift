@@ -28,6 +28,9 @@ struct Failover: Sendable {
 
     /// Asks the sources; returns as soon as one answers, or all have failed.
     func run() async -> SymbolFetch {
+        guard !sources.isEmpty else {
+            return SymbolFetch(symbol: symbol, error: FetchError(symbol: symbol, .noSourceAnswered(sources: [])))
+        }
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         let (events, sink) = AsyncStream<Event>.makeStream()
