@@ -106,6 +106,9 @@ private func checkAsHost(_ message: WorkerToHost) throws(PropertyViolation) {
         if case .success(let quote) = PluginOutputRules.quote(outcome, for: request) {
             try expect(quote.base == "BTC" && quote.currency == "USD" && matchesDecimalGrammar(quote.amount, digitCap: PluginOutputRules.Limit.amountDigits), "a worker's quote passes the in-process rules", "\(quote)")
         }
+    case .refusedSystemCall:
+        // A number the host only looks up in its table of names.
+        break
     }
 }
 
@@ -141,6 +144,8 @@ private struct Connection {
         case .httpGet:
             machine.requestStarted()
             machine.requestFinished()
+        case .refusedSystemCall:
+            break
         }
     }
 
