@@ -146,7 +146,7 @@ struct PluginOptions: ParsableArguments {
 
     /// Whether the registry cache is used: not with `--no-cache` or
     /// `HOST_NO_CACHE=1`, nor when there is no `$XDG_CACHE_HOME` or `$HOME` to keep it in.
-    func cacheUse() throws -> RegistryCacheUse {
+    func cacheUse() throws -> ScanCacheUse {
         if noCache { return .off }
         if try Self.boolean("HOST_NO_CACHE", fix: "set HOST_NO_CACHE=1 to load every plugin without the cache, or unset it") == true { return .off }
         guard let home = cacheHome() else { return .off }
@@ -155,7 +155,7 @@ struct PluginOptions: ParsableArguments {
 
     /// `$XDG_CACHE_HOME`, or `$HOME/.cache`.
     func cacheHome() -> String? {
-        RegistryCacheUse.cacheHome(xdgCacheHome: ProcessEnvironment.value(of: "XDG_CACHE_HOME"), home: ProcessEnvironment.value(of: "HOME"))
+        ScanCacheUse.cacheHome(xdgCacheHome: ProcessEnvironment.value(of: "XDG_CACHE_HOME"), home: ProcessEnvironment.value(of: "HOME"))
     }
 
     /// How the command's workers run: the scanners, and isolated plugins.

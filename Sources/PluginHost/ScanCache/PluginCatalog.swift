@@ -2,7 +2,7 @@ import FoundationEssentials
 import Logging
 
 /// Whether and how a run uses the registry cache.
-package enum RegistryCacheUse: Sendable, Equatable {
+package enum ScanCacheUse: Sendable, Equatable {
     /// Neither read nor write it: load every plugin, as `--no-cache` asks.
     case off
     /// Read it from `cacheHome`/patchbay, scan what is new or changed, and
@@ -14,7 +14,7 @@ package enum RegistryCacheUse: Sendable, Equatable {
     /// `$XDG_CACHE_HOME`, or `$HOME/.cache`, as the XDG base directory
     /// specification defines the user's cache directory; nil without either.
     package static func cacheHome(xdgCacheHome: String?, home: String?) -> String? {
-        RegistryCacheStore.cacheHome(xdgCacheHome: xdgCacheHome, home: home)
+        ScanCacheStore.cacheHome(xdgCacheHome: xdgCacheHome, home: home)
     }
 }
 
@@ -25,10 +25,10 @@ package struct LoadOptions: Sendable {
     /// How workers run: the scanners, and plugins the policy isolates.
     package var isolation: IsolationOptions
     /// Whether the registry cache is read and written.
-    package var cache: RegistryCacheUse
+    package var cache: ScanCacheUse
 
     /// Creates the options.
-    package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: RegistryCacheUse) {
+    package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: ScanCacheUse) {
         self.policy = policy
         self.isolation = isolation
         self.cache = cache
@@ -77,7 +77,7 @@ extension Host {
     /// One plugin file as this run's plan knows it.
     private enum Item: Sendable {
         /// Described by the cache.
-        case cached(PluginDiscovery.Candidate, RegistryCache.Entry)
+        case cached(PluginDiscovery.Candidate, ScanCache.Entry)
         /// New or changed: to be scanned.
         case needsScan(PluginDiscovery.Candidate)
         /// Refused by the host's own checks before any of its code ran.
@@ -87,17 +87,17 @@ extension Host {
     /// One plugin file once scanned, if it needed a scan.
     private enum Listed {
         /// What it provides, from the cache or, when `scanned`, from this run's scan.
-        case described(PluginDiscovery.Candidate, RegistryCache.Entry, scanned: Bool)
+        case described(PluginDiscovery.Candidate, ScanCache.Entry, scanned: Bool)
         /// Refused by the host's own checks before any of its code ran.
         case refused(PluginDiscovery.Candidate, PluginLoader.Failure)
     }
 
     private struct Plan: Sendable {
-        let store: RegistryCacheStore
-        let previous: RegistryCache?
+        let store: ScanCacheStore
+        let previous: ScanCache?
         /// Why the cache file there was not used, when it was refused: said
         /// once, when the plan is carried out.
-        let refusal: RegistryCacheStore.Refusal?
+        let refusal: ScanCacheStore.Refusal?
         let locks: LockFileCache
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
@@ -109,9 +109,9 @@ extension Host {
         let candidates = pluginCandidates()
         // Not keyed by the configuration: a plugin registers the same fetchers whatever API it is pointed at,
         // and switching --api-base-url must not rescan every plugin.
-        let store = RegistryCacheStore(cacheHome: cacheHome, searchPath: discovery.locations.map(\.directory))
-        var previous: RegistryCache?
-        var refusal: RegistryCacheStore.Refusal?
+        let store = ScanCacheStore(cacheHome: cacheHome, searchPath: discovery.locations.map(\.directory))
+        var previous: ScanCache?
+        var refusal: ScanCacheStore.Refusal?
         if !rebuild {
             switch store.read(host: HostIdentity.current, abiVersion: PluginABIVersion.current) {
             case .success(let cache): previous = cache
@@ -155,12 +155,12 @@ extension Host {
             }
         }
 
-        let cache = RegistryCache(
+        let cache = ScanCache(
             host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: discovery.locations.map(\.directory),
             entries: items.compactMap { if case .described(_, let entry, _) = $0 { entry } else { nil } })
         var writeError: String?
         if cache != plan.previous {
-            do throws(RegistryCacheStore.WriteError) {
+            do throws(ScanCacheStore.WriteError) {
                 try plan.store.write(cache)
             } catch {
                 writeError = error.description
@@ -184,7 +184,7 @@ extension Host {
     private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
         // Two passes: every on-demand plugin shares the finished ownership.
         let ownership = SymbolOwnership()
-        var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?, scanned: Bool)] = []
+        var outcomes: [(Result<(PluginReport, [ScanCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, ScanCache.Entry?, scanned: Bool)] = []
         var checkedDirectories = Set<String>()
         for item in items {
             switch item {
@@ -225,9 +225,9 @@ extension Host {
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.
     private func listing(
-        _ entry: RegistryCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, locks: LockFileCache,
+        _ entry: ScanCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, locks: LockFileCache,
         checkedDirectories: inout Set<String>
-    ) throws(PluginLoader.Failure) -> (PluginReport, [RegistryCache.Fetcher]) {
+    ) throws(PluginLoader.Failure) -> (PluginReport, [ScanCache.Fetcher]) {
         let path = candidate.path
         func fail(_ error: PluginLoadError) -> PluginLoader.Failure {
             PluginLoader.Failure(error: error, name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
@@ -247,7 +247,7 @@ extension Host {
         if let failure = settled.failure(after: [], refused: []) { throw fail(failure) }
         var report = PluginReport(
             name: entry.name, version: version, path: path, status: .loaded, fetchers: settled.kept.map(\.symbol), error: nil,
-            warnings: entry.warnings + settled.duplicates.map(Settlement<RegistryCache.Fetcher>.warning))
+            warnings: entry.warnings + settled.duplicates.map(Settlement<ScanCache.Fetcher>.warning))
         report.metadata = entry.metadata
         return (report, settled.kept)
     }

@@ -24,7 +24,7 @@ import WorkerProtocol
 /// optional is an empty field; a present one starts with `=`. The last line
 /// counts the entries, so a file cut short is refused, never read as fewer
 /// plugins.
-enum RegistryCacheCodec {
+enum ScanCacheCodec {
     /// Why a file is not a cache this host can read.
     struct DecodeError: Error, Sendable, CustomStringConvertible {
         let description: String
@@ -35,7 +35,7 @@ enum RegistryCacheCodec {
     private static let partSeparator: Character = "\u{1E}"
 
     /// The file's bytes for `cache`.
-    static func encode(_ cache: RegistryCache) -> [UInt8] {
+    static func encode(_ cache: ScanCache) -> [UInt8] {
         var lines = [
             "\(magic)\t\(cache.format)",
             "host\t\(escape(cache.host))",
@@ -50,7 +50,7 @@ enum RegistryCacheCodec {
     }
 
     /// The cache in `bytes`, or why they are not one.
-    static func decode(_ bytes: [UInt8]) throws(DecodeError) -> RegistryCache {
+    static func decode(_ bytes: [UInt8]) throws(DecodeError) -> ScanCache {
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard lines.last?.isEmpty == true else { throw DecodeError(description: "the last line is cut short") }
         lines.removeLast()
@@ -69,18 +69,18 @@ enum RegistryCacheCodec {
         guard let count = Int(try field(lines[lines.count - 1], "end")), count == lines.count - 5 else {
             throw DecodeError(description: "its end line does not count its \(lines.count - 5) entries")
         }
-        var entries: [RegistryCache.Entry] = []
+        var entries: [ScanCache.Entry] = []
         entries.reserveCapacity(count)
         for line in lines[4..<(lines.count - 1)] {
             entries.append(try entry(line))
         }
-        var cache = RegistryCache(host: host, abiVersion: abi, searchPath: search, entries: entries)
+        var cache = ScanCache(host: host, abiVersion: abi, searchPath: search, entries: entries)
         cache.format = format
         return cache
     }
 
     /// An entry's fields, in order.
-    private static func fields(of entry: RegistryCache.Entry) -> [String] {
+    private static func fields(of entry: ScanCache.Entry) -> [String] {
         let identity = entry.identity
         let metadata = entry.metadata.map { metadata in
             list(["\(metadata.abiVersion)", "\(metadata.descriptorSize)"] + [metadata.description, metadata.author, metadata.license, metadata.homepage].map { optional($0) })
@@ -94,7 +94,7 @@ enum RegistryCacheCodec {
         ]
     }
 
-    private static func entry(_ line: ArraySlice<UInt8>) throws(DecodeError) -> RegistryCache.Entry {
+    private static func entry(_ line: ArraySlice<UInt8>) throws(DecodeError) -> ScanCache.Entry {
         // Fields stay bytes until they are needed as text: numbers are read
         // from the bytes, and most optional fields are empty.
         let bytes = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
@@ -129,14 +129,14 @@ enum RegistryCacheCodec {
         }
         let identity = FileIdentity(
             device: try number(2), inode: try number(3), size: try number(4), modifiedNanoseconds: try number(5), changedNanoseconds: try number(6))
-        var entry = RegistryCache.Entry(
+        var entry = ScanCache.Entry(
             path: try unescape(text(1)), identity: identity, sha256: try optional(text(7)), name: try unescape(text(8)),
             version: try optional(text(9)), abiVersion: try optional(text(10)).flatMap { UInt32($0) }, fetchers: [], status: status,
             error: try optional(text(12)))
         entry.warnings = try items(text(13)).map(unescape)
         entry.fetchers = try items(text(14)).map { item throws(DecodeError) in
             let (symbol, displayName) = try pair(item)
-            return RegistryCache.Fetcher(symbol: symbol, displayName: displayName)
+            return ScanCache.Fetcher(symbol: symbol, displayName: displayName)
         }
         if let metadata = try optional(text(15), escaped: false) {
             let parts = items(metadata)

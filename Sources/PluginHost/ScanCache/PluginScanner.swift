@@ -19,7 +19,7 @@ struct PluginScanner: Sendable {
     enum Outcome: Sendable {
         /// The plugin ran in its worker: what it registered, or how it failed.
         /// This is what the cache remembers until the file changes.
-        case scanned(RegistryCache.Entry)
+        case scanned(ScanCache.Entry)
         /// The host refused the file before any of its code ran (trust rules,
         /// lock file, ELF headers, a sandbox short of the one required, or a
         /// worker that could not be started).
@@ -91,7 +91,7 @@ struct PluginScanner: Sendable {
         }
         let digest = file.digest
         let (outcome, sandbox, worker) = await loader.finish(path, started: await loader.spawn(path, file: file))
-        var entry = RegistryCache.Entry(
+        var entry = ScanCache.Entry(
             path: path, identity: identity, sha256: digest, name: FilePaths.name(of: path), version: nil, abiVersion: nil,
             fetchers: [], status: .failed, error: nil)
         entry.sandbox = sandbox
@@ -102,7 +102,7 @@ struct PluginScanner: Sendable {
             entry.abiVersion = report.metadata?.abiVersion
             entry.metadata = report.metadata
             entry.status = .loaded
-            entry.fetchers = fetchers.map { RegistryCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
+            entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
             entry.warnings = report.warnings
         case .failure(let failure):
             if case .sandboxRequired = failure.error.kind { return (.refused(failure), worker) }
