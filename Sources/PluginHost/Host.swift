@@ -84,8 +84,8 @@ package struct Host: Sendable {
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop any workers.
     package func loadPlugins(_ options: LoadOptions) async -> LoadedPlugins {
         switch options.cache {
-        case .use(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: false).0
-        case .rebuild(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: true).0
+        case .use(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: false).0
+        case .rebuild(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true).0
         case .off: await loadEagerly(options)
         }
     }
@@ -96,7 +96,7 @@ package struct Host: Sendable {
     package func loadPluginsWithoutWaiting(_ options: LoadOptions) -> PreparedLoad {
         switch options.cache {
         case .use(let cacheHome):
-            return catalogWithoutScanning(options, cacheHome: cacheHome)
+            return PluginCatalog(host: self, options: options, cacheHome: cacheHome).loadWithoutScanning()
         case .off where !options.policy.mayIsolate:
             return .loaded(loadPlugins(mode: options.policy.mode(origin: .named, pinnedBy: nil)))
         case .off, .rebuild:
@@ -106,7 +106,7 @@ package struct Host: Sendable {
 
     /// Scans every plugin again and rewrites the registry cache.
     package func rescan(_ options: LoadOptions, cacheHome: String) async -> (LoadedPlugins, RescanReport) {
-        await catalog(options, cacheHome: cacheHome, rebuild: true)
+        await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true)
     }
 
     /// Finds and loads every plugin in-process and fills the registry with their fetchers.
@@ -193,6 +193,13 @@ extension Host {
         pluginCandidates().map(\.path)
     }
 
+    /// The files discovery finds, with a warning line when there are none.
+    func pluginCandidates() -> [PluginDiscovery.Candidate] {
+        let candidates = discovery.candidates { services.logger.warning("\($0)") }
+        if candidates.isEmpty { warnNoPluginFiles() }
+        return candidates
+    }
+
     /// The warning for a search that found nothing.
     func warnNoPluginFiles() {
         let searched = discovery.locations.map(\.directory).joined(separator: ", ")
@@ -233,7 +240,7 @@ package struct LoadedPlugins: Sendable {
     /// The isolated workers serving the fetchers, if loaded with `--isolate`.
     let workers: [WorkerConnection]
     /// The plugins that load on their first fetch, with the registry cache.
-    var onDemand: [OnDemandPlugin] = []
+    var onDemand: OnDemandPlugins?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -244,7 +251,7 @@ package struct LoadedPlugins: Sendable {
                 group.addTask { await worker.shutdown() }
             }
             // Only the few a fetch loaded in workers: a task each for a thousand idle plugins is not free.
-            for plugin in onDemand where plugin.hasWorker {
+            for plugin in onDemand?.loadedInWorkers ?? [] {
                 group.addTask { await plugin.shutdown() }
             }
         }

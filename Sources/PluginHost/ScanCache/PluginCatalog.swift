@@ -1,77 +1,46 @@
-import FoundationEssentials
 import Logging
 
-/// Whether and how a run uses the registry cache.
-package enum ScanCacheUse: Sendable, Equatable {
-    /// Neither read nor write it: load every plugin, as `--no-cache` asks.
-    case off
-    /// Read it from `cacheHome`/patchbay, scan what is new or changed, and
-    /// write it back.
-    case use(cacheHome: String)
-    /// Scan every plugin again and write it, as `host rescan` asks.
-    case rebuild(cacheHome: String)
+/// What the plugin files provide, as the scan cache describes them and
+/// scans in sandboxed workers fill in: the reports and the fetcher rows of a
+/// run that loads no plugin until a fetch calls one.
+///
+/// Only files that are new or changed since their last scan are scanned. A
+/// fetch then loads only the plugins that provide the symbols asked for
+/// (``LoadedPlugins/fetch(_:currency:timeout:)``), each in its ``LoadMode``.
+/// A listing builds nothing per plugin beyond its row: no loader, no
+/// fetcher, no container registration (see ``FetcherRegistry``).
+struct PluginCatalog: Sendable {
+    /// The host whose plugins are described.
+    let host: Host
+    /// Where plugins run, and how workers run.
+    let options: LoadOptions
+    /// Where the cache file lives: `cacheHome`/patchbay.
+    let cacheHome: String
 
-    /// `$XDG_CACHE_HOME`, or `$HOME/.cache`, as the XDG base directory
-    /// specification defines the user's cache directory; nil without either.
-    package static func cacheHome(xdgCacheHome: String?, home: String?) -> String? {
-        ScanCacheStore.cacheHome(xdgCacheHome: xdgCacheHome, home: home)
-    }
-}
-
-/// How a run learns what the plugins provide, and where each one runs.
-package struct LoadOptions: Sendable {
-    /// Who decides where each plugin runs.
-    package var policy: IsolationPolicy
-    /// How workers run: the scanners, and plugins the policy isolates.
-    package var isolation: IsolationOptions
-    /// Whether the registry cache is read and written.
-    package var cache: ScanCacheUse
-
-    /// Creates the options.
-    package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: ScanCacheUse) {
-        self.policy = policy
-        self.isolation = isolation
-        self.cache = cache
-    }
-}
-
-/// What `host rescan` did.
-package struct RescanReport: Sendable, Equatable {
-    /// The cache file written.
-    package let cachePath: String
-    /// How many plugin files were scanned.
-    package let scanned: Int
-    /// How many of them loaded in their scan.
-    package let loaded: Int
-    /// Why the cache could not be written, if it could not.
-    package let writeError: String?
-}
-
-extension Host {
-    /// The plugins as the registry cache describes them, scanning in
-    /// sandboxed workers only the files that are new or changed since their
-    /// last scan; no plugin is loaded. A fetch loads only the plugins that
-    /// provide the symbols asked for (``LoadedPlugins/fetch(_:currency:timeout:)``),
-    /// each in its ``LoadMode``.
-    func catalog(_ options: LoadOptions, cacheHome: String, rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
-        await carryOut(plan(options, cacheHome: cacheHome, rebuild: rebuild), options: options)
+    /// The plugins, scanning what the cache lacks; with `rebuild`, every
+    /// plugin is scanned again, as `host rescan` asks.
+    func load(rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
+        await carryOut(plan(rebuild: rebuild))
     }
 
-    /// ``catalog(_:cacheHome:rebuild:)`` as far as it goes without a task:
-    /// the plugins when nothing needs a scan, else the scan still to do,
-    /// which starts from what was read here rather than reading it again.
-    func catalogWithoutScanning(_ options: LoadOptions, cacheHome: String) -> PreparedLoad {
-        let plan = plan(options, cacheHome: cacheHome, rebuild: false)
+    /// ``load(rebuild:)`` as far as it goes without a task: the plugins when
+    /// nothing needs a scan, else the scan still to do, which starts from
+    /// what was read here rather than reading it again.
+    func loadWithoutScanning() -> PreparedLoad {
+        let plan = plan(rebuild: false)
         guard plan.needingScan.isEmpty else {
-            return .needsTask(PendingLoad { await carryOut(plan, options: options).0 })
+            return .needsTask(PendingLoad { await carryOut(plan).0 })
         }
-        return .loaded(finish(plan, scanned: [], options: options).0)
+        return .loaded(finish(plan, scanned: []).0)
     }
+
+    private var services: HostServices { host.services }
+    private var trust: PluginTrust { host.trust }
 
     /// Scans what the plan says needs it, then lists.
-    private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
+    private func carryOut(_ plan: Plan) async -> (LoadedPlugins, RescanReport) {
         let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
-        return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
+        return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks))
     }
 
     /// One plugin file as this run's plan knows it.
@@ -105,11 +74,11 @@ extension Host {
         }
     }
 
-    private func plan(_ options: LoadOptions, cacheHome: String, rebuild: Bool) -> Plan {
-        let candidates = pluginCandidates()
+    private func plan(rebuild: Bool) -> Plan {
+        let candidates = host.pluginCandidates()
         // Not keyed by the configuration: a plugin registers the same fetchers whatever API it is pointed at,
         // and switching --api-base-url must not rescan every plugin.
-        let store = ScanCacheStore(cacheHome: cacheHome, searchPath: discovery.locations.map(\.directory))
+        let store = ScanCacheStore(cacheHome: cacheHome, searchPath: host.discovery.locations.map(\.directory))
         var previous: ScanCache?
         var refusal: ScanCacheStore.Refusal?
         if !rebuild {
@@ -137,7 +106,7 @@ extension Host {
         return Plan(store: store, previous: previous, refusal: refusal, locks: locks, items: items)
     }
 
-    private func finish(_ plan: Plan, scanned: [PluginScanner.Outcome], options: LoadOptions) -> (LoadedPlugins, RescanReport) {
+    private func finish(_ plan: Plan, scanned: [PluginScanner.Outcome]) -> (LoadedPlugins, RescanReport) {
         if let refusal = plan.refusal {
             services.logger.warning("ignoring the plugin cache \(plan.store.path): \(refusal); rebuilding it")
         }
@@ -156,7 +125,7 @@ extension Host {
         }
 
         let cache = ScanCache(
-            host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: discovery.locations.map(\.directory),
+            host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: host.discovery.locations.map(\.directory),
             entries: items.compactMap { if case .described(_, let entry, _) = $0 { entry } else { nil } })
         var writeError: String?
         if cache != plan.previous {
@@ -171,56 +140,59 @@ extension Host {
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, locks: plan.locks, options: options)
+        let loaded = compose(items, locks: plan.locks)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
     }
 
-    /// The reports and on-demand fetchers of the listed files, in search
-    /// order, with the rules loading in that order would apply: the first
-    /// file to register a symbol keeps it. The host's checks that depend on
-    /// more than the file (its directory, the lock file) are made again here.
-    private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
-        // Two passes: every on-demand plugin shares the finished ownership.
+    /// The reports and fetcher rows of the listed files, in search order,
+    /// with the rules loading in that order would apply (``SymbolOwnership``).
+    /// The host's checks that depend on more than the file (its directory,
+    /// the lock file) are made again here.
+    private func compose(_ items: [Listed], locks: LockFileCache) -> LoadedPlugins {
         let ownership = SymbolOwnership()
-        var outcomes: [(Result<(PluginReport, [ScanCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, ScanCache.Entry?, scanned: Bool)] = []
-        var checkedDirectories = Set<String>()
-        for item in items {
-            switch item {
-            case .refused(let candidate, let failure):
-                outcomes.append((.failure(failure), candidate, nil, false))
-            case .described(let candidate, let entry, let scanned):
-                let outcome = Result { () throws(PluginLoader.Failure) in
-                    try listing(entry, candidate: candidate, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
-                }
-                outcomes.append((outcome, candidate, entry, scanned))
-            }
-        }
-
         var result = PluginLoader.Outcome()
-        var onDemand: [OnDemandPlugin] = []
-        let warned = OnceFlag()
-        for (outcome, candidate, entry, scanned) in outcomes {
-            let pinnedBy = locks.pin(of: candidate.path, digest: entry?.sha256)
-            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: pinnedBy)
-            var fetchers: [PluginFetcher] = []
-            if case .success(let (report, listed)) = outcome, let entry {
-                let plugin = OnDemandPlugin(
-                    path: candidate.path, identity: PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path), mode: mode,
-                    fileIdentity: entry.identity, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned,
-                    ownership: ownership)
-                onDemand.append(plugin)
-                fetchers = listed.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: plugin) }
+        result.reports.reserveCapacity(items.count)
+        var plugins: [OnDemandPlugins.Plugin] = []
+        var rows: [FetcherListing] = []
+        var providers: [Int] = []
+        var checkedDirectories = Set<String>()
+        let allowedURLs = services.allowedURLs
+        for item in items {
+            let candidate: PluginDiscovery.Candidate
+            let outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoader.Failure>
+            var entry: ScanCache.Entry?
+            var scanned = false
+            switch item {
+            case .refused(let refused, let failure):
+                (candidate, outcome) = (refused, .failure(failure))
+            case .described(let described, let listed, let wasScanned):
+                (candidate, entry, scanned) = (described, listed, wasScanned)
+                outcome = Result { () throws(PluginLoader.Failure) in
+                    try listing(listed, candidate: described, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
+                }
             }
-            result.record(outcome.map { ($0.0, fetchers) }, for: candidate.path, services: services)
+            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: locks.pin(of: candidate.path, digest: entry?.sha256))
+            if case .success(let (report, kept)) = outcome, let entry {
+                let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
+                plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, mode: mode, fileIdentity: entry.identity))
+                for fetcher in kept {
+                    rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity))
+                    providers.append(plugins.count - 1)
+                }
+            }
+            result.record(outcome.map { ($0.0, []) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
             result.reports[index].mode = mode
             result.reports[index].cached = entry != nil && !scanned
             if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
-            result.reports[index].allowedURLs = services.allowedURLs
+            result.reports[index].allowedURLs = allowedURLs
         }
-        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
+        let onDemand = OnDemandPlugins(
+            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: OnceFlag(), ownership: ownership)
+        return LoadedPlugins(
+            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers), workers: [], onDemand: onDemand)
     }
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.
@@ -250,35 +222,5 @@ extension Host {
             warnings: entry.warnings + settled.duplicates.map(Settlement<ScanCache.Fetcher>.warning))
         report.metadata = entry.metadata
         return (report, settled.kept)
-    }
-
-    /// The files discovery finds, with a warning line when there are none.
-    func pluginCandidates() -> [PluginDiscovery.Candidate] {
-        let candidates = discovery.candidates { services.logger.warning("\($0)") }
-        if candidates.isEmpty { warnNoPluginFiles() }
-        return candidates
-    }
-}
-
-extension LockFileCache {
-    /// Whether a lock file governs `pluginPath`.
-    func applies(to pluginPath: String) -> Bool {
-        if case .unlocked = lock(for: pluginPath) { false } else { true }
-    }
-
-    /// The lock file that pins `pluginPath` to `digest`, if one does.
-    func pin(of pluginPath: String, digest: String?) -> String? {
-        guard case .lock(let lock) = lock(for: pluginPath), let digest, lock.expectedDigest(for: pluginPath) == digest else { return nil }
-        return lock.path
-    }
-
-    /// The lock-file check of loading, made on a digest taken earlier from
-    /// the same, unchanged file.
-    func check(_ pluginPath: String, digest: String?) throws(PluginLoadError) {
-        _ = try lock(for: pluginPath).verify(pluginPath) { () throws(PluginLoadError) in
-            // A scan takes the digest whenever a lock applies; without one the file is scanned again.
-            guard let digest else { throw PluginLoadError(.changedSinceListed) }
-            return digest
-        }
     }
 }
