@@ -109,33 +109,10 @@ package struct Host: Sendable {
         await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true)
     }
 
-    /// Finds and loads every plugin in-process and fills the registry with their fetchers.
-    package func loadPlugins() -> LoadedPlugins {
-        loadPlugins(mode: nil)
-    }
-
-    private func loadPlugins(mode: LoadMode?) -> LoadedPlugins {
-        let files = pluginFiles()
-        let result = PluginLoader(services: services, trust: trust).load(files)
+    /// Every plugin in-process, in search order, without the scan cache.
+    private func loadPlugins(mode: LoadMode) -> LoadedPlugins {
+        let result = PluginLoader(services: services, trust: trust).load(pluginFiles())
         return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [])
-    }
-
-    /// Finds the plugins and loads each in a worker process of its own, so a
-    /// plugin that crashes, exits or hangs, while loading or fetching, is
-    /// reported and the others carry on.
-    ///
-    /// The checks before loading are the same as in-process, made here in the
-    /// host; the worker loads the very descriptor the host checked. Host
-    /// services, networking included, still come from this host: workers
-    /// ask for them over their pipes.
-    ///
-    /// Call ``LoadedPlugins/shutdown()`` when done, to stop the workers.
-    /// - Parameter isolation: The worker executable and the load timeout.
-    /// - Returns: The reports and a registry whose fetchers call into the workers.
-    package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
-        let files = pluginFiles()
-        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers)
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
@@ -178,7 +155,7 @@ package struct Host: Sendable {
     }
 
     /// `report`, recording the URLs its plugin may fetch and where it ran.
-    private func withAllowedURLs(_ report: PluginReport, mode: LoadMode? = nil) -> PluginReport {
+    func withAllowedURLs(_ report: PluginReport, mode: LoadMode? = nil) -> PluginReport {
         var report = report
         report.allowedURLs = services.allowedURLs
         report.mode = mode

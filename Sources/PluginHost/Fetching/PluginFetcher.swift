@@ -76,7 +76,7 @@ package struct PluginFetcher: Sendable {
     private func price(in currency: String, timeout: Duration, loading plugin: OnDemandPlugin) async -> Result<Quote, FetchError> {
         switch await plugin.fetchers() {
         case .failure(let failure):
-            return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) could not be loaded: \(failure.error.message(naming: plugin.names))")))
+            return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) could not be loaded: \(failure.message(naming: plugin.names))")))
         case .success(let fetchers):
             guard let fetcher = fetchers.first(where: { $0.symbol == symbol }) else {
                 return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) no longer registers \(symbol)")))

@@ -7,18 +7,18 @@ import Glibc
 /// `PREFIX/bin/host` and `PREFIX/lib/patchbay/patchbay-worker`).
 enum WorkerExecutable {
     /// The worker for the running host, looked up once per process.
-    static let located: Result<String, WorkerFailure> = locate(besideExecutableIn: PluginDiscovery.runningExecutableDirectory)
+    static let located: Result<String, WorkerError> = locate(besideExecutableIn: PluginDiscovery.runningExecutableDirectory)
 
     /// The first executable `patchbay-worker` in the places a host whose
     /// executable is in `directory` looks.
-    /// - Returns: Its path, or a ``WorkerFailure/Cause/missingExecutable(searched:)``
+    /// - Returns: Its path, or a ``WorkerError/Cause/missingExecutable(searched:)``
     ///   naming every place looked in.
-    static func locate(besideExecutableIn directory: String) -> Result<String, WorkerFailure> {
+    static func locate(besideExecutableIn directory: String) -> Result<String, WorkerError> {
         let places = [
             FilePaths.join(directory, WorkerStartup.executableName),
             FilePaths.join(FilePaths.join(FilePaths.directory(of: directory), "lib/patchbay"), WorkerStartup.executableName),
         ]
-        guard let found = places.first(where: { access($0, X_OK) == 0 }) else { return .failure(WorkerFailure(.loading, .missingExecutable(searched: places))) }
+        guard let found = places.first(where: { access($0, X_OK) == 0 }) else { return .failure(WorkerError(.loading, .missingExecutable(searched: places))) }
         return .success(found)
     }
 }

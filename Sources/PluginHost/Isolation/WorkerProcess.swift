@@ -42,24 +42,24 @@ struct WorkerProcess: Sendable {
     ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5;
     ///     it must stay open until this returns.
     ///   - skipped: Sandbox layers the worker is not to apply.
-    /// - Throws: ``WorkerFailure`` with the reason when `pipe` or `posix_spawn` fails.
-    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers) async throws(WorkerFailure) -> WorkerProcess {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerFailure>, Never>) in
+    /// - Throws: ``WorkerError`` with the reason when `pipe` or `posix_spawn` fails.
+    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers) async throws(WorkerError) -> WorkerProcess {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerError>, Never>) in
             // One thread runs every spawn, so no other spawn of ours runs
             // between creating these descriptors and marking them close-on-exec.
             let refused = WorkerSpawnThread.shared.run {
-                continuation.resume(returning: Result { () throws(WorkerFailure) in
+                continuation.resume(returning: Result { () throws(WorkerError) in
                     try spawnOnThisThread(executable: executable, plugin: plugin, skipping: skipped)
                 })
             }
-            if let refused { continuation.resume(returning: .failure(WorkerFailure(.loading, .spawnFailed(refused)))) }
+            if let refused { continuation.resume(returning: .failure(WorkerError(.loading, .spawnFailed(refused)))) }
         }
         return try result.get()
     }
 
-    private static func spawnOnThisThread(executable: String, plugin: Int32, skipping skipped: SandboxLayers) throws(WorkerFailure) -> WorkerProcess {
-        func failure(_ what: String) -> WorkerFailure {
-            WorkerFailure(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
+    private static func spawnOnThisThread(executable: String, plugin: Int32, skipping skipped: SandboxLayers) throws(WorkerError) -> WorkerProcess {
+        func failure(_ what: String) -> WorkerError {
+            WorkerError(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
         }
         var down: [Int32] = [-1, -1]
         var up: [Int32] = [-1, -1]
@@ -129,7 +129,7 @@ struct WorkerProcess: Sendable {
         guard result == 0 else {
             close(down[1])
             close(up[0])
-            throw WorkerFailure(.loading, .spawnFailed("cannot run \(executable): \(String(cString: strerror(result)))"))
+            throw WorkerError(.loading, .spawnFailed("cannot run \(executable): \(String(cString: strerror(result)))"))
         }
         return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
     }

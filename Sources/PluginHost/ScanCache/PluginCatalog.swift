@@ -50,7 +50,7 @@ struct PluginCatalog: Sendable {
         /// New or changed: to be scanned.
         case needsScan(PluginDiscovery.Candidate)
         /// Refused by the host's own checks before any of its code ran.
-        case refused(PluginDiscovery.Candidate, PluginLoader.Failure)
+        case refused(PluginDiscovery.Candidate, PluginLoadError)
     }
 
     /// One plugin file once scanned, if it needed a scan.
@@ -58,7 +58,7 @@ struct PluginCatalog: Sendable {
         /// What it provides, from the cache or, when `scanned`, from this run's scan.
         case described(PluginDiscovery.Candidate, ScanCache.Entry, scanned: Bool)
         /// Refused by the host's own checks before any of its code ran.
-        case refused(PluginDiscovery.Candidate, PluginLoader.Failure)
+        case refused(PluginDiscovery.Candidate, PluginLoadError)
     }
 
     private struct Plan: Sendable {
@@ -66,7 +66,7 @@ struct PluginCatalog: Sendable {
         let previous: ScanCache?
         /// Why the cache file there was not used, when it was refused: said
         /// once, when the plan is carried out.
-        let refusal: ScanCacheStore.Refusal?
+        let refusal: ScanCacheStore.ReadError?
         let locks: LockFileCache
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
@@ -80,7 +80,7 @@ struct PluginCatalog: Sendable {
         // and switching --api-base-url must not rescan every plugin.
         let store = ScanCacheStore(cacheHome: cacheHome, searchPath: host.discovery.locations.map(\.directory))
         var previous: ScanCache?
-        var refusal: ScanCacheStore.Refusal?
+        var refusal: ScanCacheStore.ReadError?
         if !rebuild {
             switch store.read(host: HostIdentity.current, abiVersion: PluginABIVersion.current) {
             case .success(let cache): previous = cache
@@ -100,7 +100,7 @@ struct PluginCatalog: Sendable {
                 try PluginFile.open(candidate.path, rules: trust.rules, lock: locks.lock(for: candidate.path)).closeUnloaded()
                 return .needsScan(candidate)
             } catch {
-                return .refused(candidate, PluginLoader.Failure(error: error))
+                return .refused(candidate, error)
             }
         }
         return Plan(store: store, previous: previous, refusal: refusal, locks: locks, items: items)
@@ -161,7 +161,7 @@ struct PluginCatalog: Sendable {
         let allowedURLs = services.allowedURLs
         for item in items {
             let candidate: PluginDiscovery.Candidate
-            let outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoader.Failure>
+            let outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
             var entry: ScanCache.Entry?
             var scanned = false
             switch item {
@@ -169,7 +169,7 @@ struct PluginCatalog: Sendable {
                 (candidate, outcome) = (refused, .failure(failure))
             case .described(let described, let listed, let wasScanned):
                 (candidate, entry, scanned) = (described, listed, wasScanned)
-                outcome = Result { () throws(PluginLoader.Failure) in
+                outcome = Result { () throws(PluginLoadError) in
                     try listing(listed, candidate: described, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
                 }
             }
@@ -199,10 +199,10 @@ struct PluginCatalog: Sendable {
     private func listing(
         _ entry: ScanCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, locks: LockFileCache,
         checkedDirectories: inout Set<String>
-    ) throws(PluginLoader.Failure) -> (PluginReport, [ScanCache.Fetcher]) {
+    ) throws(PluginLoadError) -> (PluginReport, [ScanCache.Fetcher]) {
         let path = candidate.path
-        func fail(_ error: PluginLoadError) -> PluginLoader.Failure {
-            PluginLoader.Failure(error: error, name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
+        func fail(_ error: PluginLoadError) -> PluginLoadError {
+            error.describing(name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
         }
         do throws(PluginLoadError) {
             try PluginFile.checkPlacement(of: path, isSymbolicLink: candidate.isSymbolicLink, rules: trust.rules, checked: &checkedDirectories)

@@ -25,7 +25,7 @@ struct PluginScanner: Sendable {
         /// worker that could not be started).
         /// These depend on more than the file, so they are checked again on
         /// every run rather than remembered.
-        case refused(PluginLoader.Failure)
+        case refused(PluginLoadError)
     }
 
     /// Creates a scanner running at most `parallelism` workers at once; by
@@ -87,7 +87,7 @@ struct PluginScanner: Sendable {
         // What was checked is what is described: the identity of the open file.
         guard let identity = file.identity() else {
             file.closeUnloaded()
-            return (.refused(PluginLoader.Failure(error: PluginLoadError(.changedSinceListed))), nil)
+            return (.refused(PluginLoadError(.changedSinceListed)), nil)
         }
         let digest = file.digest
         let (outcome, sandbox, worker) = await loader.finish(path, started: await loader.spawn(path, file: file))
@@ -105,13 +105,13 @@ struct PluginScanner: Sendable {
             entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
             entry.warnings = report.warnings
         case .failure(let failure):
-            if case .sandboxRequired = failure.error.kind { return (.refused(failure), worker) }
-            if case .isolated(let cause) = failure.error.kind, cause.neverStarted { return (.refused(failure), worker) }
+            if case .sandboxRequired = failure.kind { return (.refused(failure), worker) }
+            if case .isolated(let cause) = failure.kind, cause.neverStarted { return (.refused(failure), worker) }
             entry.name = failure.name ?? entry.name
             entry.version = failure.version
             entry.abiVersion = failure.metadata?.abiVersion
             entry.metadata = failure.metadata
-            entry.error = failure.error.message(naming: services.names)
+            entry.error = failure.message(naming: services.names)
         }
         return (.scanned(entry), worker)
     }

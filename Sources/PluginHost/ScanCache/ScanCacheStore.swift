@@ -37,7 +37,7 @@ struct ScanCacheStore: Sendable {
     }
 
     /// Why a cache file was not used.
-    enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+    enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         /// There is none yet: not worth a warning.
         case missing
         case notOwned(owner: UInt32)
@@ -66,7 +66,7 @@ struct ScanCacheStore: Sendable {
 
     /// Reads the cache, refusing one that is not the user's, that others may
     /// write, that is cut short or corrupt, or that another host or ABI made.
-    func read(host: String, abiVersion: UInt32) -> Result<ScanCache, Refusal> {
+    func read(host: String, abiVersion: UInt32) -> Result<ScanCache, ReadError> {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             return .failure(errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno))))
