@@ -147,7 +147,7 @@ int pb_sandbox_bind_to_parent(int32_t parent_pid);
 
 /**
  * Writes the directory of the shared library that defines `symbol` (found
- * with dlsym and dladdr), e.g. the Swift runtime's for "swift_retain".
+ * with dlsym and dl_iterate_phdr), e.g. the Swift runtime's for "swift_retain".
  *
  * @param symbol Borrowed NUL-terminated name.
  * @param buffer Receives a NUL-terminated path of at most `capacity` bytes.
