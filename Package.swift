@@ -133,8 +133,11 @@ let package = Package(
                 "WorkerProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: hostOnly),
                 .product(name: "Logging", package: "swift-log", condition: hostOnly),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
+        // The commit and the Swift version `host --version` prints, written into the build folder, never the source tree.
+        .plugin(name: "BuildInfo", capability: .buildTool(), path: "BuildPlugins/BuildInfo"),
 
         .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
         .testTarget(name: "PriceKitTests", dependencies: ["PriceKit"]),

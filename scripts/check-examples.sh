@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs, end to end, everything a plugin author is shown:
 #   getting-started  the snippets of PluginSDK's Getting Started article,
-#                    extracted from the Markdown: the Swift manifest, entry
-#                    point and test, and the C plugin;
+#                    extracted from the Markdown exactly as written: the
+#                    Swift manifest, entry point and test, and the C plugin;
+#                    and the test of PriceKit's Getting Started;
 #   c-example        Examples/CPlugin, built with its Makefile;
 #   rust-example     Examples/RustPlugin, with `cargo build --offline`, or
 #                    `rustc` when there is no cargo;
@@ -112,14 +113,16 @@ block() {
 check_getting_started() {
     local name=getting-started dir=$work/DogecoinPlugin article=$repo/Sources/PluginSDK/PluginSDK.docc/GettingStarted.md started
     started=$(now)
-    mkdir -p "$dir/Sources/DogecoinPlugin" "$dir/Tests/DogecoinPluginTests" "$dir/plugins"
+    mkdir -p "$dir/Sources/DogecoinPlugin" "$dir/Tests/DogecoinPluginTests" "$dir/Tests/PriceKitArticleTests" "$dir/plugins"
     # The manifest, with this checkout in place of the article's ../patchbay,
     # and a test target for the article's test.
     block "$article" swift 1 \
         | sed "s|\.package(name: \"patchbay\", path: \"\.\./patchbay\", traits: \[\])|.package(name: \"patchbay\", path: \"$repo\", traits: [])|" \
-        | sed 's|^    \]$|        .testTarget(name: "DogecoinPluginTests", dependencies: ["DogecoinPlugin"]),\n    ]|' >"$dir/Package.swift"
+        | sed 's|^    \]$|        .testTarget(name: "DogecoinPluginTests", dependencies: ["DogecoinPlugin"]),\n        .testTarget(name: "PriceKitArticleTests", dependencies: ["DogecoinPlugin"]),\n    ]|' >"$dir/Package.swift"
     block "$article" swift 2 >"$dir/Sources/DogecoinPlugin/DogecoinPlugin.swift"
-    { echo "import Foundation"; block "$article" swift 3; } >"$dir/Tests/DogecoinPluginTests/DogecoinPluginTests.swift"
+    # The tests exactly as the articles show them, imports included: PluginSDK's, and PriceKit's second snippet.
+    block "$article" swift 3 >"$dir/Tests/DogecoinPluginTests/DogecoinPluginTests.swift"
+    block "$repo/Sources/PriceKit/PriceKit.docc/GettingStarted.md" swift 2 >"$dir/Tests/PriceKitArticleTests/PriceKitArticleTests.swift"
     grep -q "path: \"$repo\"" "$dir/Package.swift" || { fail "$name" "the article's manifest no longer has the dependency line this script replaces"; return 0; }
     swift_build "$name" "$dir" --build-tests || return 0
     if ! (cd "$dir" && swift test --skip-build --cache-path "$dir/.cache" >"$dir/test.log" 2>&1); then
@@ -130,7 +133,7 @@ check_getting_started() {
     fetches "$name" "$dir/plugins" DOGE DogecoinPlugin || return 0
     local swift_result=$fetched
     if [ -z "$cc" ]; then
-        echo "PASS $name: Swift manifest, entry point and test built, the test passed, fetched $swift_result ($(seconds "$started" "$(now)")); C snippet SKIPPED: no cc or clang"
+        echo "PASS $name: Swift manifest, entry point and both articles' tests built and passed, fetched $swift_result ($(seconds "$started" "$(now)")); C snippet SKIPPED: no cc or clang"
         return 0
     fi
     mkdir -p "$work/c-snippet/plugins"
@@ -141,7 +144,7 @@ check_getting_started() {
         return 0
     fi
     fetches "$name" "$work/c-snippet/plugins" TEST TestPlugin || return 0
-    echo "PASS $name: Swift manifest, entry point and test built, the test passed, fetched $swift_result; C plugin compiled with -Wall -Wextra -Werror, fetched $fetched ($(seconds "$started" "$(now)"))"
+    echo "PASS $name: Swift manifest, entry point and both articles' tests built and passed, fetched $swift_result; C plugin compiled with -Wall -Wextra -Werror, fetched $fetched ($(seconds "$started" "$(now)"))"
 }
 
 check_c_example() {

@@ -47,8 +47,11 @@ struct Fetch: AsyncParsableCommand {
             if case .failure(let error) = result { error } else { nil }
         }
         if format == .table {
+            let hint = failures.contains(where: \.isUnknownSymbol) ? plugins.workingDirectoryHint() : nil
             for failure in failures {
-                StandardError.write("host: error: \(TerminalText.escaped(failure.description(naming: .host)))\n")
+                var line = failure.description(naming: .host)
+                if failure.isUnknownSymbol, let hint { line += "; \(hint)" }
+                StandardError.write("host: error: \(TerminalText.escaped(line))\n")
             }
         }
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode.unknownSymbol }

@@ -4,7 +4,8 @@ import PluginHost
 /// `host graph`: the registry's dependency graph.
 struct Graph: ReportCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.")
+        abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.",
+        discussion: ExitCode.listingStatuses)
 
     @OptionGroup var plugins: PluginOptions
 

@@ -11,9 +11,9 @@ struct HostCLI: AsyncParsableCommand {
             (colon-separated), else beside this executable (lib*Plugin.so), in $XDG_DATA_HOME/patchbay/plugins, \
             /usr/local/lib/patchbay/plugins, /usr/lib/patchbay/plugins and ./plugins. What each plugin provides \
             is kept in a cache ($XDG_CACHE_HOME/patchbay), so a command loads only the plugins it needs. \
-            Plugins bundled with the host or pinned in a lock file run in this process; any other in a sandboxed worker.
+            Plugins bundled with the host, or that you vouched for (host trust), run in this process; any other in a sandboxed worker.
             """,
-        version: PatchbayVersion.current,
-        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Inspect.self, NewPlugin.self]
+        version: PatchbayVersion.report,
+        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Trust.self, Untrust.self, Inspect.self, NewPlugin.self]
     )
 }

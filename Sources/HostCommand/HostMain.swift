@@ -1,8 +1,11 @@
 import ArgumentParser
 import Dispatch
+import Glibc
+import PluginHost
 
 /// The entry point: parses `host`'s arguments and runs the command, without
-/// starting a thread unless the command waits on async work.
+/// starting a thread unless the command waits on async work, and words every
+/// error that ends a run in the one style, `host: error: …`.
 ///
 /// `AsyncParsableCommand.main()` would park the main thread and run every
 /// command on a Dispatch worker thread. Listing plugins loaded in-process
@@ -27,7 +30,7 @@ enum HostMain {
             }
             command = asynchronous
         } catch {
-            HostCLI.exit(withError: error)
+            exit(withError: error)
         }
         runAsTask(command)
     }
@@ -48,11 +51,33 @@ enum HostMain {
             do {
                 try await work()
             } catch {
-                HostCLI.exit(withError: error)
+                exit(withError: error)
             }
             HostCLI.exit()
         }
         dispatchMain()
+    }
+
+    /// Prints what ends the run and exits with its status: help, a version
+    /// or a completion script on stdout; anything else on stderr in `host`'s
+    /// error style. argument-parser's own `exit(withError:)` would start
+    /// parse and validation errors with `Error:`, unlike every other line
+    /// the host prints.
+    static func exit(withError error: any Error) -> Never {
+        let status = HostCLI.exitCode(for: error)
+        let text = HostCLI.fullMessage(for: error)
+        if status == .success {
+            if !text.isEmpty { print(text) }
+        } else if !text.isEmpty {
+            StandardError.write(restyled(text) + "\n")
+        }
+        Glibc.exit(status.rawValue)
+    }
+
+    /// `text` with argument-parser's leading `Error: ` replaced by `host: error: `.
+    static func restyled(_ text: String) -> String {
+        let prefix = "Error: "
+        return text.hasPrefix(prefix) ? "host: error: " + text.dropFirst(prefix.count) : text
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import PluginHost
 
 /// `host inspect FILE`: what the host sees in one plugin file, without fetching.
@@ -11,7 +12,7 @@ struct Inspect: AsyncParsableCommand {
             the mode the plugin would load in with the same options, and its problem, if any. \
             The plugin's code runs only in an isolated, sandboxed worker, never in this process, \
             so inspecting a file you do not trust is safe. \
-            Exit status: \(ExitCode.success.rawValue) for a working plugin; \(ExitCode.failure.rawValue) when it is not one; \
+            Exit status: \(ExitCode.success.rawValue) for a working plugin; \(ExitCode.failure.rawValue) when it is not one, or the file is missing; \
             \(ExitCode.validationFailure.rawValue) for a usage error.
             """
     )
@@ -31,9 +32,17 @@ struct Inspect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let policy = try plugins.resolvedPolicy()
+        // A path that names nothing has no checks to show: one line, not a report of every check failing.
+        var status = stat()
+        if lstat(file, &status) != 0 {
+            let reason = String(cString: strerror(errno))
+            StandardError.write("host: error: \(TerminalText.escaped(file)): \(reason); give the path of a plugin file, e.g. `host inspect plugins/libMyPlugin.so`\n")
+            throw ExitCode.failure
+        }
+        let policy = try plugins.checked { wiring in try wiring.policy() }
         try plugins.checkSandboxSwitch()
-        let inspection = try await plugins.host().inspect(file, isolation: try plugins.isolationOptions(), policy: policy)
+        let isolation = try plugins.checked { wiring in try wiring.isolationOptions() }
+        let inspection = try await plugins.host().inspect(file, isolation: isolation, policy: policy)
         print(Rendering.inspection(inspection, as: format), terminator: "")
         guard inspection.isWorking else {
             let problem = inspection.report.error ?? "it registered no fetchers"

@@ -4,7 +4,8 @@ import PluginHost
 /// `host list-fetchers`: every symbol the loaded plugins provide.
 struct ListFetchers: ReportCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the symbols the loaded plugins can fetch.")
+        abstract: "List the symbols the loaded plugins can fetch.",
+        discussion: ExitCode.listingStatuses)
 
     @OptionGroup var plugins: PluginOptions
 

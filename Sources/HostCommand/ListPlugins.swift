@@ -4,7 +4,8 @@ import PluginHost
 /// `host list-plugins`: every plugin file found, loaded or not, and why not.
 struct ListPlugins: ReportCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the plugin files found, with their status.")
+        abstract: "List the plugin files found, with their status.",
+        discussion: ExitCode.listingStatuses)
 
     @OptionGroup var plugins: PluginOptions
 

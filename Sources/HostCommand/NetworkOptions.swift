@@ -2,8 +2,8 @@ import ArgumentParser
 import Glibc
 import PluginHost
 
-/// How the host reaches http and https URLs: trust roots and proxies, from
-/// flags and, as curl and OpenSSL read them, the environment.
+/// How the host reaches http and https URLs: trust roots and proxies. The
+/// environment's say (as curl and OpenSSL read it) is added by ``HostWiring``.
 struct NetworkOptions: ParsableArguments {
     @Option(
         name: .customLong("ca-file"),
@@ -42,51 +42,22 @@ struct NetworkOptions: ParsableArguments {
         }
     }
 
-    /// The trust roots and proxies from the flags, else the environment,
-    /// with advice that names them.
-    func settings() throws -> NetworkSettings {
-        var paths: [String] = []
-        if let file = Self.variable("SSL_CERT_FILE") { paths.append(file) }
-        if let directories = Self.variable("SSL_CERT_DIR") { paths += directories.split(separator: ":").map(String.init) }
-        paths += caFiles
+    /// What a refused certificate's or an unreachable server's message
+    /// suggests, in this command's flags.
+    var networkAdvice: NetworkAdvice {
         let untrusted =
             noSystemCA
             ? "pass --ca-file PATH with the CA certificate that signed it, or drop --no-system-ca"
             : "pass --ca-file PATH or set SSL_CERT_FILE to the CA certificate that signed it"
-        let advice = CertificateAdvice(untrusted: untrusted, wrongName: "give --api-base-url a host name the certificate was issued for")
-        return NetworkSettings(trust: TrustSettings(caPaths: paths, trustsSystemRoots: !noSystemCA), proxy: try proxySettings(), advice: advice)
-    }
-
-    /// `--no-proxy`, else `--proxy` for every scheme, else the variables
-    /// curl reads, the lower-case name first.
-    private func proxySettings() throws -> ProxySettings {
-        if noProxy { return .disabled(by: "--no-proxy") }
-        let (bypassSource, bypass) = Self.firstVariable("no_proxy", "NO_PROXY") ?? ("NO_PROXY", "")
-        do throws(ProxyURLError) {
-            if let proxy {
-                let server = try ProxyServer(proxy, source: "--proxy")
-                return ProxySettings(https: server, http: server, bypass: NoProxyList(bypass), bypassSource: bypassSource)
+        // Offline, the fixtures a checkout ships answer like Coinbase.
+        let offline =
+            if let checkout = InstalledLayout.running.checkout {
+                "with no network, fetch from the offline fixtures instead: --api-base-url file://\(checkout)/Fixtures/coinbase"
+            } else {
+                "with no network, give --api-base-url file:///DIR, a folder of Coinbase-shaped files (DIR/v2/prices/ETH-USD/spot.json)"
             }
-            let https = try Self.firstVariable("https_proxy", "HTTPS_PROXY").map { (variable) throws(ProxyURLError) in try ProxyServer(variable.value, source: variable.name) }
-            let http = try Self.firstVariable("http_proxy", "HTTP_PROXY").map { (variable) throws(ProxyURLError) in try ProxyServer(variable.value, source: variable.name) }
-            return ProxySettings(https: https, http: http, bypass: NoProxyList(bypass), bypassSource: bypassSource)
-        } catch {
-            let fix = error.source == "--proxy" ? "give e.g. --proxy http://proxy.example:3128" : "fix or unset it, or pass --no-proxy"
-            throw ValidationError("\(error); \(fix)")
-        }
-    }
-
-    /// A variable's value, or nil when it is unset or empty.
-    private static func variable(_ name: String) -> String? {
-        guard let value = ProcessEnvironment.value(of: name), !value.isEmpty else { return nil }
-        return value
-    }
-
-    /// The first of `names` that is set, with its value.
-    private static func firstVariable(_ names: String...) -> (name: String, value: String)? {
-        for name in names {
-            if let value = variable(name) { return (name, value) }
-        }
-        return nil
+        return NetworkAdvice(
+            untrusted: untrusted, wrongName: "give --api-base-url a host name the certificate was issued for",
+            unreachable: "check the address and your network connection; \(offline)")
     }
 }

@@ -73,13 +73,16 @@ struct NewPlugin: ParsableCommand {
             }
             files = template.swiftFiles(checkout: checkout)
         case .c:
-            guard let checkout else {
+            // A checkout's (named or the build's), else an installed copy's header and example.
+            let layout = InstalledLayout.running
+            guard let header = checkout.map({ "\($0)/Sources/PluginABI/include/\(InstalledLayout.pluginHeaderName)" }) ?? layout.pluginHeader,
+                let example = checkout.map({ "\($0)/Examples/CPlugin/coinbase_plugin.c" }) ?? layout.cPluginExample
+            else {
                 throw failure(
-                    "a C plugin is made from patchbay_plugin.h and Examples/CPlugin of a Patchbay checkout, and this host was not built in one; pass --sdk-path DIR"
+                    "a C plugin is made from patchbay_plugin.h and Examples/CPlugin of a Patchbay checkout, or their installed copies, and this host was not built in one; pass --sdk-path DIR"
                 )
             }
-            files = template.cFiles(
-                example: try read("\(checkout)/Examples/CPlugin/coinbase_plugin.c"), header: try read("\(checkout)/Sources/PluginABI/include/patchbay_plugin.h"))
+            files = template.cFiles(example: try read(example), header: try read(header))
         }
         try write(files, into: folder)
         print("wrote \(language == .swift ? "a Swift package" : "a C project") for \(pluginName) (fetcher \(resolvedSymbol)) in \(folder):")
@@ -90,23 +93,13 @@ struct NewPlugin: ParsableCommand {
     /// `--sdk-path`, checked; else the checkout whose `.build` holds this executable.
     private func checkoutDirectory() throws -> String? {
         if let sdkPath {
-            let absolute = sdkPath.hasPrefix("/") ? sdkPath : ProcessEnvironment.workingDirectory + "/" + sdkPath
-            guard Self.isCheckout(absolute) else {
+            let absolute = sdkPath.hasPrefix("/") ? sdkPath : HostEnvironment.current.workingDirectory + "/" + sdkPath
+            guard InstalledLayout.isCheckout(absolute) else {
                 throw ValidationError("--sdk-path \(sdkPath) is not a Patchbay checkout (no Sources/PluginABI/include/patchbay_plugin.h in it); name the folder you cloned")
             }
             return URL(filePath: absolute).standardized.path
         }
-        var directory = URL(filePath: PluginDiscovery.runningExecutableDirectory)
-        for _ in 0..<4 {
-            directory = directory.deletingLastPathComponent()
-            if Self.isCheckout(directory.path) { return directory.path }
-        }
-        return nil
-    }
-
-    private static func isCheckout(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: "\(path)/Package.swift")
-            && FileManager.default.fileExists(atPath: "\(path)/Sources/PluginABI/include/patchbay_plugin.h")
+        return InstalledLayout.running.checkout
     }
 
     private func read(_ path: String) throws -> String {

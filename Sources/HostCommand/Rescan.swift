@@ -22,7 +22,7 @@ struct Rescan: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let cacheHome = plugins.cacheHome() else {
+        guard let cacheHome = plugins.wiring.cacheHome() else {
             throw ValidationError("there is nowhere to keep the plugin cache: set HOME or XDG_CACHE_HOME")
         }
         try plugins.checkSandboxSwitch()

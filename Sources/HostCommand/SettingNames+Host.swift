@@ -7,8 +7,18 @@ extension SettingNames {
         fetchTimeout: "--timeout",
         loadTimeout: "--load-timeout",
         addPluginsDirectory: "pass --plugins-dir",
+        searchUsualDirectories: "drop --plugins-dir and HOST_PLUGINS_DIR to search the usual directories",
         listPlugins: "run `host list-plugins`",
         loadInProcess: "run without --isolate",
-        lockPlugins: "`host lock-plugins`"
+        lockPlugins: "`host lock-plugins`",
+        apiBaseURL: "--api-base-url",
+        allowURL: "--allow-url",
+        isolateAll: "--isolate",
+        isolateNone: "--no-isolate",
+        requireSandbox: "--require-sandbox",
+        proxy: "--proxy",
+        noProxy: "--no-proxy",
+        trust: "`host trust`",
+        untrust: "`host untrust`"
     )
 }

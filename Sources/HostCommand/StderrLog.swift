@@ -23,6 +23,7 @@ enum StderrLog {
         LineLogHandler(logLevel: level) { level, message, plugin in
             // Plugins write much of what is logged, in their name or through the host's messages.
             let source = plugin.map { "[\(TerminalText.escaped($0))] " } ?? ""
+            ProgressLine.interrupt()
             StandardError.write("host: \(source)\(level): \(TerminalText.escaped(message))\n")
         }
     }

@@ -65,11 +65,15 @@ enum HTTPGet {
             return LibraryFailure(.connectionReset, "\(target) closed the TLS connection before it answered")
         case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
             return LibraryFailure(.connectionReset, describe(error))
+        case let error as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN].contains(error.errnoCode):
+            return LibraryFailure(.unreachable, describe(error))
+        case is SocketAddressError.UnknownHost:
+            return LibraryFailure(.unreachable, describe(error))
         case let error as NIOConnectionError:
             if let proxy = spec.client.proxy, error.host == proxy.host, error.port == proxy.port {
                 return LibraryFailure(.proxy, "cannot connect to the proxy \(proxy.address): \(describe(error))")
             }
-            return LibraryFailure(.other, describe(error))
+            return LibraryFailure(.unreachable, describe(error))
         default:
             return LibraryFailure(.other, describe(error))
         }

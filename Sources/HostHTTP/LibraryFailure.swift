@@ -3,7 +3,7 @@
 struct LibraryFailure: Error {
     enum Kind: Int32 {
         case other = 1, timeout, connectionReset, certificateUntrusted, certificateExpired, certificateNotYetValid, certificateWrongName,
-            trustRoots, proxy
+            trustRoots, proxy, unreachable
     }
 
     let kind: Kind

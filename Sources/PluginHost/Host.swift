@@ -83,11 +83,14 @@ package struct Host: Sendable {
     /// Problems are logged, one line per file, and never stop the others.
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop any workers.
     package func loadPlugins(_ options: LoadOptions) async -> LoadedPlugins {
-        switch options.cache {
-        case .use(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: false).0
-        case .rebuild(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true).0
-        case .off: await loadEagerly(options)
-        }
+        var loaded =
+            switch options.cache {
+            case .use(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: false).0
+            case .rebuild(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true).0
+            case .off: await loadEagerly(options)
+            }
+        loaded.noPluginsFix = noPluginsFix
+        return loaded
     }
 
     /// ``loadPlugins(_:)`` as far as it goes without a task: the plugins,
@@ -98,7 +101,7 @@ package struct Host: Sendable {
         case .use(let cacheHome):
             return PluginCatalog(host: self, options: options, cacheHome: cacheHome).loadWithoutScanning()
         case .off where !options.policy.mayIsolate:
-            return .loaded(loadPlugins(mode: options.policy.mode(origin: .named, pinnedBy: nil)))
+            return .loaded(loadPlugins(placing: PlacementRule(policy: options.policy, trust: trust)))
         case .off, .rebuild:
             return .needsTask(PendingLoad { await loadPlugins(options) })
         }
@@ -109,10 +112,17 @@ package struct Host: Sendable {
         await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true)
     }
 
-    /// Every plugin in-process, in search order, without the scan cache.
-    private func loadPlugins(mode: LoadMode) -> LoadedPlugins {
-        let result = PluginLoader(services: services, trust: trust).load(pluginFiles())
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0, mode: mode) }, registry: FetcherRegistry(result.fetchers), workers: [])
+    /// Loads every plugin in-process; `rule`, when given, says for each
+    /// report where the policy puts it (everything in-process) and who vouched.
+    func loadPlugins(placing rule: PlacementRule?) -> LoadedPlugins {
+        let candidates = pluginCandidates()
+        let result = PluginLoader(services: services, trust: trust).load(candidates.map(\.path))
+        let locks = LockFileCache(trust: trust)
+        let placements = candidates.map { candidate in
+            rule?.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+        }
+        return LoadedPlugins(
+            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [])
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
@@ -123,11 +133,11 @@ package struct Host: Sendable {
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
-        let modes = candidates.map { candidate in
-            let pinned: String? =
-                if case .lock(let lock) = locks.lock(for: candidate.path), lock.expectedDigest(for: candidate.path) != nil { lock.path } else { nil }
-            return options.policy.mode(origin: candidate.origin, pinnedBy: pinned)
+        let rule = PlacementRule(policy: options.policy, trust: trust)
+        let placements = candidates.map { candidate in
+            rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
+        noteLockFilesThatOnlyPin(rule)
         let ownership = SymbolOwnership()
         var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, ownership: ownership)
         isolated.warnedAboutSandbox = OnceFlag()
@@ -137,17 +147,17 @@ package struct Host: Sendable {
         var start = 0
         while start < candidates.count {
             var end = start + 1
-            while end < candidates.count, modes[end].place == modes[start].place { end += 1 }
+            while end < candidates.count, placements[end].place == placements[start].place { end += 1 }
             let files = candidates[start..<end].map(\.path)
             let result: PluginLoader.Outcome
-            if modes[start].place == .isolated {
+            if placements[start].place == .isolated {
                 let loaded = await isolated.load(files)
                 result = loaded.0
                 workers += loaded.1
             } else {
                 result = PluginLoader(services: services, trust: trust, ownership: ownership).load(files)
             }
-            reports += zip(result.reports, modes[start..<end]).map { withAllowedURLs($0, mode: $1) }
+            reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
             fetchers += result.fetchers
             start = end
         }
@@ -155,10 +165,10 @@ package struct Host: Sendable {
     }
 
     /// `report`, recording the URLs its plugin may fetch and where it ran.
-    func withAllowedURLs(_ report: PluginReport, mode: LoadMode? = nil) -> PluginReport {
+    func withAllowedURLs(_ report: PluginReport, placement: Placement? = nil) -> PluginReport {
         var report = report
         report.allowedURLs = services.allowedURLs
-        report.mode = mode
+        report.placement = placement
         return report
     }
 }
@@ -177,12 +187,27 @@ extension Host {
         return candidates
     }
 
+    /// One line per lock file that pinned a plugin nobody vouched for: it
+    /// once ran them in-process, and now only pins them.
+    func noteLockFilesThatOnlyPin(_ rule: PlacementRule) {
+        for lock in rule.lockFilesThatOnlyPin {
+            services.logger.warning("\(PlacementRule.onlyPinsNotice(lock, naming: names))")
+        }
+    }
+
     /// The warning for a search that found nothing.
     func warnNoPluginFiles() {
         let searched = discovery.locations.map(\.directory).joined(separator: ", ")
-        services.logger.warning(
-            "no plugin files found in \(searched); run `swift build` to build the bundled plugins, or \(names.addPluginsDirectory)"
-        )
+        services.logger.warning("no plugin files found in \(searched); \(noPluginsFix)")
+    }
+
+    /// How to get plugins when none were found, fitted to how the host was
+    /// started: directories the user named, a checkout's build, or an installed copy.
+    var noPluginsFix: String {
+        if discovery.locations.contains(where: { $0.origin == .named }) {
+            return "put plugin files (.so) there, or \(names.searchUsualDirectories)"
+        }
+        return "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)"
     }
 }
 
@@ -218,6 +243,8 @@ package struct LoadedPlugins: Sendable {
     let workers: [WorkerConnection]
     /// The plugins that load on their first fetch, with the registry cache.
     var onDemand: OnDemandPlugins?
+    /// How to get plugins when none loaded, for an unknown symbol's message.
+    var noPluginsFix: String?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -251,6 +278,7 @@ package struct LoadedPlugins: Sendable {
                     } catch {
                         var error = error
                         error.failedPluginFiles = failedFiles
+                        error.noPluginsFix = noPluginsFix
                         return (index, .failure(error))
                     }
                 }

@@ -40,7 +40,7 @@ struct HTTPLibraryTests {
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
         guard case .failure(let message) = outcome else { Issue.record("expected a failure, got \(outcome)"); return }
         #expect(message.hasPrefix("cannot load /nonexistent/libHostHTTP.so, the host's HTTP client ("))
-        #expect(message.hasSuffix("build it with `swift build`"))
+        #expect(message.hasSuffix("; run `swift build` in \(FixturePlugins.repositoryRoot.standardized.path) to restore it"), "\(message)")
         #expect(!message.contains("\n"))
     }
 
@@ -49,7 +49,7 @@ struct HTTPLibraryTests {
         let impostor = try await FixturePlugins.privateCopy(of: .cPlugin).path
         let networking = HostHTTPNetworking(libraryPath: impostor)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
-        #expect(outcome == .failure("\(impostor) is not the host's HTTP client: it lacks host_http_abi_version; rebuild it with `swift build`"))
+        #expect(outcome == .failure("\(impostor) is not the host's HTTP client: it lacks host_http_abi_version; run `swift build` in \(FixturePlugins.repositoryRoot.standardized.path) to restore it"))
     }
 
     @Test("A library built for another HTTP ABI is refused, naming both versions")
@@ -57,7 +57,7 @@ struct HTTPLibraryTests {
         let library = try await FixturePlugins.httpLibrary(reportingVersion: 99).path
         let networking = HostHTTPNetworking(libraryPath: library)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
-        #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 3; rebuild both with `swift build`"))
+        #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 3; run `swift build` in \(FixturePlugins.repositoryRoot.standardized.path) to rebuild both"))
     }
 
     @Test("A library that never answers is answered for by the host, after the request's deadline and the grace")
@@ -98,9 +98,7 @@ struct HTTPLibraryTests {
     @Test("A host without the library lists plugins, and an http fetch says what is missing")
     func hostWithoutLibrary() async throws {
         let directory = try TemporaryDirectory.make()
-        for name in ["host", "libBitcoinPlugin.so", "libEthereumPlugin.so"] {
-            try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: name), to: directory.appending(path: name))
-        }
+        try await BuildCopies.copy(["host", "libBitcoinPlugin.so", "libEthereumPlugin.so"], to: directory)
         let host = directory.appending(path: "host")
 
         let list = try await CommandRunner.host(["list-fetchers", "--format", "json"], executable: host)

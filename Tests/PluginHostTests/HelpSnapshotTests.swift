@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import HostCommand
+import PluginABI
 import Testing
 
 /// `host --help` and each subcommand's `--help`, as the built executable
@@ -83,12 +84,26 @@ struct HelpSnapshotTests {
         }
     }
 
-    @Test("--version prints the one version, and exits 0")
+    @Test("--version prints the version, the plugin ABI version, the Swift version and the commit, and exits 0")
     func version() async throws {
         let output = try await CommandRunner.host(["--version"])
         #expect(output.status == 0)
-        #expect(output.stdout == PatchbayVersion.current + "\n")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        try #require(lines.count == 4, "\(output.stdout)")
+        #expect(lines[0] == "host \(PatchbayVersion.current)")
         #expect(PatchbayVersion.current.split(separator: ".").count == 3, "not a semantic version: \(PatchbayVersion.current)")
+        #expect(lines[1] == "plugin ABI version \(PB_PLUGIN_ABI_VERSION)")
+        #expect(lines[2].wholeMatch(of: /Swift 6\.[0-9]+(\.[0-9]+)?/) != nil, "\(lines[2])")
+        // The commit this checkout is at, as the build recorded it; a tree with changes says so.
+        let head = try await CommandRunner.run(URL(filePath: "/usr/bin/git"), ["-C", FixturePlugins.repositoryRoot.path, "rev-parse", "HEAD"])
+        let commit = head.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(lines[3] == "commit \(commit)" || lines[3] == "commit \(commit)-dirty", "\(lines[3]) is not HEAD, \(commit)")
+    }
+
+    @Test("Every command's help lists its exit statuses", arguments: commands.dropFirst())
+    func helpListsExitStatuses(command: [String]) async throws {
+        let help = try await Self.help(command)
+        #expect(help.contains("Exit status: 0 "), "`host \(command.joined(separator: " ")) --help` gives no exit status:\n\(help)")
     }
 }
 

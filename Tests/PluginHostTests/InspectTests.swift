@@ -126,4 +126,15 @@ struct InspectTests {
         #expect(output.status == 64)
         #expect(output.stderr.contains("inspect reads only the file it is given; drop --plugins-dir"), "\(output.stderr)")
     }
+
+    @Test("A missing file is one line that names it and the reason, and exits 1")
+    func missingFile() async throws {
+        let file = try TemporaryDirectory.make().appending(path: "libMissingPlugin.so").path
+
+        let output = try await CommandRunner.host(["inspect", file])
+
+        #expect(output.status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderrLines == ["host: error: \(file): No such file or directory; give the path of a plugin file, e.g. `host inspect plugins/libMyPlugin.so`"])
+    }
 }

@@ -183,7 +183,7 @@ struct IsolationEndToEndTests {
     func missingWorker() async throws {
         let host = try TemporaryDirectory.make().appending(path: "bin")
         try FileManager.default.createDirectory(at: host, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: "host"), to: host.appending(path: "host"))
+        try await BuildCopies.copy(["host"], to: host)
         let directory = try await FixturePlugins.directory(with: [.cPlugin, .exitInFetch])
 
         let output = try await CommandRunner.host(
@@ -201,6 +201,6 @@ struct IsolationEndToEndTests {
     func badEnvironment() async throws {
         let output = try await CommandRunner.host(["list-fetchers"], environment: ["HOST_ISOLATE": "maybe"])
         #expect(output.status == 64)
-        #expect(output.stderrLines.first == "Error: HOST_ISOLATE 'maybe' is not 1 or 0; set HOST_ISOLATE=1 to isolate every plugin, HOST_ISOLATE=0 to isolate none, or unset it")
+        #expect(output.stderrLines.first == "host: error: HOST_ISOLATE 'maybe' is not 1 or 0; set HOST_ISOLATE=1 to isolate every plugin, HOST_ISOLATE=0 to isolate none, or unset it")
     }
 }

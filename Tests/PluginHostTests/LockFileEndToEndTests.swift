@@ -1,31 +1,36 @@
 import Foundation
 import Testing
 
-/// `host lock-plugins` and the lock check, through the `host` executable.
+/// `host lock-plugins`, the lock files beside plugins (which pin) and
+/// `--allowlist`, through the `host` executable.
 @Suite("Lock files, end to end", .timeLimit(.minutes(5)))
 struct LockFileEndToEndTests {
-    @Test("lock-plugins writes a sha256sum-compatible plugins.lock and says what it wrote")
-    func lockWritesPluginsLock() async throws {
+    @Test("lock-plugins records every plugin found in the user's trust store, sha256sum-compatible, and writes nothing beside the plugins")
+    func lockWritesTrustStore() async throws {
         let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let doge = try await HostFixtures.sha256sum(directory.appending(path: "libCDogecoinPlugin.so").path)
         let eth = try await HostFixtures.sha256sum(directory.appending(path: "libEthereumPlugin.so").path)
+        let config = try TemporaryDirectory.make()
+        let store = config.appending(path: "patchbay/trusted-plugins").path
 
-        let output = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path])
+        let output = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: ["XDG_CONFIG_HOME": config.path])
 
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.isEmpty)
         #expect(output.stdout == """
-            wrote \(directory.path)/plugins.lock (2 plugins):
-            \(doge)  libCDogecoinPlugin.so
-            \(eth)  libEthereumPlugin.so
+            vouched for 2 plugins in your trust store \(store); they run in-process:
+            \(doge)  \(directory.path)/libCDogecoinPlugin.so
+            \(eth)  \(directory.path)/libEthereumPlugin.so
 
             """)
-        // `sha256sum -c` agrees, run where the names are relative to.
-        try await HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", "plugins.lock"], in: directory)
+        #expect(!FileManager.default.fileExists(atPath: directory.appending(path: "plugins.lock").path))
+        // `sha256sum -c` agrees, from anywhere: the names are absolute.
+        try await HostFixtures.run("/usr/bin/sha256sum", ["-c", "--quiet", store])
         var status = stat()
-        #expect(stat(directory.appending(path: "plugins.lock").path, &status) == 0 && status.st_mode & 0o777 == 0o644)
+        #expect(stat(store, &status) == 0 && status.st_mode & 0o777 == 0o600)
+        #expect(stat(config.appending(path: "patchbay").path, &status) == 0 && status.st_mode & 0o777 == 0o700)
 
-        let listed = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
+        let listed = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path], environment: ["XDG_CONFIG_HOME": config.path])
         #expect(listed.stderr.isEmpty, "\(listed.stderr)")
         #expect(listed.stdout.contains("DOGE") && listed.stdout.contains("ETH"))
     }
@@ -35,7 +40,7 @@ struct LockFileEndToEndTests {
         let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
         let locked = try await HostFixtures.sha256sum(plugin)
-        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        try await HostFixtures.writeLock(for: ["libCDogecoinPlugin.so", "libEthereumPlugin.so"], in: directory)
         try HostFixtures.tamper(plugin)
         let tampered = try await HostFixtures.sha256sum(plugin)
 
@@ -45,7 +50,7 @@ struct LockFileEndToEndTests {
         #expect(output.status == 2)
         #expect(output.stdout.contains(HostFixtures.ethRow))
         #expect(output.stderrLines == [
-            "host: warning: skipping \(plugin): refused (lock file): its SHA-256 is \(tampered), but \(directory.path)/plugins.lock expects \(locked); the file changed after it was locked: if you changed it, check it and run `host lock-plugins` with the same flags",
+            "host: warning: skipping \(plugin): refused (lock file): its SHA-256 is \(tampered), but \(directory.path)/plugins.lock expects \(locked); the file changed after it was pinned: if you changed it, check it and put the line `sha256sum` prints for it in \(directory.path)/plugins.lock",
             "host: error: DOGE: unknown symbol DOGE; available symbols: ETH; 1 plugin file failed to load and may provide it: run `host list-plugins` to see why",
         ])
     }
@@ -53,21 +58,21 @@ struct LockFileEndToEndTests {
     @Test("A plugin added after locking is refused until it is locked")
     func notInLock() async throws {
         let directory = try await FixturePlugins.directory(with: [], bundled: ["Ethereum"])
-        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        try await HostFixtures.writeLock(for: ["libEthereumPlugin.so"], in: directory)
         let plugin = directory.appending(path: "libCDogecoinPlugin.so")
         try FileManager.default.copyItem(at: await FixturePlugins.library(.cPlugin), to: plugin)
 
         let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
-        let refusal = "refused (lock file): it is not listed in \(directory.path)/plugins.lock; check the file, then run `host lock-plugins` with the same flags to add it"
+        let refusal = "refused (lock file): it is not listed in \(directory.path)/plugins.lock, which pins every plugin beside it; check the file, then add the line `sha256sum` prints for it to \(directory.path)/plugins.lock"
         #expect(output.stderrLines == ["host: warning: skipping \(plugin.path): \(refusal)"])
         let rows = try HostFixtures.pluginRows(output.stdout)
         #expect(rows["libCDogecoinPlugin.so"]?["status"] as? String == "failed")
         #expect(rows["libCDogecoinPlugin.so"]?["error"] as? String == refusal)
         #expect(rows["libEthereumPlugin.so"]?["status"] as? String == "loaded")
 
-        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        try await HostFixtures.writeLock(for: ["libCDogecoinPlugin.so", "libEthereumPlugin.so"], in: directory)
         let relisted = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
         #expect(relisted.stderr.isEmpty && relisted.stdout.contains("DOGE"))
     }
@@ -99,7 +104,7 @@ struct LockFileEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--allowlist", "/nonexistent/plugins.lock"])
         #expect(output.status == 64)
         #expect(output.stderrLines.first
-            == "Error: --allowlist /nonexistent/plugins.lock cannot be read (No such file or directory); create it with `host lock-plugins --allowlist /nonexistent/plugins.lock`, or fix the path")
+            == "host: error: --allowlist /nonexistent/plugins.lock cannot be read (No such file or directory); create it with `host lock-plugins --allowlist /nonexistent/plugins.lock`, or fix the path")
         #expect(!output.stderr.contains("Backtrace"))
     }
 
@@ -107,7 +112,7 @@ struct LockFileEndToEndTests {
     func unusableLockFile(writable: Bool) async throws {
         let directory = try await FixturePlugins.directory(with: [.cPlugin], bundled: ["Ethereum"])
         let lock = directory.appending(path: "plugins.lock").path
-        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path]).status == 0)
+        try await HostFixtures.writeLock(for: ["libCDogecoinPlugin.so", "libEthereumPlugin.so"], in: directory)
         if writable {
             try HostFixtures.chmod(lock, 0o646)
         } else {
@@ -121,7 +126,7 @@ struct LockFileEndToEndTests {
         let reason =
             writable
             ? "refused (not writable by others): the lock file \(lock) is world-writable (mode 0646), so other users could allow any plugin; run `chmod o-w \(lock)`"
-            : "refused (lock file): line 1 of \(lock) is not `<sha256 hex>  <file name>`; fix the line, or write the file again with `host lock-plugins`"
+            : "refused (lock file): line 1 of \(lock) is not `<sha256 hex>  <file name>`; fix the line, or write it again with `sha256sum`"
         #expect(output.stderrLines == [
             "host: warning: skipping \(directory.path)/libCDogecoinPlugin.so: \(reason)",
             "host: warning: skipping \(directory.path)/libEthereumPlugin.so: \(reason)",
@@ -134,10 +139,12 @@ struct LockFileEndToEndTests {
         let plugin = directory.appending(path: "libCDogecoinPlugin.so").path
         try HostFixtures.chmod(plugin, 0o757)
 
-        let output = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path])
+        let config = try TemporaryDirectory.make()
+
+        let output = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: ["XDG_CONFIG_HOME": config.path])
 
         #expect(output.status == 1)
-        #expect(output.stdout.hasPrefix("wrote \(directory.path)/plugins.lock (1 plugin):\n"))
+        #expect(output.stdout.hasPrefix("vouched for 1 plugin in your trust store \(config.path)/patchbay/trusted-plugins; they run in-process:\n"))
         #expect(output.stderrLines == [
             "host: warning: not locking \(directory.path)/junk.so: not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it",
             "host: warning: not locking \(plugin): refused (not writable by others): it is world-writable (mode 0757), so other users could replace its code; run `chmod o-w \(plugin)`",

@@ -72,8 +72,9 @@ struct NewPluginTests {
     @Test("Outside a checkout, either language asks for --sdk-path and writes nothing: there is no published URL to depend on", arguments: ["swift", "c"])
     func outsideCheckout(language: String) async throws {
         // A copy of host beside no checkout, as an installed host is.
-        let installed = try TemporaryDirectory.make().appending(path: "host")
-        try FileManager.default.copyItem(at: CommandRunner.buildDirectory.appending(path: "host"), to: installed)
+        let bin = try TemporaryDirectory.make()
+        try await BuildCopies.copy(["host"], to: bin)
+        let installed = bin.appending(path: "host")
         let directory = try TemporaryDirectory.make()
 
         let output = try await CommandRunner.host(["new-plugin", "Dogecoin", "--language", language], in: directory, executable: installed)

@@ -7,7 +7,7 @@ import Testing
 struct PluginDiscoveryTests {
     static func usual(dataHome: String? = "/home/u/.local/share") throws -> PluginDiscovery {
         try PluginDiscovery(
-            flags: [], environment: nil, executableDirectory: "/opt/host/bin", dataHome: dataHome,
+            flags: [], environment: nil, bundledDirectory: "/opt/host/bin", dataHome: dataHome,
             systemDirectories: ["/usr/local/lib/patchbay/plugins", "/usr/lib/patchbay/plugins"], workingDirectory: "/work")
     }
 
@@ -38,9 +38,9 @@ struct PluginDiscoveryTests {
 
     @Test("--plugins-dir, then HOST_PLUGINS_DIR, replace the usual directories")
     func explicitDirectories() throws {
-        let flagged = try PluginDiscovery(flags: ["a", "b"], environment: "c", executableDirectory: "/x", dataHome: "/d", workingDirectory: "/w")
+        let flagged = try PluginDiscovery(flags: ["a", "b"], environment: "c", bundledDirectory: "/x", dataHome: "/d", workingDirectory: "/w")
         #expect(flagged.locations.map(\.directory) == ["a", "b"])
-        let environment = try PluginDiscovery(flags: [], environment: "c:/d/e", executableDirectory: "/x", dataHome: "/d", workingDirectory: "/w")
+        let environment = try PluginDiscovery(flags: [], environment: "c:/d/e", bundledDirectory: "/x", dataHome: "/d", workingDirectory: "/w")
         #expect(environment.locations.map(\.directory) == ["c", "/d/e"])
         #expect(environment.locations.allSatisfy { $0.isExplicit && $0.origin == .named })
     }
@@ -48,7 +48,7 @@ struct PluginDiscoveryTests {
     @Test("An empty or malformed HOST_PLUGINS_DIR is an error, not a silent fallback", arguments: ["", ":::", ":", "a::b", "a:", ":a"])
     func malformedEnvironment(value: String) {
         #expect(throws: PluginDiscovery.ConfigurationError(environmentValue: value)) {
-            try PluginDiscovery(flags: [], environment: value, executableDirectory: "/x", dataHome: "/d", workingDirectory: "/w")
+            try PluginDiscovery(flags: [], environment: value, bundledDirectory: "/x", dataHome: "/d", workingDirectory: "/w")
         }
     }
 
@@ -57,7 +57,7 @@ struct PluginDiscoveryTests {
         let output = try await CommandRunner.host(["list-fetchers"], environment: ["HOST_PLUGINS_DIR": value])
         #expect(output.status == 64)
         #expect(output.stdout == "")
-        #expect(output.stderrLines.first == "Error: HOST_PLUGINS_DIR '\(value)' has an empty entry; name directories separated by ':', e.g. HOST_PLUGINS_DIR=plugins:/opt/plugins, or unset it to search the usual directories")
+        #expect(output.stderrLines.first == "host: error: HOST_PLUGINS_DIR '\(value)' has an empty entry; name directories separated by ':', e.g. HOST_PLUGINS_DIR=plugins:/opt/plugins, or unset it to search the usual directories")
     }
 
     static let userDoge = FixturePlugins.Fixture(fileName: "user-doge.so", defines: [#"-DFIXTURE_NAME="UserDoge""#])

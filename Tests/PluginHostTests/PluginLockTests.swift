@@ -39,8 +39,11 @@ struct PluginLockTests {
         }
         let error = LockFileError(path: "/p/plugins.lock", .malformed(line: 2))
         #expect(error.message(naming: .host)
-            == "refused (lock file): line 2 of /p/plugins.lock is not `<sha256 hex>  <file name>`; fix the line, or write the file again with `host lock-plugins`")
-        #expect(error.description.hasSuffix("fix the line, or write the file again with the program's lock command"))
+            == "refused (lock file): line 2 of /p/plugins.lock is not `<sha256 hex>  <file name>`; fix the line, or write it again with `sha256sum`")
+        let allowlist = LockFileError(path: "/p/allowed.lock", role: .allowlist, .malformed(line: 2))
+        #expect(allowlist.message(naming: .host)
+            == "refused (lock file): line 2 of /p/allowed.lock is not `<sha256 hex>  <file name>`; fix the line, or write it again with `host lock-plugins`")
+        #expect(allowlist.description.hasSuffix("fix the line, or write it again with the program's lock command"))
     }
 
     @Test("A file listed twice is an error naming both lines")

@@ -18,6 +18,7 @@ struct RegistryCacheEndToEndTests {
         let status: String
         let mode: String?
         let modeReason: String?
+        let vouchedBy: String?
         let cached: Bool
         let sandbox: String
         let fetchers: [String]
@@ -153,7 +154,7 @@ struct RegistryCacheEndToEndTests {
         #expect(crashed.error?.contains("SIGSEGV") == true, "\(crashed)")
         #expect(!crashed.cached)
         #expect(second.first { $0.name == crashed.name } == PluginRow(
-            name: crashed.name, status: "failed", mode: crashed.mode, modeReason: crashed.modeReason, cached: true, sandbox: crashed.sandbox,
+            name: crashed.name, status: "failed", mode: crashed.mode, modeReason: crashed.modeReason, vouchedBy: crashed.vouchedBy, cached: true, sandbox: crashed.sandbox,
             fetchers: [], error: crashed.error))
 
         let rescan = try await host(["rescan"], cache: cache, plugins: directory)
@@ -226,38 +227,44 @@ struct RegistryCacheEndToEndTests {
         #expect(try plugins(after).map(\.cached) == [true, true, true])
     }
 
-    @Test("An unvouched plugin runs in a sandboxed worker by default; bundled and lock-pinned ones run in-process")
+    @Test("An unvouched plugin runs in a sandboxed worker by default, even pinned by a lock file; bundled and trusted ones run in-process")
     func sandboxedByDefault() async throws {
         let directory = try await FixturePlugins.directory(with: [.cPlugin])
         let cache = Cache()
         // No --plugins-dir: the bundled plugins beside `host`, then ./plugins.
         let workingDirectory = directory.deletingLastPathComponent()
+        let environment = cache.environment.merging(["XDG_CONFIG_HOME": try TemporaryDirectory.make().path]) { $1 }
         func listing(_ arguments: [String] = []) async throws -> [PluginRow] {
             try plugins(
                 await CommandRunner.host(
-                    ["list-plugins", "--format", "json"] + arguments, environment: cache.environment, in: workingDirectory, hostDefaults: true))
+                    ["list-plugins", "--format", "json"] + arguments, environment: environment, in: workingDirectory, hostDefaults: true))
         }
         let rows = try await listing()
         let bundled = try #require(rows.first { $0.name == "EthereumPlugin" })
         let thirdParty = try #require(rows.first { $0.name == "CDogecoinPlugin" })
         #expect(bundled.mode == "in-process" && bundled.modeReason == "bundled with the host" && bundled.sandbox == "none")
-        #expect(thirdParty.mode == "isolated")
-        #expect(thirdParty.modeReason == "not vouched for: neither bundled with the host nor pinned in a lock file")
+        #expect(bundled.vouchedBy == "bundled")
+        #expect(thirdParty.mode == "isolated" && thirdParty.vouchedBy == "nobody")
+        #expect(thirdParty.modeReason == "nobody vouched for it")
         #expect(thirdParty.sandbox != "none")
 
         // The fetch runs DOGE in a worker.
         let api = try await Self.apiBase(for: ["DOGE": "0.12"])
         let fetch = try await CommandRunner.host(
-            ["fetch", "DOGE", "-v", "--api-base-url", api], environment: cache.environment, in: workingDirectory, hostDefaults: true)
+            ["fetch", "DOGE", "-v", "--api-base-url", api], environment: environment, in: workingDirectory, hostDefaults: true)
         #expect(fetch.status == 0, "\(fetch.stderr)")
         #expect(fetch.stderrLines.contains { $0.hasSuffix("libCDogecoinPlugin.so: loaded isolated on demand") || $0.contains("libCDogecoinPlugin.so: loaded isolated on demand in") })
 
-        // Pinned in a lock file, it is vouched for.
-        let lock = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], in: workingDirectory)
-        #expect(lock.status == 0, "\(lock.stderr)")
+        // Pinned in a lock file beside it, it is not vouched for.
+        try await HostFixtures.writeLock(for: ["libCDogecoinPlugin.so"], in: directory)
         let pinned = try #require(try await listing().first { $0.name == "CDogecoinPlugin" })
-        #expect(pinned.mode == "in-process")
-        #expect(pinned.modeReason == "pinned in \(directory.path)/plugins.lock")
+        #expect(pinned.mode == "isolated" && pinned.vouchedBy == "nobody")
+
+        // Vouched for by the user, it runs in-process.
+        let trust = try await CommandRunner.host(["trust", "plugins/libCDogecoinPlugin.so"], environment: environment, in: workingDirectory, hostDefaults: true)
+        #expect(trust.status == 0, "\(trust.stderr)")
+        let trusted = try #require(try await listing().first { $0.name == "CDogecoinPlugin" })
+        #expect(trusted.mode == "in-process" && trusted.vouchedBy == "trust-store")
 
         // The switches override both ways.
         #expect(try await listing(["--isolate"]).allSatisfy { $0.mode == "isolated" && $0.modeReason == "--isolate" })

@@ -221,9 +221,9 @@ struct SandboxEndToEndTests {
 
         let table = try await CommandRunner.host(["list-plugins", "--isolate", "--plugins-dir", directory.path])
         let lines = table.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
-        #expect(lines.first == ["PLUGIN", "VERSION", "STATUS", "MODE", "SANDBOX", "CACHED", "FETCHERS", "PATH"])
-        #expect(lines.contains(["CDogecoinPlugin", "0.1.0", "loaded", "isolated", "full", "no", "DOGE", "\(directory.path)/libCDogecoinPlugin.so"]))
-        #expect(lines.contains(["EthereumPlugin", "1.0.0", "loaded", "isolated", "full", "no", "ETH", "\(directory.path)/libEthereumPlugin.so"]))
+        #expect(lines.first == ["PLUGIN", "VERSION", "STATUS", "MODE", "VOUCHED", "SANDBOX", "CACHED", "FETCHERS", "PATH"])
+        #expect(lines.contains(["CDogecoinPlugin", "0.1.0", "loaded", "isolated", "nobody", "full", "no", "DOGE", "\(directory.path)/libCDogecoinPlugin.so"]))
+        #expect(lines.contains(["EthereumPlugin", "1.0.0", "loaded", "isolated", "nobody", "full", "no", "ETH", "\(directory.path)/libEthereumPlugin.so"]))
         #expect(lines.contains(["isolated,", "--isolate:", "CDogecoinPlugin,", "EthereumPlugin"]))
     }
 
@@ -252,7 +252,7 @@ struct SandboxEndToEndTests {
         }
 
         let table = try await CommandRunner.host(["list-plugins", "--isolate", "--plugins-dir", directory.path], environment: disabled)
-        #expect(table.stdout.contains("loaded  isolated  partial (no seccomp filter)  no      DOGE"), "\(table.stdout)")
+        #expect(table.stdout.contains("loaded  isolated  nobody   partial (no seccomp filter)  no      DOGE"), "\(table.stdout)")
     }
 
     // MARK: --require-sandbox
@@ -308,12 +308,12 @@ struct SandboxEndToEndTests {
     func requireSandboxWithoutIsolation(flags: [String], environment: [String: String], message: String) async throws {
         let output = try await CommandRunner.host(["list-fetchers"] + flags, environment: environment)
         #expect(output.status == 64)
-        #expect(output.stderrLines.first == "Error: \(message)")
+        #expect(output.stderrLines.first == "host: error: \(message)")
     }
 
     @Test("A bad HOST_SANDBOX_DISABLE or HOST_REQUIRE_SANDBOX is one usage line", arguments: [
-        (["HOST_SANDBOX_DISABLE": "selinux"], "Error: HOST_SANDBOX_DISABLE 'selinux' names no sandbox layer; use landlock, seccomp, rlimits or all, separated by commas, or unset it"),
-        (["HOST_REQUIRE_SANDBOX": "maybe"], "Error: HOST_REQUIRE_SANDBOX 'maybe' is not 1 or 0; set HOST_REQUIRE_SANDBOX=1 to refuse plugins without a full sandbox, or unset it"),
+        (["HOST_SANDBOX_DISABLE": "selinux"], "host: error: HOST_SANDBOX_DISABLE 'selinux' names no sandbox layer; use landlock, seccomp, rlimits or all, separated by commas, or unset it"),
+        (["HOST_REQUIRE_SANDBOX": "maybe"], "host: error: HOST_REQUIRE_SANDBOX 'maybe' is not 1 or 0; set HOST_REQUIRE_SANDBOX=1 to refuse plugins without a full sandbox, or unset it"),
     ])
     func badEnvironment(environment: [String: String], message: String) async throws {
         let output = try await CommandRunner.host(["list-fetchers", "--isolate"], environment: environment)

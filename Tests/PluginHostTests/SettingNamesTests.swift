@@ -20,7 +20,7 @@ struct SettingNamesTests {
         ),
         (
             FetchError(symbol: "ETH", .unknownSymbol(available: [])),
-            "build the bundled plugins or name a plugins directory", "build the bundled plugins or pass --plugins-dir"
+            "restore the bundled plugins, or name a plugins directory", "restore the bundled plugins, or pass --plugins-dir"
         ),
         (
             { var error = FetchError(symbol: "DOGE", .unknownSymbol(available: ["ETH"])); error.failedPluginFiles = 1; return error }(),
@@ -46,5 +46,12 @@ struct SettingNamesTests {
         #expect(!error.description.contains("--") && !error.description.contains("`host "), "\(error.description)")
         #expect(error.message(naming: .host).contains(host), "\(error.message(naming: .host))")
         #expect(error.description(naming: .host) == "\(error.symbol): \(error.message(naming: .host))")
+    }
+
+    @Test("A setting the host cannot use is worded with the caller's names: flags for host, none in the library")
+    func settingWording() {
+        let error = HostSettingError(kind: .sandboxSwitchedOff(requiredBy: .option, switchedOffBy: .variable(.isolate)))
+        #expect(error.message(naming: SettingNames()) == "requiring the sandbox runs plugins in sandboxed workers, which HOST_ISOLATE=0 turns off; drop one of the two")
+        #expect(error.message(naming: .host) == "--require-sandbox runs plugins in sandboxed workers, which HOST_ISOLATE=0 turns off; drop one of the two")
     }
 }

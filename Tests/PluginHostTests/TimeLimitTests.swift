@@ -50,7 +50,7 @@ struct TimeLimitTests {
     func badLimitsAreUsageErrors(flags: [String], problem: String) async throws {
         let output = try await CommandRunner.host(["fetch", "ETH"] + flags + ["--api-base-url", HostFixtures.coinbase])
         #expect(output.status == ExitCode.validationFailure.rawValue)
-        #expect(output.stderrLines.first == "Error: The value \(problem); give seconds from 0.001 to 3600, e.g. 5")
+        #expect(output.stderrLines.first == "host: error: The value \(problem); give seconds from 0.001 to 3600, e.g. 5")
         #expect(output.stdout.isEmpty)
     }
 
@@ -58,7 +58,7 @@ struct TimeLimitTests {
     func negativeAsSeparateArgument() async throws {
         let output = try await CommandRunner.host(["fetch", "ETH", "--timeout", "-1", "--api-base-url", HostFixtures.coinbase])
         #expect(output.status == ExitCode.validationFailure.rawValue)
-        #expect(output.stderrLines.first == "Error: Missing value for '--timeout <seconds>'")
+        #expect(output.stderrLines.first == "host: error: Missing value for '--timeout <seconds>'")
     }
 
     @Test("End to end: the longest limits are accepted and the fetch succeeds")

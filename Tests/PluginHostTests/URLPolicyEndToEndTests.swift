@@ -135,10 +135,10 @@ struct URLPolicyEndToEndTests {
     }
 
     @Test("A prefix that cannot be granted is one usage line, exit 64", arguments: [
-        (["--allow-url", "https://user@a.test/"], [:], "Error: --allow-url 'https://user@a.test/' has a user name or password (user@host), which the host never sends; give a prefix such as https://api.example.com/v2 or file:///srv/prices"),
-        (["--allow-url", "file:///srv/../etc"], [:], "Error: --allow-url 'file:///srv/../etc' has a '..' path segment; give a prefix such as https://api.example.com/v2 or file:///srv/prices"),
-        ([], ["HOST_ALLOW_URLS": "https://a.test/?k=1"], "Error: HOST_ALLOW_URLS 'https://a.test/?k=1' has a query; a prefix is a scheme, a host and a path; give a prefix such as https://api.example.com/v2 or file:///srv/prices"),
-        (["--api-base-url", "https://user@a.test"], [:], "Error: --api-base-url 'https://user@a.test' has a user name or password (user@host), which the host never sends; plugins may fetch only under it, so give a plain base such as https://api.coinbase.com"),
+        (["--allow-url", "https://user@a.test/"], [:], "host: error: --allow-url 'https://user@a.test/' has a user name or password (user@host), which the host never sends; give a prefix such as https://api.example.com/v2 or file:///srv/prices"),
+        (["--allow-url", "file:///srv/../etc"], [:], "host: error: --allow-url 'file:///srv/../etc' has a '..' path segment; give a prefix such as https://api.example.com/v2 or file:///srv/prices"),
+        ([], ["HOST_ALLOW_URLS": "https://a.test/?k=1"], "host: error: HOST_ALLOW_URLS 'https://a.test/?k=1' has a query; a prefix is a scheme, a host and a path; give a prefix such as https://api.example.com/v2 or file:///srv/prices"),
+        (["--api-base-url", "https://user@a.test"], [:], "host: error: --api-base-url 'https://user@a.test' has a user name or password (user@host), which the host never sends; plugins may fetch only under it, so give a plain base such as https://api.coinbase.com"),
     ])
     func badPrefix(arguments: [String], environment: [String: String], line: String) async throws {
         let output = try await CommandRunner.host(["list-fetchers"] + arguments, environment: environment)

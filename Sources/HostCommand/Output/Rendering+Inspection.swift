@@ -9,6 +9,7 @@ extension Rendering {
     /// "hostMinimumStructSize","hostStructSize","description"?,"author"?,"license"?,"homepage"?},
     /// "fetchers":[{"symbol","displayName"}],"checks":[{"check","path","passed","problem"?}],
     /// "lock":{"verdict","lockFile"?,"sha256"?,"problem"?},"mode":"in-process"|"isolated","modeReason",
+    /// "vouchedBy":"bundled"|"trust-store"|"allowlist"|"nobody",
     /// "sandbox":"full"|"partial"|"none","problem"?,"warnings":[…]}`.
     /// - Parameters:
     ///   - inspection: From ``Host/inspect(_:isolation:policy:)``.
@@ -75,10 +76,11 @@ private struct InspectionTable {
 
         let mode =
             (inspection.loadsIsolated ? "isolated worker, sandbox \(inspection.sandboxSummary ?? "none")" : "in-process (not sandboxed)")
-            + ": \(inspection.mode.reason)"
+            + ": \(inspection.placement.reason)"
         sections.append(
             pairs([
                 ("SHA-256", lock.sha256 ?? "-"),
+                ("Vouched by", inspection.placement.voucher.name),
                 ("Would load", mode),
                 ("Inspected in", inspection.sandboxSummary.map { "an isolated worker, sandbox \($0)" } ?? "nothing: refused before any of its code ran"),
                 ("Problem", report.error ?? "none"),

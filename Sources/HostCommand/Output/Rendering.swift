@@ -6,8 +6,9 @@ import WorkerProtocol
 ///
 /// The JSON shapes are a contract that scripts rely on:
 /// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","cached","sandbox","fetchers","allowedURLs","error"?,"warnings"?,"sandboxMissing"?}]`,
-///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `cached` whether the registry cache
+/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","error"?,"warnings"?,"sandboxMissing"?}]`,
+///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `vouchedBy` is `bundled`, `trust-store`,
+///   `allowlist` or `nobody`, `cached` whether the registry cache
 ///   described the plugin, `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
 ///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
@@ -30,10 +31,11 @@ enum Rendering {
         case .json:
             return json(reports.map(PluginRow.init))
         case .table:
-            var table = TextTable("PLUGIN", "VERSION", "STATUS", "MODE", "SANDBOX", "CACHED", "FETCHERS", "PATH")
+            var table = TextTable("PLUGIN", "VERSION", "STATUS", "MODE", "VOUCHED", "SANDBOX", "CACHED", "FETCHERS", "PATH")
             table.rows = reports.map {
                 [
-                    $0.name, $0.version ?? "-", $0.status.rawValue, $0.mode?.place.rawValue ?? "-", $0.sandbox.summary, $0.cached ? "yes" : "no",
+                    $0.name, $0.version ?? "-", $0.status.rawValue, $0.placement?.place.rawValue ?? "-", $0.placement?.voucher.name ?? "-",
+                    $0.sandbox.summary, $0.cached ? "yes" : "no",
                     $0.fetchers.isEmpty ? "-" : $0.fetchers.joined(separator: ","), $0.path,
                 ]
             }
@@ -46,17 +48,17 @@ enum Rendering {
     /// Under the plugin table: why each plugin runs where it does, one line
     /// per reason, since most plugins share one.
     private static func modesNote(_ reports: [PluginReport]) -> String {
-        var reasons: [(mode: LoadMode, plugins: [String])] = []
+        var reasons: [(placement: Placement, plugins: [String])] = []
         for report in reports {
-            guard let mode = report.mode else { continue }
-            if let index = reasons.firstIndex(where: { $0.mode == mode }) {
+            guard let placement = report.placement else { continue }
+            if let index = reasons.firstIndex(where: { $0.placement == placement }) {
                 reasons[index].plugins.append(report.name)
             } else {
-                reasons.append((mode, [report.name]))
+                reasons.append((placement, [report.name]))
             }
         }
         guard !reasons.isEmpty else { return "" }
-        let lines = reasons.map { TerminalText.escaped("\($0.mode.place.rawValue), \($0.mode.reason): \($0.plugins.joined(separator: ", "))") }
+        let lines = reasons.map { TerminalText.escaped("\($0.placement.place.rawValue), \($0.placement.reason): \($0.plugins.joined(separator: ", "))") }
         return "\nWhere plugins run:\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n"
     }
 
@@ -84,6 +86,22 @@ enum Rendering {
         }
     }
 
+    /// What `host trust --list` prints: the store, then one row per file it
+    /// lists. JSON: `{"store","trusted":[{"path","sha256","status":"matches"|"changed"|"missing"}]}`.
+    static func trusted(_ files: [TrustedFile], store: String, as format: OutputFormat) -> String {
+        switch format {
+        case .json:
+            return json(TrustListing(store: store, trusted: files.map { TrustedRow(path: $0.path, sha256: $0.sha256, status: $0.status.rawValue) }))
+        case .table:
+            guard !files.isEmpty else {
+                return TerminalText.escaped("Your trust store \(store) vouches for no plugin file: only the bundled plugins run in-process.") + "\n"
+            }
+            var table = TextTable("STATUS", "SHA-256", "FILE")
+            table.rows = files.map { [$0.status.rawValue, $0.sha256, $0.path] }
+            return TerminalText.escaped("Your trust store \(store) vouches for:") + "\n" + table.rendered
+        }
+    }
+
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -104,8 +122,9 @@ private struct PluginRow: Encodable {
     let version: String?
     let path: String
     let status: PluginReport.Status
-    let mode: LoadMode.Place?
+    let mode: Placement.Place?
     let modeReason: String?
+    let vouchedBy: String?
     let cached: Bool
     let sandbox: SandboxReport.Level
     let fetchers: [String]
@@ -123,8 +142,9 @@ private struct PluginRow: Encodable {
         version = report.version
         path = report.path
         status = report.status
-        mode = report.mode?.place
-        modeReason = report.mode?.reason
+        mode = report.placement?.place
+        modeReason = report.placement?.reason
+        vouchedBy = report.placement?.voucher.name
         cached = report.cached
         sandbox = report.sandbox.level
         fetchers = report.fetchers
@@ -137,6 +157,17 @@ private struct PluginRow: Encodable {
         license = report.metadata?.license
         homepage = report.metadata?.homepage
     }
+}
+
+private struct TrustListing: Encodable {
+    let store: String
+    let trusted: [TrustedRow]
+}
+
+private struct TrustedRow: Encodable {
+    let path: String
+    let sha256: String
+    let status: String
 }
 
 private struct PriceRow: Encodable {

@@ -63,6 +63,8 @@ enum {
     HOST_HTTP_FAILURE_TRUST_ROOTS = 8,
     /** The proxy refused or failed the tunnel. */
     HOST_HTTP_FAILURE_PROXY = 9,
+    /** The server could not be reached: its name did not resolve, or no connection could be made. */
+    HOST_HTTP_FAILURE_UNREACHABLE = 10,
 };
 
 /**

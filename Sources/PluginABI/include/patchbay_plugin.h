@@ -243,6 +243,11 @@ typedef struct pb_fetch_result {
     /**
      * On success, the decimal amount exactly as the API sent it, e.g.
      * "15840.01". Never converted through a binary floating-point type.
+     * It must be a plain decimal: an optional '-', digits, and optionally
+     * '.' followed by digits (`-?[0-9]+(\.[0-9]+)?`), with at most
+     * `PB_AMOUNT_MAX_DIGITS` digits on both sides of the point together.
+     * No exponent, no '+', no spaces or thousands separators. The host
+     * refuses any other amount, naming the plugin, and shows no price.
      */
     const char *amount;
     /** On failure, a one-line message for the user; NULL on success. */
@@ -303,6 +308,9 @@ typedef struct pb_fetcher {
 
 /** The longest `pb_fetcher.symbol`, in bytes. */
 #define PB_SYMBOL_MAX_LENGTH 16
+
+/** The most digits `pb_fetch_result.amount` may have, both sides of the point together. */
+#define PB_AMOUNT_MAX_DIGITS 40
 
 /**
  * The symbol rule: 1 to `PB_SYMBOL_MAX_LENGTH` characters from A-Z and 0-9.

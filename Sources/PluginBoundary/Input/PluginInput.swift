@@ -26,8 +26,8 @@ package enum PluginInput {
         package static let error = 512
         /// One log line; a longer one is cut, not refused.
         package static let logLine = 2048
-        /// Digits in an amount, on both sides of the point together.
-        package static let amountDigits = 40
+        /// Digits in an amount, on both sides of the point together: the header's rule.
+        package static let amountDigits = Int(PB_AMOUNT_MAX_DIGITS)
         /// A quote's base asset or currency code.
         package static let code = 16
         /// A plugin's description, from its descriptor.

@@ -22,6 +22,8 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     let kind: Kind
     /// How many plugin files failed to load or were refused, for the hint on an unknown symbol.
     var failedPluginFiles = 0
+    /// How to get plugins when none loaded, fitted to how the host was started (``Host/noPluginsFix``).
+    var noPluginsFix: String?
 
     init(symbol: String, _ kind: Kind) {
         self.symbol = symbol
@@ -35,7 +37,7 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownSymbol where failedPluginFiles > 0:
             "unknown symbol \(symbol)\(availability); \(failedPluginFiles) plugin file\(failedPluginFiles == 1 ? "" : "s") failed to load and may provide it: \(names.listPlugins) to see why"
         case .unknownSymbol(let available) where available.isEmpty:
-            "unknown symbol \(symbol): no fetchers are loaded; run `swift build` to build the bundled plugins or \(names.addPluginsDirectory)"
+            "unknown symbol \(symbol): no fetchers are loaded; \(noPluginsFix ?? "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)")"
         case .unknownSymbol:
             "unknown symbol \(symbol)\(availability)"
         case .timedOut(let after, let plugin):

@@ -17,7 +17,7 @@ struct FileInspection {
             checks.append(PluginInspection.Check(check: name, path: path, passed: problem == nil, problem: problem))
         }
         func record(rulesFor facts: FileFacts, _ subject: TrustViolation.Subject) {
-            for rule in TrustRules.Rule.allCases {
+            for rule in TrustRules.Rule.allCases where rule.applies(to: subject) {
                 record(rule.name(for: subject), subject.path, rules.violation(of: rule, by: facts, for: subject)?.description)
             }
         }
@@ -28,7 +28,7 @@ struct FileInspection {
             guard let resolved = realpath(path, nil) else {
                 let reason = String(cString: strerror(errno))
                 record("symlink target", path, TrustViolation(.plugin(path: path), .danglingSymlink(target: "its target", reason: reason)).description)
-                return (checks, lockStatus(path, descriptor: nil))
+                return (checks, lockStatus(path, digest: nil))
             }
             target = String(cString: resolved)
             free(resolved)
@@ -50,6 +50,10 @@ struct FileInspection {
         if target != path, FilePaths.resolved(targetDirectory) != FilePaths.resolved(directory), let facts = try? FileFacts.of(path: targetDirectory) {
             record(rulesFor: facts, .targetDirectory(link: path, target: target, directory: targetDirectory))
         }
+        if let walk = try? PathWalk.walk(path) {
+            let covered: Set = [FilePaths.resolved(directory), FilePaths.resolved(targetDirectory)]
+            record("directories on its path", walk.target, rules.violation(onTheWay: walk, to: .plugin, skipping: covered)?.description)
+        }
         if descriptor >= 0 {
             do throws(PluginLoadError) {
                 _ = try PluginFile.adopt(descriptor: descriptor)
@@ -58,26 +62,37 @@ struct FileInspection {
                 record("ELF shared library", target, error.description)
             }
         }
-        return (checks, lockStatus(path, descriptor: descriptor >= 0 ? descriptor : nil))
+        let digest = descriptor >= 0 ? Self.digest(of: descriptor) : nil
+        if let trusted = locks.lock(for: path).trusted {
+            let problem = digest == trusted.digest ? nil : PluginLoadError(
+                .trustedDigestMismatch(actual: digest ?? "unreadable", trusted: trusted.digest, store: trusted.store)).message(naming: names)
+            record("trust store", trusted.store, problem)
+        }
+        return (checks, lockStatus(path, digest: digest))
     }
 
-    /// The lock file's verdict, with the digest read through `descriptor`.
-    private func lockStatus(_ path: String, descriptor: Int32?) -> PluginInspection.LockStatus {
-        let digest = descriptor.flatMap { descriptor in
-            (try? FileFacts.of(descriptor: descriptor)).flatMap { try? FileDigest.sha256(descriptor: descriptor, size: $0.size) }
+    /// The SHA-256 read through `descriptor`; nil for a file over the size
+    /// limit, which is not read.
+    private static func digest(of descriptor: Int32) -> String? {
+        (try? FileFacts.of(descriptor: descriptor)).flatMap { facts in
+            facts.size <= TrustRules.maximumPluginSize ? try? FileDigest.sha256(descriptor: descriptor, size: facts.size) : nil
         }
+    }
+
+    /// The lock file's verdict on a file of this `digest`.
+    private func lockStatus(_ path: String, digest: String?) -> PluginInspection.LockStatus {
         func status(_ verdict: PluginInspection.LockStatus.Verdict, _ lockFile: String?, _ problem: PluginLoadError.Kind?) -> PluginInspection.LockStatus {
             .init(verdict: verdict, lockFile: lockFile, sha256: digest, problem: problem.map { PluginLoadError($0).message(naming: names) })
         }
-        switch locks.lock(for: path) {
-        case .unlocked:
+        switch locks.lock(for: path).lockFile {
+        case .none:
             return status(.unlocked, nil, nil)
         case .unusable(let error):
             return status(.unusable, error.path, .lockFile(error))
         case .lock(let lock):
-            guard let expected = lock.expectedDigest(for: path) else { return status(.notListed, lock.path, .notLocked(lock: lock.path)) }
+            guard let expected = lock.expectedDigest(for: path) else { return status(.notListed, lock.path, .notLocked(lock: lock.path, role: lock.role)) }
             guard let digest else { return status(.mismatch, lock.path, .notALibrary(reason: "cannot read it to take its SHA-256")) }
-            guard digest == expected else { return status(.mismatch, lock.path, .digestMismatch(actual: digest, expected: expected, lock: lock.path)) }
+            guard digest == expected else { return status(.mismatch, lock.path, .digestMismatch(actual: digest, expected: expected, lock: lock.path, role: lock.role)) }
             return status(.matches, lock.path, nil)
         }
     }

@@ -14,11 +14,9 @@ extension Host {
     /// - Returns: The verdicts and what the plugin registered.
     package func inspect(_ path: String, isolation: IsolationOptions, policy: IsolationPolicy) async -> PluginInspection {
         let locks = LockFileCache(trust: trust)
-        let pinnedBy = (try? PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path))).flatMap { file in
-            defer { file.closeUnloaded() }
-            return locks.pin(of: path, digest: file.digest)
-        }
-        let mode = policy.mode(origin: PluginDiscovery.origin(ofFile: path), pinnedBy: pinnedBy)
+        let rule = PlacementRule(policy: policy, trust: trust)
+        let placement = rule.placement(of: path, origin: PluginDiscovery.origin(ofFile: path), lock: locks.lock(for: path))
+        noteLockFilesThatOnlyPin(rule)
         let (checks, lock) = FileInspection(rules: trust.rules, locks: locks, names: services.names).run(path)
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load([path])
         for worker in workers {
@@ -30,6 +28,6 @@ extension Host {
         return PluginInspection(
             path: path, report: report,
             fetchers: result.fetchers.map { PluginInspection.Fetcher(symbol: $0.symbol, displayName: $0.displayName) },
-            checks: checks, lock: lock, mode: mode)
+            checks: checks, lock: lock, placement: placement)
     }
 }

@@ -2,7 +2,7 @@ import PluginBoundary
 
 /// What `host inspect` found in one plugin file, without fetching anything:
 /// its descriptor and fetchers, every trust check with its verdict, the lock
-/// file's verdict, the mode it would load in, and its problem, if any.
+/// file's verdict, where it would run, and its problem, if any.
 ///
 /// Build one with ``Host/inspect(_:isolation:policy:)``; `host inspect`
 /// prints it as a table or, through ``encode(to:)``, as JSON.
@@ -24,9 +24,9 @@ package struct PluginInspection: Sendable, Encodable {
     package let lock: LockStatus
     /// Whether the host, run with the same options, would load it in-process
     /// or in an isolated worker.
-    package let mode: LoadMode
+    package let placement: Placement
     /// Whether it would load in a worker.
-    package var loadsIsolated: Bool { mode.place == .isolated }
+    package var loadsIsolated: Bool { placement.place == .isolated }
 
     /// One registered fetcher.
     package struct Fetcher: Sendable, Encodable, Equatable {
@@ -78,7 +78,7 @@ package struct PluginInspection: Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, sandbox, problem, warnings
+        case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, vouchedBy, sandbox, problem, warnings
     }
 
     /// The JSON shape `host inspect --format json` prints, a contract scripts rely on.
@@ -92,8 +92,9 @@ package struct PluginInspection: Sendable, Encodable {
         try container.encode(fetchers, forKey: .fetchers)
         try container.encode(checks, forKey: .checks)
         try container.encode(lock, forKey: .lock)
-        try container.encode(mode.place.rawValue, forKey: .mode)
-        try container.encode(mode.reason, forKey: .modeReason)
+        try container.encode(placement.place.rawValue, forKey: .mode)
+        try container.encode(placement.reason, forKey: .modeReason)
+        try container.encode(placement.voucher.name, forKey: .vouchedBy)
         try container.encode(sandboxLevel, forKey: .sandbox)
         try container.encodeIfPresent(report.error, forKey: .problem)
         try container.encode(report.warnings, forKey: .warnings)

@@ -6,6 +6,8 @@ package struct LoadOptions: Sendable {
     package var isolation: IsolationOptions
     /// Whether the registry cache is read and written.
     package var cache: ScanCacheUse
+    /// Told how a scan of plugin files progresses, if one is needed.
+    package var progress: ScanProgress.Handler?
 
     /// Creates the options.
     package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: ScanCacheUse) {

@@ -15,7 +15,7 @@ final class OnDemandPlugin: Sendable {
     /// What the listing knows of it.
     let identity: PluginIdentity
     /// Where its code runs.
-    let mode: LoadMode
+    let placement: Placement
     private let fileIdentity: FileIdentity?
     private let services: HostServices
     private let trust: PluginTrust
@@ -30,12 +30,12 @@ final class OnDemandPlugin: Sendable {
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
-        path: String, identity: PluginIdentity, mode: LoadMode, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
+        path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
         isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, ownership: SymbolOwnership
     ) {
         self.path = path
         self.identity = identity
-        self.mode = mode
+        self.placement = placement
         self.fileIdentity = fileIdentity
         self.services = services
         self.trust = trust
@@ -69,8 +69,8 @@ final class OnDemandPlugin: Sendable {
 
     private func load() async -> Result<[PluginFetcher], PluginLoadError> {
         let started = ContinuousClock.now
-        defer { services.logger.debug("\(path): loaded \(mode.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
-        switch mode.place {
+        defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
+        switch placement.place {
         case .isolated:
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, ownership: ownership)
             loader.warnedAboutSandbox = warnedAboutSandbox

@@ -10,8 +10,8 @@ final class OnDemandPlugins: Sendable {
         let path: String
         /// The descriptor's name and version as its scan saw them.
         let identity: PluginIdentity
-        /// Where its code runs.
-        let mode: LoadMode
+        /// Where its code runs, and why.
+        let placement: Placement
         /// The file's identity when it was scanned: a file that changed since is refused.
         let fileIdentity: FileIdentity
     }
@@ -44,7 +44,7 @@ final class OnDemandPlugins: Sendable {
             if let plugin = made[index] { return plugin }
             let listed = plugins[index]
             let plugin = OnDemandPlugin(
-                path: listed.path, identity: listed.identity, mode: listed.mode, fileIdentity: listed.fileIdentity, services: services,
+                path: listed.path, identity: listed.identity, placement: listed.placement, fileIdentity: listed.fileIdentity, services: services,
                 trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, ownership: ownership)
             made[index] = plugin
             return plugin

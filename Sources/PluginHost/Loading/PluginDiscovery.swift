@@ -7,8 +7,10 @@ import Glibc
 /// 1. the `--plugins-dir` directories, in the order given; otherwise
 /// 2. the `HOST_PLUGINS_DIR` directories (colon-separated); otherwise
 /// 3. the usual directories, in this order:
-///    1. the bundled plugins beside the `host` executable (files named
-///       `lib*Plugin.so`, which is how `swift build` names them);
+///    1. the bundled plugins, beside the `host` executable in a build
+///       directory or in `PREFIX/lib/patchbay/plugins` when installed
+///       (``InstalledLayout``; files named `lib*Plugin.so`, which is how
+///       `swift build` names them);
 ///    2. the user's, `$XDG_DATA_HOME/patchbay/plugins`
 ///       (`~/.local/share/patchbay/plugins` when `XDG_DATA_HOME` is unset);
 ///    3. the system's, `/usr/local/lib/patchbay/plugins`, then
@@ -89,7 +91,8 @@ package struct PluginDiscovery: Sendable {
     /// - Parameters:
     ///   - flags: The `--plugins-dir` values.
     ///   - environment: The value of `HOST_PLUGINS_DIR`, if set.
-    ///   - executableDirectory: Where the running `host` binary is.
+    ///   - bundledDirectory: Where the plugins bundled with the host are
+    ///     (``InstalledLayout/bundledPluginsDirectory``).
     ///   - dataHome: `$XDG_DATA_HOME`, or `$HOME/.local/share` when that is
     ///     unset; nil when neither is set, which skips the user's directory.
     ///   - systemDirectories: The system-wide directories, in order.
@@ -99,7 +102,7 @@ package struct PluginDiscovery: Sendable {
     ///   falling back to the usual directories would load plugins the user
     ///   did not mean to name.
     package init(
-        flags: [String], environment: String?, executableDirectory: String, dataHome: String?,
+        flags: [String], environment: String?, bundledDirectory: String, dataHome: String?,
         systemDirectories: [String] = Self.systemDirectories, workingDirectory: String
     ) throws(ConfigurationError) {
         if !flags.isEmpty {
@@ -111,7 +114,7 @@ package struct PluginDiscovery: Sendable {
         } else {
             let user = dataHome.map { [Location(directory: FilePaths.join($0, "patchbay/plugins"), pattern: .anySharedLibrary, isExplicit: false, origin: .user)] } ?? []
             locations =
-                [Location(directory: executableDirectory, pattern: .bundledPlugins, isExplicit: false, origin: .bundled)] + user
+                [Location(directory: bundledDirectory, pattern: .bundledPlugins, isExplicit: false, origin: .bundled)] + user
                 + systemDirectories.map { Location(directory: $0, pattern: .anySharedLibrary, isExplicit: false, origin: .system) }
                 + [Location(directory: workingDirectory + "/plugins", pattern: .anySharedLibrary, isExplicit: false, origin: .workingDirectory)]
         }
@@ -126,19 +129,13 @@ package struct PluginDiscovery: Sendable {
         return FilePaths.join(home, ".local/share")
     }
 
-    /// Where a file named on its own would have been found: beside the host
-    /// among its bundled plugins, or nowhere in particular.
+    /// Where a file named on its own would have been found: among the
+    /// host's bundled plugins, or nowhere in particular.
     package static func origin(ofFile path: String) -> Origin {
         let absolute = path.hasPrefix("/") ? path : FilePaths.join(FileManager.default.currentDirectoryPath, path)
-        let bundled = FilePaths.resolved(FilePaths.directory(of: absolute)) == runningExecutableDirectory
+        let bundled = FilePaths.resolved(FilePaths.directory(of: absolute)) == FilePaths.resolved(InstalledLayout.running.bundledPluginsDirectory)
             && Pattern.bundledPlugins.matches(FilePaths.name(of: absolute))
         return bundled ? .bundled : .named
-    }
-
-    /// The directory of the running executable, where `swift build` puts the
-    /// bundled plugins beside `host`.
-    package static var runningExecutableDirectory: String {
-        FilePaths.directory(of: FilePaths.resolved("/proc/self/exe"))
     }
 
     /// The plugin files to load, in load order.

@@ -29,11 +29,14 @@ struct PluginFile {
     /// descriptor, and checks that it is a complete shared library for this
     /// machine.
     ///
-    /// In order: a symlink is resolved and its target opened without
-    /// following further links; the file must be a regular file, and it and
-    /// its directory (and a symlink target's directory) must pass
-    /// ``TrustRules``; when a lock file applies, the SHA-256 of this same
-    /// descriptor must match it; last, the ELF headers are checked.
+    /// In order: the way to the file is walked, symlinks followed one by
+    /// one (``PathWalk``), and the file at its end opened without following
+    /// further links; the file must be a regular file no bigger than
+    /// ``TrustRules/maximumPluginSize``, and it, its directory (and a
+    /// symlink target's directory) and every other directory on the way
+    /// must pass ``TrustRules``; when a lock file or the trust store lists
+    /// it, the SHA-256 of this same descriptor must match; last, the ELF
+    /// headers are checked.
     /// - Parameters:
     ///   - path: The plugin file as found.
     ///   - rules: The ownership and permission rules.
@@ -42,9 +45,10 @@ struct PluginFile {
     static func open(
         _ path: String, rules: TrustRules, lock: ApplicableLock = .unlocked
     ) throws(PluginLoadError) -> PluginFile {
-        let (target, link) = try resolve(path)
+        let (walk, link) = try resolve(path)
+        let target = walk.target
         // O_NONBLOCK: opening a named pipe must not wait for a writer.
-        // O_NOFOLLOW: a symlink swapped in after `resolve` fails here.
+        // O_NOFOLLOW: a symlink swapped in after the walk fails here.
         let descriptor = Glibc.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -59,8 +63,10 @@ struct PluginFile {
                 throw PluginLoadError(.notALibrary(reason: error.description))
             }
             let subject: TrustViolation.Subject = link.map { .symlinkTarget(link: $0, target: target) } ?? .plugin(path: path)
+            // The size rule comes with these, before anything reads the file.
             if let violation = rules.violation(of: facts, for: subject) { throw PluginLoadError(.untrusted(violation)) }
             try checkDirectories(of: path, target: link == nil ? nil : target, rules: rules)
+            try checkWay(walk, of: path, rules: rules)
 
             var file = PluginFile(descriptor: descriptor, size: facts.size)
             file.digest = try file.verify(against: lock, path: path)
@@ -110,22 +116,33 @@ struct PluginFile {
         close(descriptor)
     }
 
-    /// The file `path` names and, when `path` is a symlink, the link itself.
-    private static func resolve(_ path: String) throws(PluginLoadError) -> (target: String, link: String?) {
+    /// The way to the file `path` names and, when `path` is a symlink, the link itself.
+    private static func resolve(_ path: String) throws(PluginLoadError) -> (walk: PathWalk, link: String?) {
         let facts: FileFacts
         do {
             facts = try FileFacts.of(linkAt: path)
         } catch {
             throw PluginLoadError(.notALibrary(reason: "cannot open it: \(error.reason)"))
         }
-        guard facts.kind == .symbolicLink else { return (path, nil) }
-        guard let resolved = realpath(path, nil) else {
-            let reason = String(cString: strerror(errno))
-            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "its target"
-            throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .danglingSymlink(target: target, reason: reason))))
+        let link = facts.kind == .symbolicLink ? path : nil
+        do throws(PathWalk.Failure) {
+            return (try PathWalk.walk(path), link)
+        } catch {
+            guard let link else { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason)))) }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) ?? "its target"
+            throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: link), .danglingSymlink(target: target, reason: error.reason))))
         }
-        defer { free(resolved) }
-        return (String(cString: resolved), path)
+    }
+
+    /// The directories on the way to the file that ``checkDirectories(of:target:rules:)``
+    /// does not hold to the strictest rule: its ancestors, and those holding
+    /// a symlink of a chain. The plugin's own directory, and its target's,
+    /// that check covers.
+    private static func checkWay(_ walk: PathWalk, of path: String, rules: TrustRules) throws(PluginLoadError) {
+        let covered: Set = [FilePaths.resolved(parent(of: path)), parent(of: walk.target)]
+        if let violation = rules.violation(onTheWay: walk, to: .plugin, skipping: covered) {
+            throw PluginLoadError(.untrusted(violation))
+        }
     }
 
     /// The plugins directory, and for a symlink the target's directory too,
@@ -195,14 +212,23 @@ struct PluginFile {
     /// - Parameter isSymbolicLink: What discovery found `path` to be; a plain
     ///   file needs no second look.
     static func checkPlacement(of path: String, isSymbolicLink: Bool, rules: TrustRules, checked: inout Set<String>) throws(PluginLoadError) {
-        let (target, link) = isSymbolicLink ? try resolve(path) : (path, nil)
-        if link == nil {
+        if isSymbolicLink {
+            let (walk, _) = try resolve(path)
+            try checkDirectories(of: path, target: walk.target, rules: rules)
+            try checkWay(walk, of: path, rules: rules)
+        } else {
+            // The way to every file of a directory is the way to the directory: one walk each.
             let directory = parent(of: path)
             guard !checked.contains(directory) else { return }
             try checkDirectories(of: path, target: nil, rules: rules)
+            let walk: PathWalk
+            do throws(PathWalk.Failure) {
+                walk = try PathWalk.walk(path)
+            } catch {
+                throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason))))
+            }
+            try checkWay(walk, of: path, rules: rules)
             checked.insert(directory)
-        } else {
-            try checkDirectories(of: path, target: target, rules: rules)
         }
     }
 }

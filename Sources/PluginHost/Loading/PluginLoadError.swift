@@ -15,8 +15,10 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case nothingRegistered(duplicates: [String], refused: [String])
         case untrusted(TrustViolation)
         case lockFile(LockFileError)
-        case notLocked(lock: String)
-        case digestMismatch(actual: String, expected: String, lock: String)
+        case notLocked(lock: String, role: LockFileError.Role)
+        case digestMismatch(actual: String, expected: String, lock: String, role: LockFileError.Role)
+        /// The user vouched for another digest of this file in their trust store.
+        case trustedDigestMismatch(actual: String, trusted: String, store: String)
         case isolated(WorkerError)
         /// A full sandbox is required, and the worker got less.
         case sandboxRequired(SandboxReport)
@@ -56,7 +58,7 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     /// (ownership, permissions, symlink target or lock file).
     package var isTrustRefusal: Bool {
         switch kind {
-        case .untrusted, .lockFile, .notLocked, .digestMismatch: true
+        case .untrusted, .lockFile, .notLocked, .digestMismatch, .trustedDigestMismatch: true
         default: false
         }
     }
@@ -87,10 +89,16 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
             violation.description
         case .lockFile(let error):
             error.message(naming: names)
-        case .notLocked(let lock):
+        case .notLocked(let lock, .allowlist):
             "refused (lock file): it is not listed in \(lock); check the file, then run \(names.lockPlugins) with the same flags to add it"
-        case .digestMismatch(let actual, let expected, let lock):
+        case .notLocked(let lock, _):
+            "refused (lock file): it is not listed in \(lock), which pins every plugin beside it; check the file, then add the line `sha256sum` prints for it to \(lock)"
+        case .digestMismatch(let actual, let expected, let lock, .allowlist):
             "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was locked: if you changed it, check it and run \(names.lockPlugins) with the same flags"
+        case .digestMismatch(let actual, let expected, let lock, _):
+            "refused (lock file): its SHA-256 is \(actual), but \(lock) expects \(expected); the file changed after it was pinned: if you changed it, check it and put the line `sha256sum` prints for it in \(lock)"
+        case .trustedDigestMismatch(let actual, let trusted, let store):
+            "refused (trust store): its SHA-256 is \(actual), but you vouched for \(trusted) in \(store); the file changed after you trusted it: if you changed it, check it and vouch for it again with \(names.trust), or take the vouch back with \(names.untrust) to run it sandboxed"
         case .isolated(let failure):
             failure.message(naming: names)
         case .sandboxRequired(let sandbox):

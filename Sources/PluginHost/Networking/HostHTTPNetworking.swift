@@ -150,8 +150,8 @@ private struct LibraryRequest: Sendable {
 }
 
 extension HostHTTPAnswer {
-    /// The outcome a plugin sees: a refused certificate gets its fix.
-    func outcome(advice: CertificateAdvice) -> HTTPOutcome {
+    /// The outcome a plugin sees: a refused certificate, or a server out of reach, gets its fix.
+    func outcome(advice: NetworkAdvice) -> HTTPOutcome {
         switch reply {
         case .response(let status, let body):
             return .response(status: status, body: body)
@@ -161,6 +161,7 @@ extension HostHTTPAnswer {
             case Int32(HOST_HTTP_FAILURE_CERTIFICATE_WRONG_NAME): return .failure("\(reason); \(advice.wrongName)")
             case Int32(HOST_HTTP_FAILURE_CERTIFICATE_EXPIRED), Int32(HOST_HTTP_FAILURE_CERTIFICATE_NOT_YET_VALID):
                 return .failure("\(reason); \(advice.outOfDate)")
+            case Int32(HOST_HTTP_FAILURE_UNREACHABLE): return .failure("\(reason); \(advice.unreachable)")
             default: return .failure(reason)
             }
         }
@@ -176,8 +177,8 @@ private struct HTTPLibrary: Sendable {
         let message: String
     }
 
-    /// `libHostHTTP.so` beside the running executable.
-    static let besideExecutable = FilePaths.join(PluginDiscovery.runningExecutableDirectory, HostHTTPNetworking.libraryName)
+    /// `libHostHTTP.so` where the running host's layout keeps it.
+    static let besideExecutable = InstalledLayout.running.httpLibrary
 
     /// What loading each path gave. A path is loaded once per process, and a
     /// failure is kept too: retrying on every request would repeat the same
@@ -210,13 +211,13 @@ private struct HTTPLibrary: Sendable {
             }
         } catch {
             if case .notALibrary(let reason) = error.kind {
-                throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); build it with `swift build`")
+                throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.rebuildAdvice) to restore it")
             }
             throw Problem(message: "cannot load \(path), the host's HTTP client: \(error)")
         }
         func entry(_ name: String) throws(Problem) -> UnsafeMutableRawPointer {
             guard let symbol = library.symbol(named: name) else {
-                throw Problem(message: "\(path) is not the host's HTTP client: it lacks \(name); rebuild it with `swift build`")
+                throw Problem(message: "\(path) is not the host's HTTP client: it lacks \(name); \(InstalledLayout.running.rebuildAdvice) to restore it")
             }
             return symbol
         }
@@ -224,7 +225,7 @@ private struct HTTPLibrary: Sendable {
         let get = unsafeBitCast(try entry("host_http_get"), to: host_http_get_fn.self)
         guard version == HOST_HTTP_ABI_VERSION else {
             throw Problem(
-                message: "\(path) has HTTP ABI version \(version) but this host needs \(HOST_HTTP_ABI_VERSION); rebuild both with `swift build`")
+                message: "\(path) has HTTP ABI version \(version) but this host needs \(HOST_HTTP_ABI_VERSION); \(InstalledLayout.running.rebuildAdvice) to rebuild both")
         }
         return HTTPLibrary(get: get)
     }

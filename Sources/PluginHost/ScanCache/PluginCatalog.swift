@@ -6,7 +6,7 @@ import Logging
 ///
 /// Only files that are new or changed since their last scan are scanned. A
 /// fetch then loads only the plugins that provide the symbols asked for
-/// (``LoadedPlugins/fetch(_:currency:timeout:)``), each in its ``LoadMode``.
+/// (``LoadedPlugins/fetch(_:currency:timeout:)``), each in its ``Placement``.
 /// A listing builds nothing per plugin beyond its row: no loader, no
 /// fetcher, no container registration (see ``FetcherRegistry``).
 struct PluginCatalog: Sendable {
@@ -39,7 +39,8 @@ struct PluginCatalog: Sendable {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan) async -> (LoadedPlugins, RescanReport) {
-        let scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks))
     }
 
@@ -92,8 +93,8 @@ struct PluginCatalog: Sendable {
         let locks = LockFileCache(trust: trust)
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let entry = entries[candidate.path], entry.identity == identity {
-                // A lock file that appeared since the scan needs the digest the scan did not take.
-                if entry.sha256 != nil || !locks.applies(to: candidate.path) { return .cached(candidate, entry) }
+                // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
+                if entry.sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry) }
             }
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
@@ -159,6 +160,7 @@ struct PluginCatalog: Sendable {
         var providers: [Int] = []
         var checkedDirectories = Set<String>()
         let allowedURLs = services.allowedURLs
+        let rule = PlacementRule(policy: options.policy, trust: trust)
         for item in items {
             let candidate: PluginDiscovery.Candidate
             let outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
@@ -173,10 +175,10 @@ struct PluginCatalog: Sendable {
                     try listing(listed, candidate: described, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
                 }
             }
-            let mode = options.policy.mode(origin: candidate.origin, pinnedBy: locks.pin(of: candidate.path, digest: entry?.sha256))
+            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
             if case .success(let (report, kept)) = outcome, let entry {
                 let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
-                plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, mode: mode, fileIdentity: entry.identity))
+                plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entry.identity))
                 for fetcher in kept {
                     rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity))
                     providers.append(plugins.count - 1)
@@ -184,11 +186,12 @@ struct PluginCatalog: Sendable {
             }
             result.record(outcome.map { ($0.0, []) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
-            result.reports[index].mode = mode
+            result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if mode.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if placement.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
             result.reports[index].allowedURLs = allowedURLs
         }
+        host.noteLockFilesThatOnlyPin(rule)
         let onDemand = OnDemandPlugins(
             plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: OnceFlag(), ownership: ownership)
         return LoadedPlugins(

@@ -14,6 +14,8 @@ struct PluginScanner: Sendable {
     let options: IsolationOptions
     /// How many workers run at once.
     let parallelism: Int
+    /// Told as each scan starts, and when the last ends.
+    var progress: ScanProgress.Handler?
 
     /// What scanning one file found.
     enum Outcome: Sendable {
@@ -51,10 +53,12 @@ struct PluginScanner: Sendable {
         }
         await withTaskGroup(of: Step.self) { group in
             var next = 0
+            var done = 0
             func startNext() {
                 guard next < candidates.count else { return }
                 let index = next
                 next += 1
+                progress?(ScanProgress(done: done, total: candidates.count, path: candidates[index].path))
                 group.addTask {
                     let (outcome, worker) = await scan(candidates[index], loader: loader, locks: locks)
                     return .scanned(index, outcome, worker)
@@ -64,6 +68,8 @@ struct PluginScanner: Sendable {
             for await step in group {
                 guard case .scanned(let index, let outcome, let worker) = step else { continue }
                 outcomes[index] = outcome
+                done += 1
+                if done == candidates.count { progress?(ScanProgress(done: done, total: done, path: candidates[index].path)) }
                 if let worker {
                     group.addTask {
                         await worker.shutdown()

@@ -1,81 +1,95 @@
-import Glibc
-
 extension Host {
-    /// Writes the lock files for the plugins discovery finds, without
-    /// running any plugin code.
+    /// Records the SHA-256 of the plugins discovery finds, without running
+    /// any plugin code.
     ///
-    /// Each file must pass the ownership, permission and ELF checks; its
-    /// SHA-256 is taken from the same open descriptor. With
-    /// ``PluginTrust/Allowlist/file(_:)`` every digest goes into that one
-    /// file; otherwise each plugins directory gets a `plugins.lock`. An
-    /// existing lock file is replaced (atomically, by rename), so check the
-    /// plugins before you lock them.
-    /// - Returns: What was written and what was skipped.
+    /// Each file must pass the trust and ELF checks; its SHA-256 is taken
+    /// from the same open descriptor. Where the digests go:
+    /// - with ``PluginTrust/Allowlist/file(_:)``, into that one file, which
+    ///   is replaced: every plugin found, since an allowlist refuses the rest;
+    /// - otherwise into the user's trust store, which then vouches for them,
+    ///   merged with what it held. Bundled plugins are left out there: their
+    ///   location vouches for them, so a rebuild never leaves them refused.
+    ///
+    /// Plugins found in `./plugins` are left out either way: whoever handed
+    /// the user the folder could have put them there, and a vouch for one
+    /// names it (`host trust FILE`). Nothing is ever written beside the
+    /// executable or into a plugins directory.
+    /// - Returns: What was written, left out and refused.
     package func lockPlugins() -> LockReport {
         var report = LockReport()
-        var entries: [String: [(digest: String, name: String)]] = [:]
-        for path in discovery.files(warn: { services.logger.warning("\($0)") }) {
+        var entries: [(path: String, digest: String)] = []
+        var bundled: [String] = []
+        for candidate in pluginCandidates() {
+            let path = candidate.path
+            switch candidate.origin {
+            case .workingDirectory:
+                report.leftOut.append(.init(path: path, reason: "it is in ./plugins, which whoever gave you this folder could have filled; vouch for it by name with \(names.trust)"))
+                continue
+            case .bundled where trust.allowlist == .perDirectory:
+                bundled.append(PluginLock.canonical(path))
+                report.leftOut.append(.init(path: path, reason: "it is bundled with the host, whose location vouches for it"))
+                continue
+            default: break
+            }
             do throws(PluginLoadError) {
                 let file = try PluginFile.open(path, rules: trust.rules)
                 defer { file.closeUnloaded() }
-                let digest = try file.sha256()
-                let lockPath = lockFilePath(for: path)
-                let name = PluginLock.entryName(for: path, inLockAt: lockPath)
-                guard PluginLock.canWrite(name: name) else {
-                    report.skipped.append(.init(path: path, reason: "its name contains a newline or a backslash, which a lock file cannot hold; rename it"))
-                    continue
-                }
-                entries[lockPath, default: []].append((digest, name))
+                entries.append((path, try file.sha256()))
             } catch {
                 report.skipped.append(.init(path: path, reason: error.message(naming: services.names)))
             }
         }
-        for (lockPath, lines) in entries.sorted(by: { $0.key < $1.key }) {
-            let text = PluginLock.render(lines)
-            do {
-                try Self.writeAtomically(text, to: lockPath)
-                report.written.append(.init(path: lockPath, lines: text.split(separator: "\n").map(String.init)))
-            } catch {
-                report.failures.append(.init(path: lockPath, reason: "cannot write it: \(error.reason)"))
-            }
+        switch trust.allowlist {
+        case .file(let allowlist): writeAllowlist(allowlist, entries, into: &report)
+        case .perDirectory: record(entries, forgetting: bundled, into: &report)
         }
         return report
     }
 
-    private func lockFilePath(for pluginPath: String) -> String {
-        switch trust.allowlist {
-        case .file(let path): path
-        case .perDirectory: FilePaths.join(FilePaths.directory(of: pluginPath), PluginLock.fileName)
+    /// Replaces the allowlist with `entries`, by absolute name.
+    private func writeAllowlist(_ path: String, _ entries: [(path: String, digest: String)], into report: inout LockReport) {
+        var lines: [(digest: String, name: String)] = []
+        for entry in entries {
+            let name = PluginLock.entryName(for: entry.path, inLockAt: path)
+            guard PluginLock.canWrite(name: name) else {
+                report.skipped.append(.init(path: entry.path, reason: "its name contains a newline or a backslash, which a lock file cannot hold; rename it"))
+                continue
+            }
+            lines.append((entry.digest, name))
+        }
+        guard !lines.isEmpty else { return }
+        let text = PluginLock.render(lines)
+        do {
+            try AtomicFile.write(text, to: path, mode: 0o644)
+            report.written.append(.init(destination: .allowlist(path), lines: text.split(separator: "\n").map(String.init)))
+        } catch {
+            report.failures.append(.init(path: path, reason: "cannot write it: \(error.reason)"))
         }
     }
 
-    /// Writes beside the target and renames over it, with mode 0644, so a
-    /// reader never sees half a lock file.
-    private static func writeAtomically(_ text: String, to path: String) throws(SystemError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw SystemError(operation: "create \(temporary)", errno: errno) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let code = errno
-                close(descriptor)
-                unlink(temporary)
-                throw SystemError(operation: "write", errno: code)
-            }
-            written += count
+    /// Records `entries` in the user's trust store, and forgets what it held
+    /// for the bundled plugins, which their location vouches for.
+    private func record(_ entries: [(path: String, digest: String)], forgetting bundled: [String], into report: inout LockReport) {
+        guard let store = trust.store else {
+            report.failures.append(.init(path: "", reason: TrustStoreError(path: "", .noConfigurationDirectory).message(naming: names)))
+            return
         }
-        // The umask may have taken bits away; a lock file must be exactly 0644.
-        fchmod(descriptor, 0o644)
-        fsync(descriptor)
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw SystemError(operation: "rename", errno: code)
+        let lines = entries.map { (digest: $0.digest, name: PluginLock.canonical($0.path)) }.filter { PluginLock.canWrite(name: $0.name) }
+        for entry in entries where !PluginLock.canWrite(name: PluginLock.canonical(entry.path)) {
+            report.skipped.append(.init(path: entry.path, reason: "its name contains a newline or a backslash, which the trust store cannot hold; rename it"))
+        }
+        guard !lines.isEmpty || !bundled.isEmpty else { return }
+        do throws(TrustStoreError) {
+            _ = try TrustStore.update(at: store.path, rules: trust.rules, naming: names) { digests in
+                for path in bundled { digests[path] = nil }
+                for line in lines { digests[line.name] = line.digest }
+            }
+            if !lines.isEmpty {
+                report.written.append(.init(destination: .trustStore(store.path), lines: PluginLock.render(lines).split(separator: "\n").map(String.init)))
+            }
+        } catch {
+            // The message names the store and what is wrong with it.
+            report.failures.append(.init(path: "", reason: error.message(naming: names)))
         }
     }
 }

@@ -20,12 +20,52 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What the file is to the host: they share a format, not a purpose.
+    enum Role: Sendable, Equatable {
+        /// A `plugins.lock` beside the plugins, which only pins them; the
+        /// user or whoever shipped the plugins writes it, with `sha256sum`.
+        case lockFile
+        /// The `--allowlist` file the user named, which pins every plugin and
+        /// vouches for what it lists; `lock-plugins --allowlist` writes it.
+        case allowlist
+        /// The user's trust store, which vouches for what it lists.
+        case trustStore
+
+        /// The subject of a refusal of the file itself.
+        func subject(_ path: String) -> TrustViolation.Subject {
+            switch self {
+            case .lockFile, .allowlist: .lockFile(path: path)
+            case .trustStore: .trustStore(path: path)
+            }
+        }
+
+        /// How the whole file is written again, as the end of a fix.
+        func rewrite(naming names: SettingNames) -> String {
+            switch self {
+            case .lockFile: "write it again with `sha256sum`"
+            case .allowlist: "write it again with \(names.lockPlugins)"
+            case .trustStore: "delete it and vouch again with \(names.trust)"
+            }
+        }
+
+        /// The file, as a check on the way to it names it.
+        func guarded(_ path: String) -> TrustViolation.Guarded {
+            switch self {
+            case .lockFile, .allowlist: .lockFile(path)
+            case .trustStore: .trustStore(path)
+            }
+        }
+    }
+
     /// The lock file.
     let path: String
+    /// What it is to the host.
+    let role: Role
     let kind: Kind
 
-    init(path: String, _ kind: Kind) {
+    init(path: String, role: Role = .lockFile, _ kind: Kind) {
         self.path = path
+        self.role = role
         self.kind = kind
     }
 
@@ -33,19 +73,21 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
         message(naming: SettingNames())
     }
 
-    /// One line, naming the program's command that writes lock files.
+    /// One line, naming the program's command that writes the file.
     func message(naming names: SettingNames) -> String {
+        let (check, file) = role == .trustStore ? ("trust store", "your trust store \(path)") : ("lock file", "the lock file \(path)")
+        let rewrite = role.rewrite(naming: names)
         switch kind {
         case .untrusted(let violation):
-            violation.description
+            return violation.description
         case .unreadable(let reason):
-            "refused (lock file): the lock file \(path) cannot be read (\(reason)); fix its permissions, or write it again with \(names.lockPlugins)"
+            return "refused (\(check)): \(file) cannot be read (\(reason)); fix its permissions, or \(rewrite)"
         case .tooLarge(let limit):
-            "refused (lock file): the lock file \(path) is larger than \(limit) bytes; write it again with \(names.lockPlugins)"
+            return "refused (\(check)): \(file) is larger than \(limit) bytes; \(rewrite)"
         case .malformed(let line):
-            "refused (lock file): line \(line) of \(path) is not `<sha256 hex>  <file name>`; fix the line, or write the file again with \(names.lockPlugins)"
+            return "refused (\(check)): line \(line) of \(path) is not `<sha256 hex>  <file name>`; fix the line, or \(rewrite)"
         case .duplicate(let name, let lines):
-            "refused (lock file): \(path) lists \(name) twice (lines \(lines.0) and \(lines.1)); delete one of the lines"
+            return "refused (\(check)): \(path) lists \(name) twice (lines \(lines.0) and \(lines.1)); delete one of the lines"
         }
     }
 }

@@ -26,8 +26,16 @@ struct PluginLock: Sendable {
 
     /// The lock file's path, as given.
     let path: String
+    /// What the file is to the host.
+    var role: LockFileError.Role = .lockFile
     /// Lower-case hex digest by canonical plugin path.
-    private let digests: [String: String]
+    let digests: [String: String]
+
+    /// A lock holding `digests`, keyed by canonical plugin path.
+    init(path: String, digests: [String: String]) {
+        self.path = path
+        self.digests = digests
+    }
 
     /// The digest the lock expects for `pluginPath`, or nil when it is not listed.
     func expectedDigest(for pluginPath: String) -> String? {
@@ -36,43 +44,58 @@ struct PluginLock: Sendable {
 
     /// Reads and checks the lock file at `path`.
     ///
-    /// The lock file gets the same trust checks as a plugin: whoever can write
-    /// it can allow any plugin.
+    /// The lock file gets the same trust checks as a plugin, on every
+    /// directory on the way to it too: whoever can write it, or swap it,
+    /// can allow any plugin (or, for the trust store, vouch for one).
+    /// - Parameters:
+    ///   - path: The lock file.
+    ///   - rules: The ownership and permission rules.
+    ///   - role: What the file is to the host, for the words of a refusal.
     /// - Throws: ``LockFileError`` when it cannot be read, is not trusted, or a line is malformed.
-    static func read(at path: String, rules: TrustRules) throws(LockFileError) -> PluginLock {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw LockFileError(path: path, .unreadable(reason: String(cString: strerror(errno)))) }
+    static func read(at path: String, rules: TrustRules, as role: LockFileError.Role = .lockFile) throws(LockFileError) -> PluginLock {
+        let walk: PathWalk
+        do throws(PathWalk.Failure) {
+            walk = try PathWalk.walk(path)
+        } catch {
+            throw LockFileError(path: path, role: role, .unreadable(reason: error.reason))
+        }
+        if let violation = rules.violation(onTheWay: walk, to: role.guarded(path)) {
+            throw LockFileError(path: path, role: role, .untrusted(violation))
+        }
+        let descriptor = open(walk.target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw LockFileError(path: path, role: role, .unreadable(reason: String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         let facts: FileFacts
         do {
             facts = try FileFacts.of(descriptor: descriptor)
         } catch {
-            throw LockFileError(path: path, .unreadable(reason: error.reason))
+            throw LockFileError(path: path, role: role, .unreadable(reason: error.reason))
         }
-        if let violation = rules.violation(of: facts, for: .lockFile(path: path)) {
-            throw LockFileError(path: path, .untrusted(violation))
+        if let violation = rules.violation(of: facts, for: role.subject(path)) {
+            throw LockFileError(path: path, role: role, .untrusted(violation))
         }
+        guard facts.size <= maximumSize else { throw LockFileError(path: path, role: role, .tooLarge(limit: maximumSize)) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
                 bytes += buffer[0..<count]
-                guard bytes.count <= maximumSize else { throw LockFileError(path: path, .tooLarge(limit: maximumSize)) }
+                guard bytes.count <= maximumSize else { throw LockFileError(path: path, role: role, .tooLarge(limit: maximumSize)) }
             } else if count == 0 {
                 break
             } else if errno != EINTR {
-                throw LockFileError(path: path, .unreadable(reason: String(cString: strerror(errno))))
+                throw LockFileError(path: path, role: role, .unreadable(reason: String(cString: strerror(errno))))
             }
         }
-        return try parse(String(decoding: bytes, as: UTF8.self), path: path)
+        return try parse(String(decoding: bytes, as: UTF8.self), path: path, role: role)
     }
 
     /// A lock file is a few lines per plugin; anything bigger is a mistake.
     static let maximumSize = 1 << 20
 
     /// Parses the text of a lock file.
-    static func parse(_ text: String, path: String) throws(LockFileError) -> PluginLock {
+    static func parse(_ text: String, path: String, role: LockFileError.Role = .lockFile) throws(LockFileError) -> PluginLock {
         let base = directory(of: path)
         var digests: [String: String] = [:]
         var lineOf: [String: Int] = [:]
@@ -84,18 +107,20 @@ struct PluginLock: Sendable {
             guard utf8.count > 66, utf8[0..<64].allSatisfy(isHexDigit), utf8[64] == UInt8(ascii: " "),
                 utf8[65] == UInt8(ascii: " ") || utf8[65] == UInt8(ascii: "*")
             else {
-                throw LockFileError(path: path, .malformed(line: number))
+                throw LockFileError(path: path, role: role, .malformed(line: number))
             }
             let digest = String(decoding: utf8[0..<64], as: UTF8.self).lowercased()
             let name = String(decoding: utf8[66...], as: UTF8.self)
             let key = canonical(name.hasPrefix("/") ? name : base + "/" + name)
             if let earlier = lineOf[key] {
-                throw LockFileError(path: path, .duplicate(name: name, lines: (earlier, number)))
+                throw LockFileError(path: path, role: role, .duplicate(name: name, lines: (earlier, number)))
             }
             lineOf[key] = number
             digests[key] = digest
         }
-        return PluginLock(path: path, digests: digests)
+        var lock = PluginLock(path: path, digests: digests)
+        lock.role = role
+        return lock
     }
 
     /// The lines of a lock file, sorted by name.

@@ -50,8 +50,9 @@ struct CommandRunner {
 
     /// Runs `host` with `arguments`.
     /// - Parameters:
-    ///   - environment: Added to a clean environment (PATH, HOME, an empty XDG_DATA_HOME and
-    ///     XDG_CACHE_HOME), so the developer's HOST_* variables, plugins and cache never leak into a test.
+    ///   - environment: Added to a clean environment (PATH, HOME, an empty XDG_DATA_HOME,
+    ///     XDG_CACHE_HOME and XDG_CONFIG_HOME), so the developer's HOST_* variables, plugins,
+    ///     cache and trust store never leak into a test.
     ///   - hostDefaults: Run with the host's own defaults: the registry cache, and
     ///     plugins isolated unless vouched for. Otherwise the run is pinned to
     ///     `HOST_NO_CACHE=1 HOST_ISOLATE=0`, every plugin loaded in-process, which
@@ -85,10 +86,11 @@ struct CommandRunner {
         process.arguments = arguments
         var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        // The user's plugin directory is searched by default: keep the
-        // developer's own plugins out of the tests.
+        // The user's plugin directory is searched by default, and their trust
+        // store vouches: keep the developer's own plugins and vouches out of the tests.
         base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
         base["XDG_CACHE_HOME"] = try TemporaryDirectory.make().path
+        base["XDG_CONFIG_HOME"] = try TemporaryDirectory.make().path
         process.environment = base.merging(environment) { $1 }
         process.currentDirectoryURL = try directory ?? TemporaryDirectory.make()
         let out = Pipe()

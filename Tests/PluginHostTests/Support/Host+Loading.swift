@@ -5,8 +5,7 @@
 extension Host {
     /// Finds and loads every plugin in-process and fills the registry with their fetchers.
     func loadPlugins() -> LoadedPlugins {
-        let result = PluginLoader(services: services, trust: trust).load(pluginFiles())
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: [])
+        loadPlugins(placing: nil)
     }
 
     /// Finds the plugins and loads each in a worker process of its own.

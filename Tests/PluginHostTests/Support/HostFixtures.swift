@@ -19,6 +19,29 @@ enum HostFixtures {
         return String(output.prefix(64))
     }
 
+    /// Writes `plugins.lock` in `directory`, pinning `files` (names in it)
+    /// to their digests, as `sha256sum` would: a lock file that came with
+    /// the plugins, or that a user wrote by hand.
+    static func writeLock(for files: [String], in directory: URL) async throws {
+        var text = ""
+        for file in files.sorted() {
+            text += "\(try await sha256sum(directory.appending(path: file).path))  \(file)\n"
+        }
+        let lock = directory.appending(path: "plugins.lock")
+        try Data(text.utf8).write(to: lock)
+        try chmod(lock.path, 0o644)
+    }
+
+    /// Writes a trust store at `path` vouching for `digests` (by absolute
+    /// path), with the modes `host trust` gives it.
+    static func writeTrustStore(_ digests: [String: String], at path: String) async throws {
+        let directory = URL(filePath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let text = digests.sorted { $0.key < $1.key }.map { "\($0.value)  \($0.key)\n" }.joined()
+        try Data(text.utf8).write(to: URL(filePath: path))
+        try chmod(path, 0o600)
+    }
+
     /// Runs a tool and returns its stdout; throws when it fails. Waits as
     /// ``CommandRunner`` does, without holding a thread of the cooperative
     /// pool, which every other test's timers and child processes need.

@@ -1,0 +1,121 @@
+import Glibc
+
+extension TrustStore {
+    /// Changes the store at `path` and writes it back, atomically, while
+    /// holding a lock on its directory, so two `host trust` runs at once
+    /// both land.
+    ///
+    /// The directory is created (mode 0700, its missing parents too) when
+    /// needed, and must then pass the rules a store is read under: the
+    /// store is never written where it would not be believed. An existing
+    /// store that cannot be read is left alone rather than overwritten.
+    /// - Parameters:
+    ///   - path: The store's path.
+    ///   - rules: The ownership and permission rules.
+    ///   - names: The program's names, for the comment at the top of the file.
+    ///   - change: Edits the digests, by canonical plugin path.
+    /// - Returns: The store before and after the change.
+    /// - Throws: ``TrustStoreError`` when the store or its directory is not
+    ///   to be trusted, or cannot be read or written.
+    static func update(
+        at path: String, rules: TrustRules, naming names: SettingNames, _ change: (inout [String: String]) -> Void
+    ) throws(TrustStoreError) -> (before: TrustStore, after: TrustStore) {
+        let directory = FilePaths.directory(of: path)
+        try prepare(directory: directory, for: path, rules: rules)
+        let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0 else { throw TrustStoreError(path: directory, .system(SystemError(operation: "open", errno: errno))) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw TrustStoreError(path: directory, .system(SystemError(operation: "lock", errno: errno))) }
+        }
+
+        let before = read(at: path, rules: rules)
+        let current: PluginLock
+        switch before.contents {
+        case .entries(let lock): current = lock
+        case .unusable(let error): throw TrustStoreError(path: path, .unusable(error))
+        }
+        var digests = current.digests
+        change(&digests)
+        let after = TrustStore(path: path, contents: .entries(PluginLock(path: path, digests: digests)))
+        guard digests != current.digests else { return (before, after) }
+        do {
+            try AtomicFile.write(render(digests, naming: names), to: path, mode: 0o600)
+        } catch {
+            throw TrustStoreError(path: path, .system(error))
+        }
+        return (before, after)
+    }
+
+    /// Creates the store's directory if needed and checks it, and every
+    /// directory above it, as a read of the store will.
+    private static func prepare(directory: String, for path: String, rules: TrustRules) throws(TrustStoreError) {
+        try makeDirectories(directory)
+        let walk: PathWalk
+        do throws(PathWalk.Failure) {
+            walk = try PathWalk.walk(directory)
+        } catch {
+            throw TrustStoreError(path: error.path, .system(SystemError(operation: "reach", errno: ENOENT)))
+        }
+        if let violation = rules.violation(onTheWay: walk, to: .trustStore(path)) {
+            throw TrustStoreError(path: path, .untrusted(violation))
+        }
+        let facts: FileFacts
+        do {
+            facts = try FileFacts.of(linkAt: walk.target)
+        } catch {
+            throw TrustStoreError(path: walk.target, .system(error))
+        }
+        let subject = TrustViolation.Subject.onTheWay(to: .trustStore(path), directory: walk.target, role: .file)
+        if let violation = rules.violation(of: facts, for: subject) {
+            throw TrustStoreError(path: path, .untrusted(violation))
+        }
+    }
+
+    /// `mkdir -p` with mode 0700 for whatever is missing, as the XDG
+    /// specification asks of a configuration directory it creates.
+    private static func makeDirectories(_ directory: String) throws(TrustStoreError) {
+        var status = stat()
+        if stat(directory, &status) == 0 { return }
+        let parent = FilePaths.directory(of: directory)
+        if parent != directory { try makeDirectories(parent) }
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
+            throw TrustStoreError(path: directory, .system(SystemError(operation: "create", errno: errno)))
+        }
+    }
+}
+
+/// Why the trust store could not be changed. Nothing was written.
+package struct TrustStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    enum Kind: Sendable, Equatable {
+        /// The store, or a directory on the way to it, breaks a trust rule.
+        case untrusted(TrustViolation)
+        /// The store exists but cannot be read, so it is not overwritten.
+        case unusable(LockFileError)
+        /// A system call failed.
+        case system(SystemError)
+        /// Neither `$XDG_CONFIG_HOME` nor `$HOME` says where the store is.
+        case noConfigurationDirectory
+    }
+
+    /// The file or directory involved.
+    let path: String
+    let kind: Kind
+
+    init(path: String, _ kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
+
+    package var description: String { message(naming: SettingNames()) }
+
+    /// One line with the fix, naming the program's commands.
+    package func message(naming names: SettingNames) -> String {
+        switch kind {
+        case .untrusted(let violation): "cannot change your trust store: \(violation)"
+        case .unusable(let error): "cannot change your trust store: \(error.message(naming: names))"
+        case .system(let error): "cannot change your trust store: \(path): \(error); check that you may write there"
+        case .noConfigurationDirectory: "there is no trust store: neither XDG_CONFIG_HOME nor HOME is set; set one of them"
+        }
+    }
+}
