@@ -60,6 +60,13 @@ struct PluginCatalog: Sendable {
         case described(PluginDiscovery.Candidate, ScanCache.Entry, scanned: Bool)
         /// Refused by the host's own checks before any of its code ran.
         case refused(PluginDiscovery.Candidate, PluginLoadError)
+
+        /// The file.
+        var candidate: PluginDiscovery.Candidate {
+            switch self {
+            case .described(let candidate, _, _), .refused(let candidate, _): candidate
+            }
+        }
     }
 
     private struct Plan: Sendable {
@@ -162,20 +169,22 @@ struct PluginCatalog: Sendable {
         let allowedURLs = services.allowedURLs
         let rule = PlacementRule(policy: options.policy, trust: trust)
         for item in items {
-            let candidate: PluginDiscovery.Candidate
+            let candidate = item.candidate
+            // Once per plugin: with a trust store, each look resolves the plugin's directory.
+            let lock = locks.lock(for: candidate.path)
             let outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
             var entry: ScanCache.Entry?
             var scanned = false
             switch item {
-            case .refused(let refused, let failure):
-                (candidate, outcome) = (refused, .failure(failure))
-            case .described(let described, let listed, let wasScanned):
-                (candidate, entry, scanned) = (described, listed, wasScanned)
+            case .refused(_, let failure):
+                outcome = .failure(failure)
+            case .described(_, let listed, let wasScanned):
+                (entry, scanned) = (listed, wasScanned)
                 outcome = Result { () throws(PluginLoadError) in
-                    try listing(listed, candidate: described, ownership: ownership, locks: locks, checkedDirectories: &checkedDirectories)
+                    try listing(listed, candidate: candidate, ownership: ownership, lock: lock, checkedDirectories: &checkedDirectories)
                 }
             }
-            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: lock)
             if case .success(let (report, kept)) = outcome, let entry {
                 let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
                 plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entry.identity))
@@ -200,7 +209,7 @@ struct PluginCatalog: Sendable {
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.
     private func listing(
-        _ entry: ScanCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, locks: LockFileCache,
+        _ entry: ScanCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, lock: ApplicableLock,
         checkedDirectories: inout Set<String>
     ) throws(PluginLoadError) -> (PluginReport, [ScanCache.Fetcher]) {
         let path = candidate.path
@@ -209,7 +218,12 @@ struct PluginCatalog: Sendable {
         }
         do throws(PluginLoadError) {
             try PluginFile.checkPlacement(of: path, isSymbolicLink: candidate.isSymbolicLink, rules: trust.rules, checked: &checkedDirectories)
-            try locks.check(path, digest: entry.sha256)
+            // The lock-file and trust-store check of loading, on the digest the scan took of this unchanged file.
+            _ = try lock.verify(path) { () throws(PluginLoadError) in
+                // A scan takes the digest whenever a lock or a vouch applies; without one the file is scanned again.
+                guard let digest = entry.sha256 else { throw PluginLoadError(.changedSinceListed) }
+                return digest
+            }
         } catch {
             throw fail(error)
         }
