@@ -46,8 +46,8 @@ struct PluginCatalog: Sendable {
 
     /// One plugin file as this run's plan knows it.
     private enum Item: Sendable {
-        /// Described by the cache.
-        case cached(PluginDiscovery.Candidate, ScanCache.Entry)
+        /// Described by the cache: its entry at this index.
+        case cached(PluginDiscovery.Candidate, entry: Int)
         /// New or changed: to be scanned.
         case needsScan(PluginDiscovery.Candidate)
         /// Refused by the host's own checks before any of its code ran.
@@ -56,8 +56,9 @@ struct PluginCatalog: Sendable {
 
     /// One plugin file once scanned, if it needed a scan.
     private enum Listed {
-        /// What it provides, from the cache or, when `scanned`, from this run's scan.
-        case described(PluginDiscovery.Candidate, ScanCache.Entry, scanned: Bool)
+        /// What it provides: the new cache's entry at this index, from the
+        /// old cache or, when `scanned`, from this run's scan.
+        case described(PluginDiscovery.Candidate, entry: Int, scanned: Bool)
         /// Refused by the host's own checks before any of its code ran.
         case refused(PluginDiscovery.Candidate, PluginLoadError)
 
@@ -96,12 +97,12 @@ struct PluginCatalog: Sendable {
             case .failure(let reason): refusal = reason
             }
         }
-        let entries = Dictionary((previous?.entries ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let entries = EntryIndex(previous?.entries ?? [])
         let locks = LockFileCache(trust: trust)
         let items = candidates.map { candidate -> Item in
-            if let identity = candidate.identity, let entry = entries[candidate.path], entry.identity == identity {
+            if let identity = candidate.identity, let index = entries.index(of: candidate.path), entries.entries[index].identity == identity {
                 // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
-                if entry.sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry) }
+                if entries.entries[index].sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry: index) }
             }
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
@@ -118,25 +119,35 @@ struct PluginCatalog: Sendable {
         if let refusal = plan.refusal {
             services.logger.warning("ignoring the plugin cache \(plan.store.path): \(refusal); rebuilding it")
         }
+        let previous = plan.previous?.entries ?? []
+        // A run that scanned nothing and lists every entry in the cache's order writes nothing, and copies no entry.
+        let unchanged = plan.refusal == nil && plan.previous != nil && plan.items.count == previous.count
+            && plan.items.indices.allSatisfy { if case .cached(_, let entry) = plan.items[$0] { entry == $0 } else { false } }
+        var entries = unchanged ? previous : []
         var outcomes = scanned.makeIterator()
         let items = plan.items.map { item -> Listed in
             switch item {
-            case .cached(let candidate, let entry): return .described(candidate, entry, scanned: false)
+            case .cached(let candidate, let index):
+                if unchanged { return .described(candidate, entry: index, scanned: false) }
+                entries.append(previous[index])
+                return .described(candidate, entry: entries.count - 1, scanned: false)
             case .refused(let candidate, let failure): return .refused(candidate, failure)
             case .needsScan(let candidate):
                 // The scanner answers once per file it was given, in order.
-                switch outcomes.next()! {
-                case .scanned(let entry): return .described(candidate, entry, scanned: true)
-                case .refused(let failure): return .refused(candidate, failure)
+                switch outcomes.next() {
+                case .scanned(let entry)?:
+                    entries.append(entry)
+                    return .described(candidate, entry: entries.count - 1, scanned: true)
+                case .refused(let failure)?: return .refused(candidate, failure)
+                case nil: return .refused(candidate, PluginLoadError(.changedSinceListed))
                 }
             }
         }
 
-        let cache = ScanCache(
-            host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: host.discovery.locations.map(\.directory),
-            entries: items.compactMap { if case .described(_, let entry, _) = $0 { entry } else { nil } })
         var writeError: String?
-        if cache != plan.previous {
+        if !unchanged {
+            let cache = ScanCache(
+                host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: host.discovery.locations.map(\.directory), entries: entries)
             do throws(ScanCacheStore.WriteError) {
                 try plan.store.write(cache)
             } catch {
@@ -144,11 +155,11 @@ struct PluginCatalog: Sendable {
                 services.logger.warning("\(error); the next run scans the plugins again")
             }
         }
-        let scannedEntries = items.compactMap { if case .described(_, let entry, scanned: true) = $0 { entry } else { nil } }
+        let scannedEntries = items.compactMap { if case .described(_, let entry, scanned: true) = $0 { entries[entry] } else { nil } }
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, locks: plan.locks)
+        let loaded = compose(items, entries: entries, locks: plan.locks)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
@@ -158,7 +169,7 @@ struct PluginCatalog: Sendable {
     /// with the rules loading in that order would apply (``SymbolOwnership``).
     /// The host's checks that depend on more than the file (its directory,
     /// the lock file) are made again here.
-    private func compose(_ items: [Listed], locks: LockFileCache) -> LoadedPlugins {
+    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache) -> LoadedPlugins {
         let ownership = SymbolOwnership()
         var result = PluginLoader.Outcome()
         result.reports.reserveCapacity(items.count)
@@ -173,21 +184,21 @@ struct PluginCatalog: Sendable {
             // Once per plugin: with a trust store, each look resolves the plugin's directory.
             let lock = locks.lock(for: candidate.path)
             let outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
-            var entry: ScanCache.Entry?
+            var entry: Int?
             var scanned = false
             switch item {
             case .refused(_, let failure):
                 outcome = .failure(failure)
-            case .described(_, let listed, let wasScanned):
-                (entry, scanned) = (listed, wasScanned)
+            case .described(_, let index, let wasScanned):
+                (entry, scanned) = (index, wasScanned)
                 outcome = Result { () throws(PluginLoadError) in
-                    try listing(listed, candidate: candidate, ownership: ownership, lock: lock, checkedDirectories: &checkedDirectories)
+                    try listing(entries[index], candidate: candidate, ownership: ownership, lock: lock, checkedDirectories: &checkedDirectories)
                 }
             }
             let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: lock)
             if case .success(let (report, kept)) = outcome, let entry {
                 let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
-                plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entry.identity))
+                plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entries[entry].identity))
                 for fetcher in kept {
                     rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity))
                     providers.append(plugins.count - 1)
@@ -197,7 +208,7 @@ struct PluginCatalog: Sendable {
             let index = result.reports.count - 1
             result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if placement.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if placement.place == .isolated, let entry { result.reports[index].sandbox = entries[entry].sandbox }
             result.reports[index].allowedURLs = allowedURLs
         }
         host.noteLockFilesThatOnlyPin(rule)
@@ -239,5 +250,31 @@ struct PluginCatalog: Sendable {
             warnings: entry.warnings + settled.duplicates.map(Settlement<ScanCache.Fetcher>.warning))
         report.metadata = entry.metadata
         return (report, settled.kept)
+    }
+}
+
+/// The cache's entries by path, read in order: a listing meets the files in
+/// the order the cache wrote them, so a dictionary is built only when one
+/// is out of place (a file added or removed).
+private final class EntryIndex {
+    let entries: [ScanCache.Entry]
+    private var next = 0
+    private var byPath: [String: Int]?
+
+    init(_ entries: [ScanCache.Entry]) {
+        self.entries = entries
+    }
+
+    /// Where the entry for `path` is, if the cache has one.
+    func index(of path: String) -> Int? {
+        if next < entries.count, entries[next].path == path {
+            next += 1
+            return next - 1
+        }
+        let byPath = self.byPath ?? Dictionary(entries.indices.map { (entries[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
+        self.byPath = byPath
+        guard let index = byPath[path] else { return nil }
+        next = index + 1
+        return index
     }
 }
