@@ -139,8 +139,18 @@ let package = Package(
         // The commit and the Swift version `host --version` prints, written into the build folder, never the source tree.
         .plugin(name: "BuildInfo", capability: .buildTool(), path: "BuildPlugins/BuildInfo"),
 
+        // Fuzz targets for every parser of untrusted input (docs/FUZZING.md).
+        // `scripts/fuzz.sh` builds PatchbayFuzz as a libFuzzer binary; in a
+        // normal build it replays saved inputs, and FuzzTargetTests replays
+        // the corpora under `Fuzz/`. No product: nothing outside uses them.
+        .target(name: "FuzzTargets", dependencies: ["HostHTTPABI", "HostShared", "PluginABI", "PluginBoundary", "PluginHost", "PriceKit", "WorkerProtocol"]),
+        // NB: declares libFuzzer's driver, which PatchbayFuzz's own `main` calls.
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "PatchbayFuzz", dependencies: ["CFuzzerDriver", "FuzzTargets", "PluginHost"]),
+
         .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
         .testTarget(name: "PriceKitTests", dependencies: ["PriceKit"]),
+        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PluginSDKTests", dependencies: ["PluginABI", "PluginSDK"]),
         .testTarget(name: "WorkerProtocolTests", dependencies: ["PluginBoundary", "WorkerProtocol"]),
         .testTarget(

@@ -122,7 +122,7 @@ package struct Host: Sendable {
             rule?.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
         return LoadedPlugins(
-            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [])
+            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [], services: services)
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
@@ -161,7 +161,7 @@ package struct Host: Sendable {
             fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers)
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers, services: services)
     }
 
     /// `report`, recording the URLs its plugin may fetch and where it ran.
@@ -207,7 +207,7 @@ extension Host {
         if discovery.locations.contains(where: { $0.origin == .named }) {
             return "put plugin files (.so) there, or \(names.searchUsualDirectories)"
         }
-        return "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)"
+        return "\(InstalledLayout.running.restoreAdvice("the bundled plugins")), or \(names.addPluginsDirectory)"
     }
 }
 
@@ -245,6 +245,8 @@ package struct LoadedPlugins: Sendable {
     var onDemand: OnDemandPlugins?
     /// How to get plugins when none loaded, for an unknown symbol's message.
     var noPluginsFix: String?
+    /// The services the plugins were given, whose allowances the run ends with.
+    var services: HostServices?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -259,6 +261,8 @@ package struct LoadedPlugins: Sendable {
                 group.addTask { await plugin.shutdown() }
             }
         }
+        // After the workers' last lines: one line per plugin that lost some to the cap.
+        if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
     }
 
     /// Fetches every symbol concurrently.

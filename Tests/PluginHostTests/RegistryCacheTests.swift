@@ -167,6 +167,27 @@ struct RegistryCacheTests {
         #expect(names == [FilePaths.name(of: store.path)])
     }
 
+    @Test("A file dated past 2262 has an identity, which the cache keeps")
+    func farFutureFile() throws {
+        // Found by the registry-cache-writer fuzz target: the nanoseconds
+        // overflowed, and `list-plugins` crashed on a plugin whose owner had
+        // run `touch -d 2300-01-01` on it.
+        let file = try TemporaryDirectory.make().appending(path: "plugin.so")
+        try Data("one".utf8).write(to: file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 10_413_792_000)], ofItemAtPath: file.path)
+        let identity = try FileIdentity.of(path: file.path)
+        var cache = Self.cache
+        cache.entries[0].identity = identity
+        #expect(try ScanCacheCodec.decode(ScanCacheCodec.encode(cache)) == cache)
+    }
+
+    @Test("Identities at the ends of Int64 read back", arguments: [Int64.min, Int64.min + 1, -1, 0, Int64.max])
+    func extremeIdentities(value: Int64) throws {
+        var cache = Self.cache
+        cache.entries[0].identity = FileIdentity(device: .max, inode: 0, size: value, modifiedNanoseconds: value, changedNanoseconds: value)
+        #expect(try ScanCacheCodec.decode(ScanCacheCodec.encode(cache)) == cache)
+    }
+
     @Test("A file's identity changes when it is replaced or rewritten, even with its mtime put back")
     func identity() throws {
         let file = try TemporaryDirectory.make().appending(path: "plugin.so")

@@ -101,6 +101,12 @@ struct VouchingEndToEndTests {
             #expect(bundled["vouchedBy"] as? String == "bundled" && bundled["mode"] as? String == "in-process", "\(arguments)")
             #expect(try !user.ranInProcess(), "\(arguments) ran the plugin in-process")
         }
+        let inspected = try await user.host(["inspect", "plugins/\(Self.tools.fileName)", "--format", "json"], in: folder)
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(inspected.stderr.isEmpty, "\(inspected.stderr)")
+        let inspection = try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any]
+        #expect(inspection?["vouchedBy"] as? String == "nobody" && inspection?["mode"] as? String == "isolated")
+        #expect(try !user.ranInProcess(), "inspect ran the plugin in-process")
         let table = try await user.host(["list-plugins"], in: folder)
         #expect(table.stdout.contains("\nWhere plugins run:\n  in-process, bundled with the host: BitcoinPlugin, EthereumPlugin\n  isolated, nobody vouched for it: PriceToolsPlugin\n"), "\(table.stdout)")
 

@@ -129,9 +129,9 @@ extension PendingFetches.Stray: CustomStringConvertible {
 /// owned it.
 package enum FetchCallOutcome: Sendable, Equatable {
     /// The plugin's fields, each bounded and valid UTF-8; not yet checked as a quote.
-    case answered(PluginInput.Answer)
+    case answered(PluginOutputRules.Answer)
     /// A field of the answer broke a rule while being read.
-    case unreadable(PluginInput.Violation)
+    case unreadable(PluginOutputRules.Violation)
     /// The plugin passed a NULL or undersized `pb_fetch_result`.
     case malformed
 
@@ -141,8 +141,8 @@ package enum FetchCallOutcome: Sendable, Equatable {
             self = .malformed
             return
         }
-        do throws(PluginInput.Violation) {
-            self = .answered(try PluginInput.answer(from: result.pointee))
+        do throws(PluginOutputRules.Violation) {
+            self = .answered(try PluginOutputRules.answer(from: result.pointee))
         } catch {
             self = .unreadable(error)
         }

@@ -6,7 +6,7 @@ import PluginABI
 /// A plugin built against another revision of `patchbay_plugin.h` has a
 /// descriptor of another size, so the fixed-layout prefix (magic, ABI
 /// version, `struct_size`) is read first, and each later field only when
-/// `struct_size` covers it. Every text passes ``PluginInput``'s rules before
+/// `struct_size` covers it. Every text passes ``PluginOutputRules``'s rules before
 /// anything else of the plugin's runs.
 package struct PluginDescriptor: Sendable {
     /// The plugin's name, e.g. "EthereumPlugin".
@@ -55,10 +55,10 @@ package struct PluginDescriptor: Sendable {
         guard namePointer != nil else { throw .incompleteDescriptor(field: "name") }
         guard versionPointer != nil else { throw .incompleteDescriptor(field: "version") }
         guard let register = field(\.register_plugin) else { throw .incompleteDescriptor(field: "register_plugin") }
-        do throws(PluginInput.Violation) {
-            let name = try PluginInput.requiredText(namePointer, .name, limit: PluginInput.Limit.name)
-            let version = try PluginInput.requiredText(versionPointer, .version, limit: PluginInput.Limit.version)
-            let metadata = try PluginInput.metadata(
+        do throws(PluginOutputRules.Violation) {
+            let name = try PluginOutputRules.requiredText(namePointer, .name, limit: PluginOutputRules.Limit.name)
+            let version = try PluginOutputRules.requiredText(versionPointer, .version, limit: PluginOutputRules.Limit.version)
+            let metadata = try PluginOutputRules.metadata(
                 abiVersion: abiVersion, descriptorSize: size, description: field(\.description), author: field(\.author),
                 license: field(\.license), homepage: field(\.homepage))
             return PluginDescriptor(name: name, version: version, metadata: metadata, register: register)

@@ -22,8 +22,8 @@ package enum PluginImageError: Error, Sendable, Equatable {
     case descriptorTooSmall(plugin: UInt32)
     /// A required descriptor field is NULL: "name", "version" or "register_plugin".
     case incompleteDescriptor(field: String)
-    /// The descriptor's name, version or metadata broke a rule of ``PluginInput``.
-    case invalidDescriptor(PluginInput.Violation)
+    /// The descriptor's name, version or metadata broke a rule of ``PluginOutputRules``.
+    case invalidDescriptor(PluginOutputRules.Violation)
 }
 
 /// The descriptor prefix every plugin must have: the first revision's,

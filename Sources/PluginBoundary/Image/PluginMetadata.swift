@@ -21,7 +21,7 @@ package struct PluginMetadata: Sendable, Equatable, Codable {
     /// Where to read about it.
     package let homepage: String?
 
-    /// Creates metadata from values already checked by ``PluginInput``.
+    /// Creates metadata from values already checked by ``PluginOutputRules``.
     package init(abiVersion: UInt32, descriptorSize: UInt32, description: String?, author: String?, license: String?, homepage: String?) {
         self.abiVersion = abiVersion
         self.descriptorSize = descriptorSize

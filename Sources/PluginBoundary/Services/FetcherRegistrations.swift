@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// A fetcher is taken only inside the window ``open()`` and ``close()``
 /// bound, only when its struct is large enough, its `fetch` is set and its
-/// symbol and display name pass ``PluginInput``, and only once per symbol
+/// symbol and display name pass ``PluginOutputRules``, and only once per symbol
 /// per plugin. Which of two plugins keeps a symbol both register is not
 /// decided here: the host decides, in one place, and a worker leaves it to
 /// its host.
@@ -110,11 +110,11 @@ package final class FetcherRegistrations: Sendable {
         }
         let symbol: String
         let displayName: String
-        do throws(PluginInput.Violation) {
-            let raw = try PluginInput.text(fetcher.symbol, .symbol, limit: PluginInput.Limit.displayName) ?? ""
-            symbol = try PluginInput.symbol(raw)
-            displayName = try PluginInput.displayName(
-                PluginInput.text(fetcher.display_name, .displayName, limit: PluginInput.Limit.displayName) ?? "", symbol: symbol)
+        do throws(PluginOutputRules.Violation) {
+            let raw = try PluginOutputRules.text(fetcher.symbol, .symbol, limit: PluginOutputRules.Limit.displayName) ?? ""
+            symbol = try PluginOutputRules.symbol(raw)
+            displayName = try PluginOutputRules.displayName(
+                PluginOutputRules.text(fetcher.display_name, .displayName, limit: PluginOutputRules.Limit.displayName) ?? "", symbol: symbol)
         } catch {
             return refuse("\(error)")
         }

@@ -13,7 +13,7 @@ package protocol PluginServices: AnyObject, Sendable {
     /// - Returns: The status the plugin gets.
     func registerFetcher(_ fetcher: UnsafePointer<pb_fetcher>) -> pb_status
 
-    /// `log`: one line from the plugin, already cut and repaired by ``PluginInput/logLine(_:)-(UnsafePointer<CChar>)``.
+    /// `log`: one line from the plugin, already cut and repaired by ``PluginOutputRules/logLine(_:)-(UnsafePointer<CChar>)``.
     func log(_ level: pb_log_level, _ message: String)
 
     /// `config_value`: a value that lives as long as the process, or nil.

@@ -40,7 +40,7 @@ package enum ServicesTable {
 
     private static let log: @convention(c) (UnsafeMutableRawPointer?, pb_log_level, UnsafePointer<CChar>?) -> Void = { context, level, message in
         guard let services = services(context), let message else { return }
-        services.log(level, PluginInput.logLine(message))
+        services.log(level, PluginOutputRules.logLine(message))
     }
 
     private static let configValue: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>? = { context, key in

@@ -90,7 +90,7 @@ package struct PluginFetcher: Sendable {
     /// time, as for a plugin in this process: at `timeout` it stops waiting,
     /// and a later answer is ignored.
     private func price(in currency: String, timeout: Duration, worker: WorkerConnection) async -> Result<Quote, FetchError> {
-        let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
+        let request = PluginOutputRules.Request(symbol: symbol, currency: currency, plugin: plugin)
         switch await worker.fetch(symbol: symbol, currency: currency, timeout: timeout) {
         case .failure(let failure):
             return .failure(FetchError(symbol: symbol, .worker(failure)))
@@ -98,7 +98,7 @@ package struct PluginFetcher: Sendable {
             return .failure(FetchError(symbol: symbol, Self.timeout(after: timeout, plugin: plugin.name, waitingOnNetwork: waitingOnNetwork)))
         case .success(.replied(.called(let outcome))):
             // The worker's plugin can write this frame itself: it gets the same checks as an in-process answer.
-            return PluginInput.quote(outcome, for: request)
+            return PluginOutputRules.quote(outcome, for: request)
         case .success(.replied(.noSuchFetcher)):
             return .failure(FetchError(symbol: symbol, .plugin(message: "the worker has no fetcher for \(symbol)")))
         case .success(.replied(.notCalled(let error))):
@@ -118,11 +118,12 @@ package struct PluginFetcher: Sendable {
         in currency: String, timeout: Duration, registration: FetcherRegistrations.Registration, session: PluginSession
     ) async -> Result<Quote, FetchError> {
         let pending = Self.pending
-        let request = PluginInput.Request(symbol: symbol, currency: currency, plugin: plugin)
+        let request = PluginOutputRules.Request(symbol: symbol, currency: currency, plugin: plugin)
+        session.allowance.fetchStarted()
         let timer = TimerBox()
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Quote, FetchError>, Never>) in
             let token = pending.begin(plugin: plugin.name) { outcome in
-                continuation.resume(returning: PluginInput.quote(outcome, for: request))
+                continuation.resume(returning: PluginOutputRules.quote(outcome, for: request))
             }
             timer.task = Task { [symbol, plugin] in
                 try? await Task.sleep(for: timeout)

@@ -22,8 +22,11 @@ struct FileIdentity: Sendable, Hashable {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
-        modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        changedNanoseconds = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
+        // Wrapping: a time past 2262 (any file's owner can set one) must not
+        // trap. This is an identity, not a clock: the value still changes
+        // whenever the time does.
+        modifiedNanoseconds = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
+        changedNanoseconds = Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec)
     }
 
     /// The identity of what `path` names, following symlinks.

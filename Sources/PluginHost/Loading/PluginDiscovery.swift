@@ -130,12 +130,15 @@ package struct PluginDiscovery: Sendable {
     }
 
     /// Where a file named on its own would have been found: among the
-    /// host's bundled plugins, or nowhere in particular.
+    /// host's bundled plugins, in `./plugins`, or nowhere in particular.
     package static func origin(ofFile path: String) -> Origin {
-        let absolute = path.hasPrefix("/") ? path : FilePaths.join(FileManager.default.currentDirectoryPath, path)
-        let bundled = FilePaths.resolved(FilePaths.directory(of: absolute)) == FilePaths.resolved(InstalledLayout.running.bundledPluginsDirectory)
-            && Pattern.bundledPlugins.matches(FilePaths.name(of: absolute))
-        return bundled ? .bundled : .named
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        let absolute = path.hasPrefix("/") ? path : FilePaths.join(workingDirectory, path)
+        let directory = FilePaths.resolved(FilePaths.directory(of: absolute))
+        if directory == FilePaths.resolved(InstalledLayout.running.bundledPluginsDirectory) && Pattern.bundledPlugins.matches(FilePaths.name(of: absolute)) {
+            return .bundled
+        }
+        return directory == FilePaths.resolved(FilePaths.join(workingDirectory, "plugins")) ? .workingDirectory : .named
     }
 
     /// The plugin files to load, in load order.

@@ -125,7 +125,7 @@ struct PluginFile {
             throw PluginLoadError(.notALibrary(reason: "cannot open it: \(error.reason)"))
         }
         let link = facts.kind == .symbolicLink ? path : nil
-        do throws(PathWalk.Failure) {
+        do throws(PathWalkError) {
             return (try PathWalk.walk(path), link)
         } catch {
             guard let link else { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason)))) }
@@ -222,7 +222,7 @@ struct PluginFile {
             guard !checked.contains(directory) else { return }
             try checkDirectories(of: path, target: nil, rules: rules)
             let walk: PathWalk
-            do throws(PathWalk.Failure) {
+            do throws(PathWalkError) {
                 walk = try PathWalk.walk(path)
             } catch {
                 throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason))))

@@ -1,4 +1,5 @@
 import Logging
+import WorkerProtocol
 
 /// What the plugin files provide, as the scan cache describes them and
 /// scans in sandboxed workers fill in: the reports and the fetcher rows of a
@@ -39,6 +40,10 @@ struct PluginCatalog: Sendable {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan) async -> (LoadedPlugins, RescanReport) {
+        if options.isolation.judgesSandbox && options.policy.mayIsolate {
+            // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
+            _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
+        }
         var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks))
@@ -179,11 +184,14 @@ struct PluginCatalog: Sendable {
         var checkedDirectories = Set<String>()
         let allowedURLs = services.allowedURLs
         let rule = PlacementRule(policy: options.policy, trust: trust)
+        // This run's sandbox, not the one a scan recorded: judged once, when
+        // the first isolated plugin is listed, if the run shows or requires it.
+        var sandboxNow: SandboxReport?
         for item in items {
             let candidate = item.candidate
             // Once per plugin: with a trust store, each look resolves the plugin's directory.
             let lock = locks.lock(for: candidate.path)
-            let outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
+            var outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
             var entry: Int?
             var scanned = false
             switch item {
@@ -196,6 +204,15 @@ struct PluginCatalog: Sendable {
                 }
             }
             let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: lock)
+            if placement.place == .isolated && options.isolation.judgesSandbox {
+                let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
+                sandboxNow = sandbox
+                if options.isolation.requireFullSandbox && sandbox.level != .full, case .success = outcome, let entry {
+                    let listed = entries[entry]
+                    outcome = .failure(
+                        PluginLoadError(.sandboxRequired(sandbox)).describing(name: listed.name, version: listed.version, metadata: listed.metadata))
+                }
+            }
             if case .success(let (report, kept)) = outcome, let entry {
                 let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
                 plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entries[entry].identity))
@@ -208,14 +225,15 @@ struct PluginCatalog: Sendable {
             let index = result.reports.count - 1
             result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if placement.place == .isolated, let entry { result.reports[index].sandbox = entries[entry].sandbox }
+            if placement.place == .isolated, let sandbox = sandboxNow ?? entry.map({ entries[$0].sandbox }) { result.reports[index].sandbox = sandbox }
             result.reports[index].allowedURLs = allowedURLs
         }
         host.noteLockFilesThatOnlyPin(rule)
         let onDemand = OnDemandPlugins(
             plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: OnceFlag(), ownership: ownership)
         return LoadedPlugins(
-            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers), workers: [], onDemand: onDemand)
+            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers), workers: [], onDemand: onDemand,
+            services: services)
     }
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.

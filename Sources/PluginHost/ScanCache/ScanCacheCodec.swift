@@ -115,13 +115,16 @@ enum ScanCacheCodec {
                 guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else {
                     throw DecodeError(description: "entry field \(index) is not a number")
                 }
+                // A negative number is summed downwards, so that its
+                // type's minimum, which has no positive twin, reads back too.
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-                let (sum, carry) = shifted.addingReportingOverflow(Value(digit - UInt8(ascii: "0")))
+                let digit = Value(digit - UInt8(ascii: "0"))
+                let (sum, carry) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
                 guard !overflow, !carry else { throw DecodeError(description: "entry field \(index) is out of range") }
                 value = sum
             }
             guard !digits.isEmpty else { throw DecodeError(description: "entry field \(index) is not a number") }
-            return negative ? 0 - value : value
+            return value
         }
         func text(_ index: Int) -> String {
             bytes[index].isEmpty ? "" : String(decoding: bytes[index], as: UTF8.self)

@@ -28,7 +28,7 @@ enum BundledLocation {
         let directory = FilePaths.directory(of: executable)
         let guarded = TrustViolation.Guarded.executable(executable)
         let walk: PathWalk
-        do throws(PathWalk.Failure) {
+        do throws(PathWalkError) {
             walk = try PathWalk.walk(directory)
         } catch {
             return TrustViolation(.onTheWay(to: guarded, directory: directory, role: .file), .unreachable(path: error.path, reason: error.reason))

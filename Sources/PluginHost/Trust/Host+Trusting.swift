@@ -64,27 +64,27 @@ extension Host {
         // Checked as if the store said nothing of them: a file that changed is what a new vouch is for.
         let checking = PluginTrust(allowlist: trust.allowlist, store: nil, currentUser: trust.rules.currentUser)
         let loader = IsolatedPluginLoader(services: services, trust: checking, options: isolation)
-        var checked: [(file: String, path: String, result: Result<String, CheckFailure>)] = []
+        var checked: [(file: String, path: String, result: Checked)] = []
         for file in files {
             let path = PluginLock.canonical(file)
             let placement = placement(of: file, trust: trust, policy: policy)
             if placement.voucher == .bundled {
-                checked.append((file, path, .failure(.bundled(placement))))
+                checked.append((file, path, .bundled(placement)))
                 continue
             }
             checked.append((file, path, await check(file, loader: loader, trust: checking)))
         }
         let (before, after) = try TrustStore.update(at: store.path, rules: trust.rules, naming: names) { digests in
             for entry in checked {
-                if case .success(let sha256) = entry.result { digests[entry.path] = sha256 }
+                if case .passed(let sha256) = entry.result { digests[entry.path] = sha256 }
             }
         }
         return checked.map { entry in
             let outcome: TrustChange.Outcome
             switch entry.result {
-            case .failure(.bundled(let placement)): outcome = .bundled(placement)
-            case .failure(.refused(let reason)): outcome = .refused(reason)
-            case .success(let sha256):
+            case .bundled(let placement): outcome = .bundled(placement)
+            case .refused(let reason): outcome = .refused(reason)
+            case .passed(let sha256):
                 let now = placement(of: entry.file, trust: trust.with(store: after), policy: policy)
                 let held = before.trustedDigest(for: entry.file)
                 if held == sha256 {
@@ -98,15 +98,19 @@ extension Host {
         }
     }
 
-    /// Why a file was not recorded.
-    private enum CheckFailure: Error {
+    /// What checking one file before vouching for it found.
+    private enum Checked {
+        /// It passed, with this SHA-256.
+        case passed(String)
+        /// Bundled with the host: its location vouches, nothing to record.
         case bundled(Placement)
+        /// It failed a check, worded in one line.
         case refused(String)
     }
 
     /// The host's checks on `file`, then a load in a sandboxed worker; its
     /// SHA-256 when both pass.
-    private func check(_ file: String, loader: IsolatedPluginLoader, trust checking: PluginTrust) async -> Result<String, CheckFailure> {
+    private func check(_ file: String, loader: IsolatedPluginLoader, trust checking: PluginTrust) async -> Checked {
         let sha256: String
         let identity: FileIdentity?
         do throws(PluginLoadError) {
@@ -116,13 +120,13 @@ extension Host {
             if let digest = opened.digest { sha256 = digest } else { sha256 = try opened.sha256() }
             identity = opened.identity()
         } catch {
-            return .failure(.refused(error.message(naming: names)))
+            return .refused(error.message(naming: names))
         }
         let (outcome, _, worker) = await loader.loadOne(file, expecting: identity)
         await worker?.shutdown()
         switch outcome {
-        case .success: return .success(sha256)
-        case .failure(let failure): return .failure(.refused(failure.message(naming: names)))
+        case .success: return .passed(sha256)
+        case .failure(let failure): return .refused(failure.message(naming: names))
         }
     }
 

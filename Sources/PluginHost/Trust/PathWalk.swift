@@ -45,41 +45,15 @@ struct PathWalk: Sendable, Equatable {
     /// The directories passed through, from the root down, in order.
     let steps: [Step]
 
-    /// Why a path cannot be walked to its end.
-    enum Failure: Error, Sendable, Equatable {
-        /// A name on the way cannot be read: what was tried, where.
-        case system(SystemError, at: String)
-        /// More symlinks than the kernel itself follows (`ELOOP`).
-        case tooManyLinks(at: String)
-        /// A name the way must pass through is not a directory.
-        case notADirectory(String)
-
-        /// The path the failure is about.
-        var path: String {
-            switch self {
-            case .system(_, let path), .tooManyLinks(let path), .notADirectory(let path): path
-            }
-        }
-
-        /// What went wrong, for a message: "No such file or directory".
-        var reason: String {
-            switch self {
-            case .system(let error, _): error.reason
-            case .tooManyLinks: String(cString: strerror(ELOOP))
-            case .notADirectory: String(cString: strerror(ENOTDIR))
-            }
-        }
-    }
-
     /// The most symlinks one walk follows, as Linux's own path lookup.
     static let maximumLinks = 40
 
     /// Walks `path` to the file it names.
     /// - Parameter path: Absolute, or relative to the current directory.
-    /// - Throws: ``Failure`` when a name on the way is missing or unreadable,
+    /// - Throws: ``PathWalkError`` when a name on the way is missing or unreadable,
     ///   when the way loops, or when it passes through something that is not a directory.
     /// - Complexity: One `lstat` per component, plus one `readlink` per symlink.
-    static func walk(_ path: String) throws(Failure) -> PathWalk {
+    static func walk(_ path: String) throws(PathWalkError) -> PathWalk {
         var pending = components(of: path)
         var current = path.hasPrefix("/") ? "/" : try workingDirectory()
         var currentFacts = try facts(of: current)
@@ -123,7 +97,7 @@ struct PathWalk: Sendable, Equatable {
         path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }
 
-    private static func facts(of path: String) throws(Failure) -> FileFacts {
+    private static func facts(of path: String) throws(PathWalkError) -> FileFacts {
         do {
             return try FileFacts.of(linkAt: path)
         } catch {
@@ -131,14 +105,14 @@ struct PathWalk: Sendable, Equatable {
         }
     }
 
-    private static func readLink(_ path: String) throws(Failure) -> String {
+    private static func readLink(_ path: String) throws(PathWalkError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink(path, &buffer, buffer.count - 1)
         guard count >= 0 else { throw .system(SystemError(operation: "read the symlink", errno: errno), at: path) }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func workingDirectory() throws(Failure) -> String {
+    private static func workingDirectory() throws(PathWalkError) -> String {
         guard let directory = getcwd(nil, 0) else { throw .system(SystemError(operation: "find the current directory", errno: errno), at: ".") }
         defer { free(directory) }
         return String(cString: directory)

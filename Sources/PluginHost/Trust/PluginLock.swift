@@ -56,7 +56,7 @@ struct PluginLock: Sendable {
     /// - Throws: ``LockFileError`` when it cannot be read, is not trusted, or a line is malformed.
     static func read(at path: String, rules: TrustRules, as role: LockFileError.Role = .lockFile) throws(LockFileError) -> PluginLock {
         let walk: PathWalk
-        do throws(PathWalk.Failure) {
+        do throws(PathWalkError) {
             walk = try PathWalk.walk(path)
         } catch {
             throw LockFileError(path: path, role: role, .unreadable(reason: error.reason))
@@ -101,8 +101,11 @@ struct PluginLock: Sendable {
         let base = directory(of: path)
         var digests: [String: String] = [:]
         var lineOf: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // NB: split the bytes, not the Characters: "\r\n" is one Character,
+        // so a CRLF file split on "\n" was one long line.
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let rawLine = String(decoding: bytes, as: UTF8.self)
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine[...]
             if line.allSatisfy(\.isWhitespace) || line.hasPrefix("#") { continue }
             let number = index + 1
             let utf8 = Array(line.utf8)

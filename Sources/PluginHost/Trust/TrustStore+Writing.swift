@@ -52,7 +52,7 @@ extension TrustStore {
     private static func prepare(directory: String, for path: String, rules: TrustRules) throws(TrustStoreError) {
         try makeDirectories(directory)
         let walk: PathWalk
-        do throws(PathWalk.Failure) {
+        do throws(PathWalkError) {
             walk = try PathWalk.walk(directory)
         } catch {
             throw TrustStoreError(path: error.path, .system(SystemError(operation: "reach", errno: ENOENT)))
@@ -81,41 +81,6 @@ extension TrustStore {
         if parent != directory { try makeDirectories(parent) }
         guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
             throw TrustStoreError(path: directory, .system(SystemError(operation: "create", errno: errno)))
-        }
-    }
-}
-
-/// Why the trust store could not be changed. Nothing was written.
-package struct TrustStoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    enum Kind: Sendable, Equatable {
-        /// The store, or a directory on the way to it, breaks a trust rule.
-        case untrusted(TrustViolation)
-        /// The store exists but cannot be read, so it is not overwritten.
-        case unusable(LockFileError)
-        /// A system call failed.
-        case system(SystemError)
-        /// Neither `$XDG_CONFIG_HOME` nor `$HOME` says where the store is.
-        case noConfigurationDirectory
-    }
-
-    /// The file or directory involved.
-    let path: String
-    let kind: Kind
-
-    init(path: String, _ kind: Kind) {
-        self.path = path
-        self.kind = kind
-    }
-
-    package var description: String { message(naming: SettingNames()) }
-
-    /// One line with the fix, naming the program's commands.
-    package func message(naming names: SettingNames) -> String {
-        switch kind {
-        case .untrusted(let violation): "cannot change your trust store: \(violation)"
-        case .unusable(let error): "cannot change your trust store: \(error.message(naming: names))"
-        case .system(let error): "cannot change your trust store: \(path): \(error); check that you may write there"
-        case .noConfigurationDirectory: "there is no trust store: neither XDG_CONFIG_HOME nor HOME is set; set one of them"
         }
     }
 }

@@ -30,7 +30,7 @@ package enum FrameError: Error, Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .truncated: "it ends inside a value"
             case .unknownTag(let tag, let what): "tag \(tag) names no kind of \(what)"
-            case .unknownName(let name, let what): "\(PluginInput.quoted(name)) names no \(what)"
+            case .unknownName(let name, let what): "\(PluginOutputRules.quoted(name)) names no \(what)"
             case .badFlag(let byte): "a flag is \(byte), not 0 or 1"
             case .notUTF8: "its text is not valid UTF-8"
             case .unordered(let what): "its \(what) are not in strictly ascending order"

@@ -21,22 +21,22 @@ extension PluginMetadata: FrameCodable {
     }
 }
 
-extension PluginInput.Violation: FrameCodable {
+extension PluginOutputRules.Violation: FrameCodable {
     /// The field's name, then the rule.
     package func encode(to writer: inout FrameWriter) {
         writer.write(field.rawValue)
         writer.write(rule)
     }
 
-    /// The field's name, which must be one of ``PluginInput/Field``'s, then the rule.
+    /// The field's name, which must be one of ``PluginOutputRules/Field``'s, then the rule.
     package init(from reader: inout FrameReader) throws(FrameError) {
         let name: String = try reader.read()
-        guard let field = PluginInput.Field(rawValue: name) else { throw .undecodable(.unknownName(name, of: "plugin input field")) }
+        guard let field = PluginOutputRules.Field(rawValue: name) else { throw .undecodable(.unknownName(name, of: "plugin input field")) }
         self.init(field: field, rule: try reader.read())
     }
 }
 
-extension PluginInput.Answer: FrameCodable {
+extension PluginOutputRules.Answer: FrameCodable {
     /// The four optional texts.
     package func encode(to writer: inout FrameWriter) {
         writer.write(base)

@@ -12,6 +12,6 @@ extension Host {
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop the workers.
     func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(pluginFiles())
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers)
+        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers, services: services)
     }
 }
