@@ -45,7 +45,7 @@ package struct IsolationOptions: Sendable {
     }
 
     /// The worker executable to start, or why there is none.
-    var executable: Result<String, WorkerFailure> {
+    var executable: Result<String, WorkerError> {
         workerExecutable.map { .success($0) } ?? WorkerExecutable.located
     }
 }
