@@ -185,9 +185,13 @@ enum ScanCacheCodec {
     }
 
     private static func optional(_ field: String, escaped: Bool = true) throws(DecodeError) -> String? {
-        guard let first = field.first else { return nil }
-        guard first == "=" else { throw DecodeError(description: "an optional field starts with \(String(first).debugDescription), not =") }
-        let value = String(field.dropFirst())
+        // NB: the first byte, not the first Character: "=" followed by a
+        // combining mark (a plugin's version "\u{301}1.0") is one Character.
+        guard let first = field.utf8.first else { return nil }
+        guard first == UInt8(ascii: "=") else {
+            throw DecodeError(description: "an optional field starts with \(String(field.prefix(1)).debugDescription), not =")
+        }
+        let value = String(Substring(field.utf8.dropFirst()))
         return escaped ? try unescape(value) : value
     }
 
