@@ -14,7 +14,7 @@
 #      program that links the sandbox alone.
 # Usage: scripts/benchmark-sandbox.sh                      (release build)
 #        BEFORE_REF=e879e1f ROUNDS=100 scripts/benchmark-sandbox.sh
-#        SCRATCH=.build-other scripts/benchmark-sandbox.sh
+#        SCRATCH=.build-other JOBS=2 scripts/benchmark-sandbox.sh   (JOBS: build jobs, 1 by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +25,7 @@ mkdir -p "$work"
 
 build() { # DIR SCRATCH: the release products a worker benchmark needs
     for product in host patchbay-worker BitcoinPlugin EthereumPlugin; do
-        (cd "$1" && swift build -c release --scratch-path "$2" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true)
+        (cd "$1" && swift build -c release -j "${JOBS:-1}" --scratch-path "$2" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true)
     done
 }
 build . "$scratch"
