@@ -68,8 +68,8 @@ PY
 
 echo "== 2. a worker's start, exec to first frame ($rounds interleaved rounds)"
 clang -O2 -std=c11 -I Sources/CWorkerSandbox/include scripts/probes/sandbox_start.c Sources/CWorkerSandbox/worker_spawn.c -o "$work/sandbox_start"
-workers=("full:$PWD/$bin/patchbay-worker" "plain:$PWD/$bin/patchbay-worker")
-[ -n "$before" ] && workers+=("posix:$PWD/$before/patchbay-worker")
+workers=("full:$bin/patchbay-worker" "plain:$bin/patchbay-worker")
+[ -n "$before" ] && workers+=("posix:$before/patchbay-worker")
 "$work/sandbox_start" "$rounds" "$plugins/libCDogecoinPlugin.so" "${workers[@]}"
 
 if [ -n "$before" ]; then
