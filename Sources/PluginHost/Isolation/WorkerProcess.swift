@@ -156,10 +156,26 @@ struct WorkerProcess: Sendable {
     }
 
     /// Waits for the worker to end and reaps it, without blocking a thread:
-    /// it polls `waitpid(WNOHANG)` with growing pauses. A worker still alive
-    /// after `limit` is killed.
+    /// the pipe loop watches its pidfd (``WorkerExitWatch``), or, on a kernel
+    /// without pidfds, it polls `waitpid(WNOHANG)` with growing pauses. A
+    /// worker still alive after `limit` is killed.
     /// - Returns: How it ended.
     func exit(within limit: Duration = .seconds(5)) async -> Exit {
+        if let watch = WorkerExitWatch(pid: pid) {
+            let stopper = Task {
+                try await Task.sleep(for: limit)
+                kill()
+            }
+            await watch.ended()
+            stopper.cancel()
+            // Ended, and not reaped yet, so its pid, which is also its
+            // group's id, cannot have been reused: kill what it started.
+            _ = Glibc.kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            // Returns at once: the worker has ended.
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return decode(status)
+        }
         let start = ContinuousClock.now
         var pause = Duration.milliseconds(1)
         var killed = false
