@@ -45,7 +45,7 @@ done
 work=$repo/.build-bench-registry
 rm -rf "$work" && mkdir -p "$work/few/patchbay/plugins" "$work/many/patchbay/plugins" "$work/cwd" "$work/api/v2/prices/ETH-USD" "$work/probes"
 compiler=$(command -v clang || command -v cc)
-"$compiler" -O2 -o "$work/probes/worker_start" scripts/probes/worker_start.c
+"$compiler" -O2 -I Sources/CWorkerSandbox/include -o "$work/probes/worker_start" scripts/probes/worker_start.c Sources/CWorkerSandbox/worker_spawn.c
 "$compiler" -O2 -o "$work/probes/spawn_floor" scripts/probes/spawn_floor.c
 plugins=$work/many/patchbay/plugins
 echo "== generating $count C plugins"
@@ -143,7 +143,8 @@ if "scan" in only:
 
 if "worker-start" in only:
     print("== exec to first frame (the sandbox report), full sandbox; interleaved")
-    commands = [os.path.join(bin, "patchbay-worker")]
+    # First: the host's way, in namespaces (the figure); then the same worker started as before namespaces, and today's.
+    commands = ["ns:" + os.path.join(bin, "patchbay-worker"), os.path.join(bin, "patchbay-worker")]
     if old_host:
         commands.append(f"{old_host} plugin-worker")
     out = subprocess.run([f"{work}/probes/worker_start", str(max(rounds * 5, 100)), os.path.join(bin, "libEthereumPlugin.so")] + commands,

@@ -4,12 +4,18 @@
  * Starts each given worker command in turn, ROUNDS times, interleaved and in a
  * shuffled order each round, exactly as the host does (fds 0 /dev/null, 1 and
  * 2 inherited, 3 frames in, 4 frames out, 5 the plugin file; the host's pid in
- * PATCHBAY_WORKER_HOST_PID), and times posix_spawn to the last byte of the
+ * PATCHBAY_WORKER_HOST_PID), and times the start to the last byte of the
  * worker's first frame (its sandbox report). Then closes the worker's input,
  * which ends it, and reaps it. Prints one line per command: the median and the
  * 10th and 90th percentiles in microseconds, and the load average.
  *
- * Usage: worker_start ROUNDS PLUGIN.so 'CMD ARG...' ['CMD ARG...']...
+ * A command written `ns:CMD` is started as the host starts its workers, with
+ * the host's own code (pb_spawn_worker, in namespaces of its own, sharing one
+ * network namespace); any other with posix_spawn, as the host started its
+ * workers before it had namespaces.
+ *
+ * Usage: worker_start ROUNDS PLUGIN.so 'CMD ARG...' ['ns:CMD ARG...']...
+ * Build: cc -O2 -I Sources/CWorkerSandbox/include scripts/probes/worker_start.c Sources/CWorkerSandbox/worker_spawn.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -23,14 +29,60 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "worker_spawn.h"
+
 #include "probe_timing.h"
 
 extern char **environ;
 
+/* The host's shared namespaces, made once, as the host makes them. */
+static pb_spawn_shared shared = {.struct_size = sizeof shared, .user_fd = -1, .net_fd = -1};
+
+/* Starts `argv` as the host does: in namespaces, descriptors `fds[0..5]`. */
+static int spawn_in_namespaces(char **argv, char **envp, const int32_t fds[6], pid_t *pid) {
+    if (shared.user_fd < 0 && shared.net_fd < 0 && shared.user_errno == 0 && shared.net_errno == 0) {
+        pb_spawn_prepare_shared((uint32_t)getuid(), (uint32_t)getgid(), &shared);
+    }
+    pb_spawn_request request = {
+        .struct_size = sizeof request, .namespaces = PB_SPAWN_ALL_NAMESPACES, .path = argv[0], .argv = argv, .envp = envp,
+        .descriptors = fds, .descriptor_count = 6, .shared_user_fd = shared.user_fd, .shared_net_fd = shared.net_fd,
+        .uid = (uint32_t)getuid(), .gid = (uint32_t)getgid(), .max_tasks = 301,
+    };
+    if (shared.user_fd < 0) request.namespaces &= ~(uint32_t)PB_SPAWN_USER;
+    if (shared.net_fd < 0) request.namespaces &= ~(uint32_t)PB_SPAWN_NET;
+    pb_spawn_result result = {.struct_size = sizeof result};
+    if (pb_spawn_worker(&request, &result) != 0) return -1;
+    *pid = result.pid;
+    return 0;
+}
+
 /* One start: the time to the first whole frame, or a negative number. */
-static double start_once(char **argv, int plugin, char **envp) {
+static double start_once(char **argv, int plugin, char **envp, int namespaces) {
     int down[2], up[2];
     if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC)) return -1;
+    if (namespaces) {
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        const int32_t fds[6] = {null, 2, 2, down[0], up[1], plugin};
+        pid_t pid;
+        double begun = now_us();
+        int failed = spawn_in_namespaces(argv, envp, fds, &pid);
+        close(null);
+        close(down[0]);
+        close(up[1]);
+        double elapsed = -1;
+        unsigned char prefix[4];
+        if (!failed && read_all(up[0], prefix, 4) == 0) {
+            size_t length = (size_t)prefix[0] << 24 | (size_t)prefix[1] << 16 | (size_t)prefix[2] << 8 | prefix[3];
+            unsigned char *body = malloc(length ? length : 1);
+            if (body && read_all(up[0], body, length) == 0) elapsed = now_us() - begun;
+            free(body);
+        }
+        close(down[1]);
+        close(up[0]);
+        int status;
+        if (!failed) while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        return elapsed;
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -78,8 +130,13 @@ int main(int argc, char **argv) {
     if (plugin < 0) { perror(argv[2]); return 66; }
     int commands = argc - 3;
     char ***command = calloc((size_t)commands, sizeof *command);
+    int *namespaced = calloc((size_t)commands, sizeof *namespaced);
     for (int c = 0; c < commands; c++) {
         char *copy = strdup(argv[3 + c]);
+        if (strncmp(copy, "ns:", 3) == 0) {
+            namespaced[c] = 1;
+            copy += 3;
+        }
         command[c] = calloc(64, sizeof(char *));
         int n = 0;
         for (char *word = strtok(copy, " "); word && n < 63; word = strtok(NULL, " ")) command[c][n++] = word;
@@ -106,7 +163,7 @@ int main(int argc, char **argv) {
         }
         for (int k = 0; k < commands; k++) {
             int c = order[k];
-            double elapsed = start_once(command[c], plugin, envp);
+            double elapsed = start_once(command[c], plugin, envp, namespaced[c]);
             if (elapsed < 0) {
                 fprintf(stderr, "worker_start: %s sent no first frame\n", argv[3 + c]);
                 return 1;
