@@ -10,7 +10,8 @@
 #   scan             cold scan of the 1,000 (host rescan), 2 cores / the time to
 #                    start 1,000 trivial processes two at a time          <= 4x
 #   worker-start     exec to first frame, full sandbox, in microseconds   <= 3000
-#                    (against OLD_HOST's `host plugin-worker` when given)
+#                    (scripts/probes/sandbox_start.c, the host's own start;
+#                    against OLD_HOST's `host plugin-worker` when given)
 #
 # Pairs run in interleaved rounds (each round runs both, in random order) and
 # the ratio is that of the medians: a machine whose speed changes mid-run slows
@@ -45,7 +46,7 @@ done
 work=$repo/.build-bench-registry
 rm -rf "$work" && mkdir -p "$work/few/patchbay/plugins" "$work/many/patchbay/plugins" "$work/cwd" "$work/api/v2/prices/ETH-USD" "$work/probes"
 compiler=$(command -v clang || command -v cc)
-"$compiler" -O2 -I Sources/CWorkerSandbox/include -o "$work/probes/worker_start" scripts/probes/worker_start.c Sources/CWorkerSandbox/worker_spawn.c
+"$compiler" -O2 -std=c11 -I Sources/CWorkerSandbox/include -o "$work/probes/sandbox_start" scripts/probes/sandbox_start.c Sources/CWorkerSandbox/worker_spawn.c
 "$compiler" -O2 -o "$work/probes/spawn_floor" scripts/probes/spawn_floor.c
 plugins=$work/many/patchbay/plugins
 echo "== generating $count C plugins"
@@ -143,11 +144,11 @@ if "scan" in only:
 
 if "worker-start" in only:
     print("== exec to first frame (the sandbox report), full sandbox; interleaved")
-    # First: the host's way, in namespaces (the figure); then the same worker started as before namespaces, and today's.
-    commands = ["ns:" + os.path.join(bin, "patchbay-worker"), os.path.join(bin, "patchbay-worker")]
+    # First: the host's way, every namespace (the figure); then the same worker by posix_spawn, and the old worker.
+    commands = ["full:" + os.path.join(bin, "patchbay-worker"), "posix:" + os.path.join(bin, "patchbay-worker")]
     if old_host:
-        commands.append(f"{old_host} plugin-worker")
-    out = subprocess.run([f"{work}/probes/worker_start", str(max(rounds * 5, 100)), os.path.join(bin, "libEthereumPlugin.so")] + commands,
+        commands.append(f"posix:{old_host} plugin-worker")
+    out = subprocess.run([f"{work}/probes/sandbox_start", str(max(rounds * 5, 100)), os.path.join(bin, "libEthereumPlugin.so")] + commands,
                          capture_output=True, text=True, check=True)
     print(out.stdout, end="", flush=True)
     median = float(out.stdout.splitlines()[0].split("median")[1].split()[0])
