@@ -102,6 +102,9 @@ if wants startup || wants registry; then
         bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
     fi
     [ -x "$bin/host" ] || { echo "check-benchmarks: no executable host in $bin" >&2; exit 1; }
+fi
+
+if wants startup; then
     echo 'print("hello")' >"$work/hello.swift"
     swiftc -O "$work/hello.swift" -o "$work/hello" 2>"$work/hello.log" || { cat "$work/hello.log" >&2; exit 1; }
     python3 - "$work/hello" "$bin/host" "$repo/Fixtures/coinbase" "$rounds" "$thresholds" >>"$measures" <<'PY'

@@ -19,6 +19,8 @@
  * start, and its end (from closing its input to reaping it: a namespace's
  * first process takes its namespaces down as it exits), with the load average.
  *
+ * A WORKER may carry its arguments after a space: 'posix:/old/host plugin-worker'.
+ *
  * Usage: sandbox_start ROUNDS PLUGIN.so MODE:WORKER [MODE:WORKER]...
  */
 #define _GNU_SOURCE
@@ -51,7 +53,15 @@ static double last_end_us;
 static double start_once(mode mode, const char *path, int plugin, int null_device) {
     int down[2], up[2], output[2];
     if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC) || pipe2(output, O_CLOEXEC)) return -1;
-    char *argv[] = {(char *)path, NULL};
+    /* A worker may be given with its arguments, e.g. "/old/host plugin-worker",
+     * the worker before it was an executable of its own. */
+    char words[4096];
+    snprintf(words, sizeof words, "%s", path);
+    char *argv[8] = {NULL};
+    int count = 0;
+    for (char *word = strtok(words, " "); word && count < 7; word = strtok(NULL, " ")) argv[count++] = word;
+    if (count == 0) return -1;
+    path = argv[0];
     pid_t pid = -1;
     double begun = now_us();
     if (mode == MODE_POSIX) {
