@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
             shift 2
             ;;
         --list) list=1; shift ;;
-        -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "fuzz.sh: unknown option $1; see scripts/fuzz.sh --help" >&2; exit 64 ;;
         *) targets+=("$1"); shift ;;
     esac

@@ -7,7 +7,8 @@ extension FuzzTarget {
         #if DEBUG || FUZZING
         [
             urlPolicyTarget, lockFileTarget, elfHeaderTarget, pluginInputTarget, decimalAmountTarget, coinbasePriceTarget,
-            hostHTTPAnswerTarget, retryAfterTarget, registryCacheTarget, registryCacheWriterTarget, framesFromWorkerTarget, framesToWorkerTarget,
+            hostHTTPAnswerTarget, retryAfterTarget, registryCacheTarget, registryCacheWriterTarget, framesFromWorkerTarget,
+            framesToWorkerTarget, pluginDescriptorTarget, fetcherRegistrationTarget,
         ]
         #else
         []

@@ -9,8 +9,10 @@ import Synchronization
 /// Every job of the operation's task is enqueued here, by task executor
 /// preference, and run in turn before ``run(_:)`` returns.
 final class InlineTaskExecutor: TaskExecutor {
+    /// Jobs enqueued and not yet run, in order.
     private let jobs = Mutex<[UnownedJob]>([])
 
+    /// Keeps `job` for ``run(_:)`` to run on its own thread.
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         jobs.withLock { $0.append(job) }

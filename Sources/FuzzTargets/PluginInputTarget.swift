@@ -22,8 +22,7 @@ let pluginInputTarget = FuzzTarget("plugin-input", "the checks of what a plugin 
 /// A symbol is accepted exactly when it is 1 to 16 of A-Z and 0-9.
 private func symbol(_ text: String) throws(PropertyViolation) {
     let accepted = (try? PluginOutputRules.symbol(text)) != nil
-    let rule = (1...Int(PB_SYMBOL_MAX_LENGTH)).contains(text.utf8.count)
-        && text.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    let rule = matchesSymbolRule(text)
     try expect(accepted == rule, "a symbol is accepted exactly when it is 1 to \(PB_SYMBOL_MAX_LENGTH) of A-Z and 0-9", "\(text.debugDescription) accepted: \(accepted)")
 }
 

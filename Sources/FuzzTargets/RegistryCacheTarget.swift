@@ -6,15 +6,15 @@ import WorkerProtocol
 @testable import PluginHost
 
 // The registry cache's names; renamed, these lines change.
-private typealias Cache = RegistryCache
-private typealias Codec = RegistryCacheCodec
-private typealias Store = RegistryCacheStore
+private typealias Cache = ScanCache
+private typealias Codec = ScanCacheCodec
+private typealias Store = ScanCacheStore
 
 /// The registry cache as the host reads it from disk: the file reader
-/// (`RegistryCacheStore.read`) and the codec under it.
+/// (`ScanCacheStore.read`) and the codec under it.
 ///
 /// Input: the cache file's bytes.
-let registryCacheTarget = FuzzTarget("registry-cache", "RegistryCacheStore.read and RegistryCacheCodec.decode; input: a cache file") { input throws(PropertyViolation) in
+let registryCacheTarget = FuzzTarget("registry-cache", "ScanCacheStore.read and ScanCacheCodec.decode; input: a cache file") { input throws(PropertyViolation) in
     let bytes = Array(input.remaining())
     let decoded = Result { () throws(Codec.DecodeError) in try Codec.decode(bytes) }
     let read = try withCacheFile(holding: bytes) { store in
@@ -42,7 +42,7 @@ let registryCacheTarget = FuzzTarget("registry-cache", "RegistryCacheStore.read 
 ///
 /// Input: the host, the ABI version, a search path and entries, each field
 /// read as ``FuzzInput`` reads it.
-let registryCacheWriterTarget = FuzzTarget("registry-cache-writer", "RegistryCacheCodec.encode then decode of any cache; input: the cache's fields") { input throws(PropertyViolation) in
+let registryCacheWriterTarget = FuzzTarget("registry-cache-writer", "ScanCacheCodec.encode then decode of any cache; input: the cache's fields") { input throws(PropertyViolation) in
     var cache = Cache(host: input.countedText(), abiVersion: input.integer(), searchPath: (0..<Int(input.byte() % 4)).map { _ in listItem(&input) }, entries: [])
     while !input.isAtEnd && cache.entries.count < 8 {
         cache.entries.append(entry(&input))

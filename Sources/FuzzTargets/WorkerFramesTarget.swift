@@ -106,9 +106,11 @@ private func checkAsHost(_ message: WorkerToHost) throws(PropertyViolation) {
         if case .success(let quote) = PluginOutputRules.quote(outcome, for: request) {
             try expect(quote.base == "BTC" && quote.currency == "USD" && matchesDecimalGrammar(quote.amount, digitCap: PluginOutputRules.Limit.amountDigits), "a worker's quote passes the in-process rules", "\(quote)")
         }
-    case .refusedSystemCall:
+    case .refusedSystemCall(let number):
         // A number the host only looks up in its table of names.
-        break
+        let call = RefusedSystemCall(number: number)
+        try expect((call != nil) == (number < 1024), "a refused system call is named only for a number some architecture uses", "\(number)")
+        _ = call?.description
     }
 }
 

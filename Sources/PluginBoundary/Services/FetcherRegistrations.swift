@@ -125,9 +125,14 @@ package final class FetcherRegistrations: Sendable {
         } catch {
             return refuse("\(error)")
         }
-        let rank = pb_fetcher_rank(fetcher)
-        if size >= UInt32(MemoryLayout<pb_fetcher>.size), !fetcher.pointee.has_rank, fetcher.pointee.rank != 0 {
-            warn("\(path): \(name) registered \(symbol) with pb_fetcher.rank \(fetcher.pointee.rank) but has_rank false, so the host uses PB_RANK_SECONDARY (128): set has_rank = true to declare a rank")
+        // pb_fetcher_rank's reading, by bytes: a plugin's has_rank may hold
+        // any byte, and a Swift Bool read from one that is not 0 or 1 is undefined.
+        let covered = size >= rankedFetcherSize
+        let declared = covered ? raw.load(fromByteOffset: MemoryLayout<pb_fetcher>.offset(of: \.rank).unsafelyUnwrapped, as: UInt32.self) : 0
+        let hasRank = covered && raw.load(fromByteOffset: MemoryLayout<pb_fetcher>.offset(of: \.has_rank).unsafelyUnwrapped, as: UInt8.self) != 0
+        let rank = hasRank ? declared : PB_RANK_SECONDARY.rawValue
+        if covered, !hasRank, declared != 0 {
+            warn("\(path): \(name) registered \(symbol) with pb_fetcher.rank \(declared) but has_rank false, so the host uses PB_RANK_SECONDARY (128): set has_rank = true to declare a rank")
         }
         let registration = Registration(
             symbol: symbol, displayName: displayName, context: OpaqueContext(field(\.context)), fetch: fetch, rank: rank)
@@ -158,3 +163,7 @@ package final class FetcherRegistrations: Sendable {
 /// ends at `fetch` (`PB_FETCHER_MIN_SIZE`, which Swift cannot import).
 /// `rank` and `has_rank` after it are optional.
 package let minimumFetcherSize = UInt32(MemoryLayout<pb_fetcher>.offset(of: \pb_fetcher.fetch).unsafelyUnwrapped + MemoryLayout<pb_fetch_fn?>.size)
+
+/// The fetcher with the minor revision's `rank` and `has_rank`: a
+/// `struct_size` this large declares a rank when `has_rank` is set.
+package let rankedFetcherSize = UInt32(MemoryLayout<pb_fetcher>.offset(of: \pb_fetcher.has_rank).unsafelyUnwrapped + MemoryLayout<Bool>.size)

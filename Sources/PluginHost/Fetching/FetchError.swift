@@ -14,7 +14,7 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The plugin's answer broke one of ``PluginOutputRules``'s rules.
         case invalidAnswer(plugin: String, violation: PluginOutputRules.Violation)
         /// The plugin's isolated worker crashed, exited, hung or broke the protocol.
-        case worker(WorkerFailure)
+        case worker(WorkerError)
         /// The user named a source that does not provide the symbol.
         case noSuchSource(String, sources: [String])
         /// Every provider of the symbol has rank 0, and none was named.

@@ -10,22 +10,18 @@ import Synchronization
 /// first under the symbol itself (`ETH`), the others as `ETH #2`, `ETH #3`
 /// in the order they are asked. Each resolves its plugin and the provider
 /// asked after it, so the graph shows who provides what, and the failover.
+///
+/// The rows (``fetchers``) are data, and listings need nothing else. A
+/// symbol's providers are registered in the container when a fetch first
+/// asks for that symbol, so a fetch registers only what it may call;
+/// ``graph(_:)`` registers them all.
 package struct FetcherRegistry: Sendable {
-    /// The container, filled on first use: a listing prints ``fetchers`` and
-    /// needs none, and with a thousand plugins registering them all cost a
-    /// listing a fifth of its time.
-    private let filled: FilledOnce
     /// Every fetcher, in load order.
-    package let fetchers: [PluginFetcher]
+    package let fetchers: [FetcherListing]
     /// Each symbol's providers, in the order `fetch` asks them.
     package let providers: SymbolProviders
-    /// Each provider's fetcher, by plugin file and symbol.
-    private let byProvider: [ProviderKey: PluginFetcher]
-
-    private struct ProviderKey: Hashable, Sendable {
-        let path: String
-        let symbol: String
-    }
+    /// The container, filled on demand.
+    private let container: RegistryContainer
 
     /// The graph notations ``graph(_:)`` can print.
     package enum GraphNotation: String, Sendable, CaseIterable {
@@ -35,89 +31,40 @@ package struct FetcherRegistry: Sendable {
         case mermaid
     }
 
-    /// A registry of `fetchers`, and the plugins they come from.
+    /// A registry of fetchers that plugins registered, and the plugins they come from.
     /// - Parameters:
     ///   - fetchers: Every fetcher, plugins in search order, each plugin's together.
     ///   - vouched: The plugin files someone vouched for, whose declared ranks are believed in full.
     ///   - ranks: The user's ranks, by plugin name.
     package init(_ fetchers: [PluginFetcher], vouched: Set<String> = [], ranks: RankOverrides = RankOverrides()) {
-        self.fetchers = fetchers
+        let rows = fetchers.map { FetcherListing(symbol: $0.symbol, displayName: $0.displayName, plugin: $0.plugin, rank: $0.rank) }
+        self.init(rows: rows, vouched: vouched, ranks: ranks) { fetchers[$0] }
+    }
+
+    /// A registry of a listing's rows, whose fetchers load their plugin on
+    /// the first call: `plugins[i]` is the index in `onDemand` of the plugin
+    /// that provides `rows[i]`.
+    init(_ rows: [FetcherListing], providedBy onDemand: OnDemandPlugins, plugins: [Int], vouched: Set<String>, ranks: RankOverrides) {
+        self.init(rows: rows, vouched: vouched, ranks: ranks) { index in
+            let row = rows[index]
+            return PluginFetcher(symbol: row.symbol, displayName: row.displayName, rank: row.rank, plugin: row.plugin, listedIn: onDemand, at: plugins[index])
+        }
+    }
+
+    private init(rows: [FetcherListing], vouched: Set<String>, ranks: RankOverrides, provider: @escaping @Sendable (Int) -> PluginFetcher) {
+        fetchers = rows
         var providers = SymbolProviders(overrides: ranks)
-        var start = fetchers.startIndex
-        while start < fetchers.endIndex {
-            let plugin = fetchers[start].plugin
-            let end = fetchers[start...].firstIndex { $0.plugin.path != plugin.path } ?? fetchers.endIndex
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let plugin = rows[start].plugin
+            let end = rows[start...].firstIndex { $0.plugin.path != plugin.path } ?? rows.endIndex
             providers.add(
                 plugin: plugin, vouched: vouched.contains(plugin.path),
-                fetchers: fetchers[start..<end].map { SymbolProviders.Fetcher(symbol: $0.symbol, displayName: $0.displayName, declared: $0.rank) })
+                fetchers: rows[start..<end].map { SymbolProviders.Fetcher(symbol: $0.symbol, displayName: $0.displayName, declared: $0.rank) })
             start = end
         }
         self.providers = providers
-        self.byProvider = Dictionary(fetchers.map { (ProviderKey(path: $0.plugin.path, symbol: $0.symbol), $0) }, uniquingKeysWith: { first, _ in first })
-        self.filled = FilledOnce(providers: providers, fetchers: byProvider)
-    }
-
-    /// The container of every fetcher and plugin.
-    var container: Container { filled.container }
-
-    /// Registers the fetchers in a new container the first time it is asked for.
-    private final class FilledOnce: Sendable {
-        private let providers: SymbolProviders
-        private let fetchers: [ProviderKey: PluginFetcher]
-        private let filled = Mutex<Container?>(nil)
-
-        init(providers: SymbolProviders, fetchers: [ProviderKey: PluginFetcher]) {
-            self.providers = providers
-            self.fetchers = fetchers
-        }
-
-        var container: Container {
-            filled.withLock { filled in
-                if let filled { return filled }
-                let container = FetcherRegistry.fill(providers, fetchers)
-                filled = container
-                return container
-            }
-        }
-    }
-
-    /// A container in which each provider is registered under its place in
-    /// its symbol's order, and resolves its plugin and the next provider.
-    private static func fill(_ providers: SymbolProviders, _ fetchers: [ProviderKey: PluginFetcher]) -> Container {
-        let container = Container(defaultScope: .singleton)
-        var pluginKeys: [String: String] = [:]
-        var taken = Set<String>()
-        for symbol in providers.symbols {
-            let ordered = providers.providers(of: symbol)
-            let asked = ordered.filter { $0.rank > .none }.count
-            for (index, provider) in ordered.enumerated() {
-                let plugin = provider.plugin
-                let key = pluginKeys[plugin.path] ?? Self.uniqueKey(for: plugin, taken: taken)
-                if pluginKeys[plugin.path] == nil {
-                    pluginKeys[plugin.path] = key
-                    taken.insert(key)
-                    container.register(PluginIdentity.self, name: key) { _ in plugin }
-                }
-                guard let fetcher = fetchers[ProviderKey(path: plugin.path, symbol: symbol)] else { continue }
-                let next = index + 1 < asked ? registrationName(symbol, place: index + 1) : nil
-                container.register(PluginFetcher.self, name: registrationName(symbol, place: index, asked: index < asked)) { resolver in
-                    _ = try resolver.resolve(PluginIdentity.self, name: key)
-                    if let next { _ = try resolver.resolve(PluginFetcher.self, name: next) }
-                    return fetcher
-                }
-            }
-        }
-        return container
-    }
-
-    /// `ETH` for the provider asked first, `ETH #2` and on for the others.
-    private static func registrationName(_ symbol: String, place: Int, asked: Bool = true) -> String {
-        place == 0 && asked ? symbol : "\(symbol) #\(place + 1)"
-    }
-
-    /// Two files may carry a plugin of the same name; the path tells them apart.
-    private static func uniqueKey(for plugin: PluginIdentity, taken: Set<String>) -> String {
-        taken.contains(plugin.name) ? "\(plugin.name) (\(plugin.path))" : plugin.name
+        container = RegistryContainer(rows, providers: providers, provider: provider)
     }
 
     /// The registered symbols, sorted, each once.
@@ -144,25 +91,117 @@ package struct FetcherRegistry: Sendable {
         let normalized = FetcherSymbol.normalized(symbol)
         let all = providers.providers(of: normalized)
         guard !all.isEmpty else { throw FetchError(symbol: symbol, .unknownSymbol(available: symbols)) }
-        let chosen: [SymbolProviders.Provider]
+        let places: [Int]
         if let source {
-            chosen = all.filter { $0.plugin.name == source }
-            guard !chosen.isEmpty else { throw FetchError(symbol: symbol, .noSuchSource(source, sources: all.map(\.plugin.name))) }
+            places = all.indices.filter { all[$0].plugin.name == source }
+            guard !places.isEmpty else { throw FetchError(symbol: symbol, .noSuchSource(source, sources: all.map(\.plugin.name))) }
         } else {
-            chosen = all.filter { $0.rank > .none }
-            guard !chosen.isEmpty else { throw FetchError(symbol: symbol, .onlyUnranked(sources: all.map(\.plugin.name))) }
+            places = all.indices.filter { all[$0].rank > .none }
+            guard !places.isEmpty else { throw FetchError(symbol: symbol, .onlyUnranked(sources: all.map(\.plugin.name))) }
         }
-        return chosen.compactMap { byProvider[ProviderKey(path: $0.plugin.path, symbol: normalized)] }
+        let container = container.filled(with: [normalized])
+        let asked = all.count { $0.rank > .none }
+        do {
+            var fetchers: [PluginFetcher] = []
+            for place in places {
+                fetchers.append(try container.resolve(PluginFetcher.self, name: RegistryContainer.registrationName(normalized, place: place, asked: place < asked)))
+            }
+            return fetchers
+        } catch {
+            // Registrations here only return values they captured; anything
+            // else is a bug worth showing in full rather than hiding.
+            throw FetchError(symbol: symbol, .plugin(message: error.description))
+        }
     }
 
     /// The container's dependency graph, as observed by `verify()`.
     package func graph(_ notation: GraphNotation) -> String {
         let graph: DependencyGraph
         do {
-            graph = try container.verify()
+            graph = try container.filled(with: providers.symbols).verify()
         } catch {
             graph = error.graph
         }
         return (notation == .dot ? graph.dot : graph.mermaid) + "\n"
+    }
+}
+
+/// The registry's container: each symbol's providers are registered under
+/// their places in its order the first time the symbol is needed, each with
+/// the plugin it resolves and the provider asked after it.
+private final class RegistryContainer: Sendable {
+    private let rows: [FetcherListing]
+    private let providers: SymbolProviders
+    private let provider: @Sendable (Int) -> PluginFetcher
+    private let state = Mutex(State())
+
+    private struct State {
+        var container = Container(defaultScope: .singleton)
+        var registered = Set<String>()
+        var registeredPlugins = Set<String>()
+        /// Each plugin's registration name, by path; made once, for every row.
+        var keys: [String: String]?
+        /// Each row's index, by plugin file and symbol; made once.
+        var rowIndex: [RowKey: Int]?
+    }
+
+    private struct RowKey: Hashable {
+        let path: String
+        let symbol: String
+    }
+
+    init(_ rows: [FetcherListing], providers: SymbolProviders, provider: @escaping @Sendable (Int) -> PluginFetcher) {
+        self.rows = rows
+        self.providers = providers
+        self.provider = provider
+    }
+
+    /// The container, with every provider of `symbols` registered.
+    func filled(with symbols: [String]) -> Container {
+        state.withLock { state in
+            let keys = state.keys ?? Self.keys(for: rows)
+            state.keys = keys
+            let rowIndex = state.rowIndex ?? Dictionary(rows.indices.map { (RowKey(path: rows[$0].plugin.path, symbol: rows[$0].symbol), $0) }, uniquingKeysWith: { first, _ in first })
+            state.rowIndex = rowIndex
+            for symbol in symbols where state.registered.insert(symbol).inserted {
+                let ordered = providers.providers(of: symbol)
+                let asked = ordered.count { $0.rank > .none }
+                for (place, listed) in ordered.enumerated() {
+                    guard let row = rowIndex[RowKey(path: listed.plugin.path, symbol: symbol)] else { continue }
+                    let fetcher = provider(row)
+                    let plugin = fetcher.plugin
+                    // Every row's plugin has a key: the keys are made from these rows.
+                    let key = keys[plugin.path] ?? plugin.name
+                    if state.registeredPlugins.insert(plugin.path).inserted {
+                        state.container.register(PluginIdentity.self, name: key) { _ in plugin }
+                    }
+                    let next = place + 1 < asked ? Self.registrationName(symbol, place: place + 1) : nil
+                    state.container.register(PluginFetcher.self, name: Self.registrationName(symbol, place: place, asked: place < asked)) { resolver in
+                        _ = try resolver.resolve(PluginIdentity.self, name: key)
+                        if let next { _ = try resolver.resolve(PluginFetcher.self, name: next) }
+                        return fetcher
+                    }
+                }
+            }
+            return state.container
+        }
+    }
+
+    /// `ETH` for the provider asked first, `ETH #2` and on for the others.
+    static func registrationName(_ symbol: String, place: Int, asked: Bool = true) -> String {
+        place == 0 && asked ? symbol : "\(symbol) #\(place + 1)"
+    }
+
+    /// Each plugin's registration name: its own, or with its path when an
+    /// earlier plugin of the same name took it.
+    private static func keys(for rows: [FetcherListing]) -> [String: String] {
+        var keys: [String: String] = [:]
+        var taken = Set<String>()
+        for row in rows where keys[row.plugin.path] == nil {
+            let key = taken.contains(row.plugin.name) ? "\(row.plugin.name) (\(row.plugin.path))" : row.plugin.name
+            keys[row.plugin.path] = key
+            taken.insert(key)
+        }
+        return keys
     }
 }

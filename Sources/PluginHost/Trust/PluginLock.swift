@@ -39,7 +39,9 @@ struct PluginLock: Sendable {
 
     /// The digest the lock expects for `pluginPath`, or nil when it is not listed.
     func expectedDigest(for pluginPath: String) -> String? {
-        digests[Self.canonical(pluginPath)]
+        // Canonical paths cost a realpath each: none for an empty lock (a trust store not written yet).
+        guard !digests.isEmpty else { return nil }
+        return digests[Self.canonical(pluginPath)]
     }
 
     /// Reads and checks the lock file at `path`.

@@ -1,115 +1,4 @@
-import FoundationEssentials
-import PluginBoundary
-import WorkerProtocol
-
 import Glibc
-
-/// What a scan learned about each plugin file, kept between runs so that a
-/// listing need not load any plugin.
-///
-/// The cache decides only which file provides which symbol and what to list.
-/// It never decides that a file is safe to load: a plugin is still checked
-/// right before it is loaded, and a file whose identity changed since its
-/// scan is scanned again, never loaded on the strength of the cache.
-struct RegistryCache: Sendable, Equatable {
-    /// Bumped whenever the layout below changes; any other value is refused.
-    static let format = 3
-
-    /// ``format`` as written.
-    var format = Self.format
-    /// The host that wrote it (see ``HostIdentity``): another host, or the
-    /// same one rebuilt, may read plugins differently.
-    var host: String
-    /// The plugin ABI the scans were made under.
-    var abiVersion: UInt32
-    /// The search path the entries come from, in order.
-    var searchPath: [String]
-    /// One entry per plugin file, in load order.
-    var entries: [Entry]
-
-    /// One plugin file, as scanned.
-    struct Entry: Sendable, Equatable {
-        /// The file as found in its directory.
-        var path: String
-        /// What identifies its content without reading it.
-        var identity: FileIdentity
-        /// Its SHA-256, when a lock file applied at scan time.
-        var sha256: String?
-        /// The descriptor's name, or the file name when it could not be read.
-        var name: String
-        /// The descriptor's version, when it could be read.
-        var version: String?
-        /// The descriptor's ABI version, when it could be read.
-        var abiVersion: UInt32?
-        /// The fetchers it registered, in order.
-        var fetchers: [Fetcher]
-        /// Whether it loaded when scanned.
-        var status: PluginReport.Status
-        /// Why it failed, for a failed plugin: remembered until the file changes.
-        var error: String?
-        /// Problems that did not stop it loading.
-        var warnings: [String] = []
-        /// What the descriptor says beyond name and version, when it could be read.
-        var metadata: PluginMetadata?
-        /// What confined the scanning worker.
-        var sandbox: SandboxReport = .unconfined
-    }
-
-    /// A fetcher as a scan saw it.
-    struct Fetcher: Sendable, Equatable {
-        var symbol: String
-        var displayName: String
-        /// The rank it declares, before the host's cap and the user's overrides.
-        var rank: UInt32
-    }
-}
-
-/// What identifies the running host build: its executable's identity. A
-/// rebuilt host may read plugins differently, so it scans them again.
-enum HostIdentity {
-    /// `dev:inode:size:mtime` of `/proc/self/exe`, read once per process.
-    static let current: String = {
-        guard let identity = try? FileIdentity.of(path: "/proc/self/exe") else { return "unknown" }
-        return "\(identity.device):\(identity.inode):\(identity.size):\(identity.modifiedNanoseconds)"
-    }()
-}
-
-/// What identifies a file's content without reading it: a changed or
-/// replaced file changes at least one of these (the ctime even when someone
-/// resets the mtime).
-struct FileIdentity: Sendable, Hashable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modifiedNanoseconds: Int64
-    var changedNanoseconds: Int64
-
-    init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, changedNanoseconds: Int64) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds
-        self.changedNanoseconds = changedNanoseconds
-    }
-
-    init(_ status: stat) {
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
-        size = Int64(status.st_size)
-        // Wrapping: a time past 2262 (any file's owner can set one) must not
-        // trap. This is an identity, not a clock: the value still changes
-        // whenever the time does.
-        modifiedNanoseconds = Int64(status.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
-        changedNanoseconds = Int64(status.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(status.st_ctim.tv_nsec)
-    }
-
-    /// The identity of what `path` names, following symlinks.
-    static func of(path: String) throws(SystemError) -> FileIdentity {
-        var status = stat()
-        guard stat(path, &status) == 0 else { throw SystemError(operation: "stat", errno: errno) }
-        return FileIdentity(status)
-    }
-}
 
 /// Where the registry cache lives, and how it is read and written so that
 /// neither another user nor a crash nor a second host can spoil it.
@@ -121,7 +10,7 @@ struct FileIdentity: Sendable, Hashable {
 ///   never half of either, and two hosts racing leave one complete file.
 /// - The directory must be the user's and of mode 0700; the file the user's
 ///   and writable by nobody else. Anything else is refused, not repaired.
-struct RegistryCacheStore: Sendable {
+struct ScanCacheStore: Sendable {
     /// The cache file.
     let path: String
 
@@ -148,7 +37,7 @@ struct RegistryCacheStore: Sendable {
     }
 
     /// Why a cache file was not used.
-    enum Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+    enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         /// There is none yet: not worth a warning.
         case missing
         case notOwned(owner: UInt32)
@@ -168,7 +57,7 @@ struct RegistryCacheStore: Sendable {
             case .notARegularFile: "it is not a regular file"
             case .unreadable(let reason): "it cannot be read (\(reason))"
             case .corrupt(let reason): "it is truncated or corrupt (\(reason))"
-            case .otherFormat(let format): "it has format \(format), this host reads format \(RegistryCache.format)"
+            case .otherFormat(let format): "it has format \(format), this host reads format \(ScanCache.format)"
             case .otherHost: "another host build wrote it"
             case .otherABI(let abi): "it was made under plugin ABI \(abi)"
             }
@@ -177,7 +66,7 @@ struct RegistryCacheStore: Sendable {
 
     /// Reads the cache, refusing one that is not the user's, that others may
     /// write, that is cut short or corrupt, or that another host or ABI made.
-    func read(host: String, abiVersion: UInt32) -> Result<RegistryCache, Refusal> {
+    func read(host: String, abiVersion: UInt32) -> Result<ScanCache, ReadError> {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             return .failure(errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno))))
@@ -194,13 +83,13 @@ struct RegistryCacheStore: Sendable {
         } catch {
             return .failure(.unreadable(error.reason))
         }
-        let cache: RegistryCache
+        let cache: ScanCache
         do {
-            cache = try RegistryCacheCodec.decode(bytes)
+            cache = try ScanCacheCodec.decode(bytes)
         } catch {
             return .failure(.corrupt(error.description))
         }
-        guard cache.format == RegistryCache.format else { return .failure(.otherFormat(cache.format)) }
+        guard cache.format == ScanCache.format else { return .failure(.otherFormat(cache.format)) }
         guard cache.host == host else { return .failure(.otherHost) }
         guard cache.abiVersion == abiVersion else { return .failure(.otherABI(cache.abiVersion)) }
         return .success(cache)
@@ -209,10 +98,10 @@ struct RegistryCacheStore: Sendable {
     /// Writes the cache atomically, creating its directory (mode 0700) if needed.
     /// - Throws: ``WriteError`` when the directory is not the user's or the
     ///   file cannot be written; the old cache, if any, is then untouched.
-    func write(_ cache: RegistryCache) throws(WriteError) {
+    func write(_ cache: ScanCache) throws(WriteError) {
         let directory = FilePaths.directory(of: path)
         try Self.prepare(directory: directory)
-        let data = RegistryCacheCodec.encode(cache)
+        let data = ScanCacheCodec.encode(cache)
         let temporary = FilePaths.join(directory, ".\(FilePaths.name(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw WriteError(path: temporary, reason: String(cString: strerror(errno))) }

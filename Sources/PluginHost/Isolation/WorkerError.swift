@@ -4,7 +4,7 @@ import Glibc
 
 /// How a plugin's worker process failed: it could not start, crashed,
 /// exited, hung, or broke the frame protocol.
-struct WorkerFailure: Error, Sendable, Equatable {
+struct WorkerError: Error, Sendable, Equatable {
     /// What the worker was doing.
     enum Phase: Sendable, Equatable {
         case loading

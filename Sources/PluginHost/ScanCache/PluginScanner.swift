@@ -21,13 +21,13 @@ struct PluginScanner: Sendable {
     enum Outcome: Sendable {
         /// The plugin ran in its worker: what it registered, or how it failed.
         /// This is what the cache remembers until the file changes.
-        case scanned(RegistryCache.Entry)
+        case scanned(ScanCache.Entry)
         /// The host refused the file before any of its code ran (trust rules,
         /// lock file, ELF headers, a sandbox short of the one required, or a
         /// worker that could not be started).
         /// These depend on more than the file, so they are checked again on
         /// every run rather than remembered.
-        case refused(PluginLoader.Failure)
+        case refused(PluginLoadError)
     }
 
     /// Creates a scanner running at most `parallelism` workers at once; by
@@ -93,11 +93,11 @@ struct PluginScanner: Sendable {
         // What was checked is what is described: the identity of the open file.
         guard let identity = file.identity() else {
             file.closeUnloaded()
-            return (.refused(PluginLoader.Failure(error: PluginLoadError(.changedSinceListed))), nil)
+            return (.refused(PluginLoadError(.changedSinceListed)), nil)
         }
         let digest = file.digest
         let (outcome, sandbox, worker) = await loader.finish(path, started: await loader.spawn(path, file: file))
-        var entry = RegistryCache.Entry(
+        var entry = ScanCache.Entry(
             path: path, identity: identity, sha256: digest, name: FilePaths.name(of: path), version: nil, abiVersion: nil,
             fetchers: [], status: .failed, error: nil)
         entry.sandbox = sandbox
@@ -108,16 +108,16 @@ struct PluginScanner: Sendable {
             entry.abiVersion = report.metadata?.abiVersion
             entry.metadata = report.metadata
             entry.status = .loaded
-            entry.fetchers = fetchers.map { RegistryCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName, rank: $0.rank.value) }
+            entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName, rank: $0.rank.value) }
             entry.warnings = report.warnings
         case .failure(let failure):
-            if case .sandboxRequired = failure.error.kind { return (.refused(failure), worker) }
-            if case .isolated(let cause) = failure.error.kind, cause.neverStarted { return (.refused(failure), worker) }
+            if case .sandboxRequired = failure.kind { return (.refused(failure), worker) }
+            if case .isolated(let cause) = failure.kind, cause.neverStarted { return (.refused(failure), worker) }
             entry.name = failure.name ?? entry.name
             entry.version = failure.version
             entry.abiVersion = failure.metadata?.abiVersion
             entry.metadata = failure.metadata
-            entry.error = failure.error.message(naming: services.names)
+            entry.error = failure.message(naming: services.names)
         }
         return (.scanned(entry), worker)
     }
