@@ -27,19 +27,38 @@
 # but the build records the mutated one).
 #
 # Run it on a tree whose tests pass (a mutant is killed by any failing test).
-# The whole list takes about 15 minutes on a 2-core machine (20 s a mutant:
-# an incremental build, then the tests), so CI runs only --fast, after
-# `swift test` has built everything.
+# The whole list takes about MINUTES minutes on a 2-core machine (an
+# incremental build, then the tests, per mutant), so CI runs only --rotate,
+# after `swift test` has built everything.
+#
+# Every row is a line of docs/PROTECTIVE_CHECKS.md, the table of the checks
+# that protect users: each names the test that fails without its check and
+# the mutation ids below. --check also checks that the table and this list
+# name the same ids.
 #
 # Usage: scripts/mutate.sh                  every mutation
-#        scripts/mutate.sh --fast           the CI subset: five, one per area (2 minutes)
+#        scripts/mutate.sh --rotate [N]     the CI subset: N mutations (default 6),
+#                                           one slice of the list chosen by the
+#                                           commit (see below)
 #        scripts/mutate.sh --only ID[,ID]   the named ones
+#        scripts/mutate.sh --area NAME      the ones of one area (--list shows them)
+#        scripts/mutate.sh --suite ...      run the whole suite for each mutant,
+#                                           not its row's filter: a survivor
+#                                           here survives every test there is
 #        scripts/mutate.sh --list           print the list and exit
 #        scripts/mutate.sh --check          check every pattern occurs exactly
-#                                           once, without building (seconds)
+#                                           once, and the table names every id,
+#                                           without building (seconds)
 #        KEEP=1 scripts/mutate.sh ...       keep each mutant's build and test log
 #
-# When you add a check that protects users, add its mutation here.
+# --rotate cuts the list into slices of N, dealt round-robin (slice k holds
+# rows k, k+S, k+2S, … of S slices), so a slice spans the areas. The slice is
+# the number of commits reachable from HEAD modulo S (ROTATE_SLICE=k picks
+# one by hand): a given commit always runs the same slice, and successive
+# commits on main walk through every row.
+#
+# When you add a check that protects users, add its mutation here and its
+# row to docs/PROTECTIVE_CHECKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,11 +68,11 @@ cd "$(dirname "$0")/.."
 # the regular expression `swift test --filter` gets.
 # ---------------------------------------------------------------------------
 list() {
-    # Descriptor checks
+    area abi  # The ABI descriptor and the ELF file
     mutation descriptor-size Sources/PluginBoundary/Image/PluginDescriptor.swift 'guard size >= minimumDescriptorSize else' 'guard size <= minimumDescriptorSize else' 'PluginLoaderTests|DescriptorSizeEndToEndTests' "descriptor size check reversed: a smaller descriptor is read past its end"
     mutation descriptor-magic Sources/PluginBoundary/Image/PluginDescriptor.swift 'guard magic == PB_PLUGIN_MAGIC else' 'guard magic != 0 else' 'BrokenPluginTests' "any non-zero descriptor magic is accepted"
     mutation descriptor-abi Sources/PluginBoundary/Image/PluginDescriptor.swift 'guard abiVersion == PB_PLUGIN_ABI_VERSION else' 'guard abiVersion >= PB_PLUGIN_ABI_VERSION else' 'BrokenPluginTests' "a plugin built for a later ABI version is loaded"
-    # Trust rules
+    area files  # Plugin files and every directory on their way
     mutation trust-group-writable-dir Sources/PluginHost/Trust/TrustRules.swift 'let writable = facts.permissions & 0o022' 'let writable = facts.permissions & (subject.isDirectory ? 0o002 : 0o022)' 'TrustRulesTests|TrustEndToEndTests/writableDirectory' "a group-writable plugins directory is accepted"
     mutation trust-world-writable-file Sources/PluginHost/Trust/TrustRules.swift 'let writable = facts.permissions & 0o022' 'let writable = facts.permissions & (subject.isDirectory ? 0o022 : 0o020)' 'TrustRulesTests|TrustEndToEndTests/writablePlugin' "a world-writable plugin file is accepted"
     mutation trust-owner Sources/PluginHost/Trust/TrustRules.swift 'owner == currentUser || owner == 0' 'owner == currentUser || owner >= 0' 'TrustRulesTests' "a file or directory of another user is trusted"
@@ -61,21 +80,21 @@ list() {
     mutation way-ancestors Sources/PluginHost/Trust/TrustRules.swift 'for step in walk.steps where !skipping.contains(step.directory) {' 'for step in walk.steps.suffix(1) where !skipping.contains(step.directory) {' 'VouchingEndToEndTests/(ancestorOthersCanWrite|symlinkChainThroughWritableDirectory)' "only the last directory on a plugin's way is checked, not its ancestors"
     mutation way-link-directory Sources/PluginHost/Trust/TrustRules.swift 'guard step.role == .ancestor, step.facts.permissions & 0o1000 != 0 else { return violation }' 'guard step.role != .file else { return violation }' 'TrustRulesTests|VouchingEndToEndTests/symlinkChainThroughWritableDirectory' "a symlink chain may pass through a directory others can write"
     mutation way-sticky-entry Sources/PluginHost/Trust/TrustRules.swift 'guard isTrusted(owner: step.entryOwner) else {' 'guard isTrusted(owner: step.facts.owner) else {' 'TrustRulesTests/ancestors' "another user's entry in /tmp is trusted because /tmp is root's"
-    # Lock file
+    area lock  # Lock files and the trust store
     mutation lock-digest Sources/PluginHost/Trust/PluginTrust.swift 'let expected, actual != expected {' 'let expected, actual.count != expected.count {' 'LockFileEndToEndTests/tamperedAfterLocking' "lock digests compared by length only: a changed plugin loads"
     mutation lock-unlisted Sources/PluginHost/Trust/PluginTrust.swift 'throw PluginLoadError(.notLocked(lock: lock.path, role: lock.role))' 'return nil' 'LockFileEndToEndTests/notInLock' "a plugin the lock file does not list loads unchecked"
     mutation lock-file-directory Sources/PluginHost/Trust/PluginLock.swift 'if let violation = rules.violation(onTheWay: walk, to: role.guarded(path)) {' 'if let violation = rules.violation(onTheWay: walk, to: role.guarded(path)), walk.steps.isEmpty {' 'VouchingEndToEndTests/lockFileInWritableDirectory' "a lock file in a directory others can write is believed"
-    # Who vouches
+    area placement  # Who vouches, and where a plugin runs
     mutation vouch-lock-beside-plugins Sources/PluginHost/Trust/PlacementRule.swift 'if case .file(let allowlist) = trust.allowlist, lock.listing(path) != nil {' 'if let allowlist = lock.listing(path)?.path {' 'VouchingEndToEndTests/pluginCannotVouchForItself' "a plugins.lock shipped beside a plugin moves it in-process"
     mutation vouch-changed-file Sources/PluginHost/Trust/PluginTrust.swift 'if let trusted, actual != trusted.digest {' 'if let trusted, actual.count != trusted.digest.count {' 'VouchingEndToEndTests/trustAndUntrust' "a vouched-for file that changed still runs in-process"
     mutation vouch-bundled-location Sources/PluginHost/Trust/BundledLocation.swift '        return rules.violation(of: facts, for: subject)' '        return facts.kind == .directory ? nil : rules.violation(of: facts, for: subject)' 'TrustRulesTests/bundledLocation' "bundled plugins are vouched for beside a host whose directory others can write"
     mutation lock-plugins-bundled Sources/PluginHost/Trust/Host+Locking.swift 'case .bundled where trust.allowlist == .perDirectory:' 'case .bundled where trust.allowlist != .perDirectory:' 'VouchingEndToEndTests/lockPluginsNeverBesideTheExecutable' "lock-plugins pins the bundled plugins, so a rebuild leaves them refused"
     mutation lock-plugins-working-directory Sources/PluginHost/Trust/Host+Locking.swift '            case .workingDirectory:' '            case .workingDirectory where false:' 'VouchingEndToEndTests/lockPluginsNeverBesideTheExecutable' "lock-plugins vouches for whatever ./plugins holds"
-    # Registry cache
+    area cache  # The registry cache
     mutation cache-identity Sources/PluginHost/Registry/PluginCatalog.swift 'let entry = entries[candidate.path], entry.identity == identity {' 'let entry = entries[candidate.path], entry.identity == entry.identity {' 'RegistryCacheEndToEndTests/replacedFile' "a changed plugin file is listed from the cache, not rescanned"
     mutation cache-changed-before-load Sources/PluginHost/Loading/PluginFile.swift 'if let identity, file.identity() != identity {' 'if let identity, file.identity() == nil, identity.size < 0 {' 'RegistryCacheTests/changedBeforeLoad' "a file replaced after the listing is loaded on the listing's word"
     mutation cache-owner-mode Sources/PluginHost/Registry/RegistryCache.swift 'guard status.st_mode & 0o022 == 0 else' 'guard status.st_mode & 0o002 == 0 else' 'RegistryCacheEndToEndTests/spoiledCache|RegistryCacheTests' "a cache file its group may write is believed"
-    # What the host believes of a plugin
+    area plugin-output  # What the host believes of a plugin
     mutation symbol-case Sources/PluginABI/include/patchbay_plugin.h "(character >= 'A' && character <= 'Z')" "(character >= 'A' && character <= 'z')" 'PluginOutputRulesTests/symbols|PluginRegistrationTests/symbolRule' "symbols may hold lower-case letters"
     mutation symbol-length Sources/PluginABI/include/patchbay_plugin.h 'length > PB_SYMBOL_MAX_LENGTH)' 'length > 2 * PB_SYMBOL_MAX_LENGTH)' 'PluginOutputRulesTests/symbols|PluginRegistrationTests/symbolRule' "symbols of 17 to 32 characters are accepted"
     mutation timeout-round-up Sources/PluginABI/include/patchbay_plugin.h '((uint64_t)attoseconds + 999999999999999u) / 1000000000000000u' '(uint64_t)attoseconds / 1000000000000000u' 'DurationUnitsTests|NetworkingViaHostTests' "a timeout under 1 ms becomes timeout_ms 0, which a plugin reads as no limit"
@@ -103,7 +122,7 @@ list() {
     mutation sandbox-execve Sources/CWorkerSandbox/worker_sandbox.c '__NR_execve, __NR_execveat,' '__NR_execveat,' 'SandboxEndToEndTests/processAttacks' "the worker sandbox lets a plugin execve another program"
     mutation sandbox-landlock-fs Sources/CWorkerSandbox/worker_sandbox.c 'if (!failed && syscall(__NR_landlock_restrict_self, ruleset, 0) != 0) failed = errno;' 'if (!failed && ruleset < 0) failed = errno;' 'SandboxEndToEndTests/(openPasswd|writeInTmp)' "the worker's Landlock ruleset is built but never enforced"
     mutation sandbox-landlock-net Sources/CWorkerSandbox/worker_sandbox.c 'attributes.handled_access_net = PB_LL_NET_BIND_TCP | PB_LL_NET_CONNECT_TCP;' 'attributes.handled_access_net = 0;' 'SandboxEndToEndTests' "the worker's Landlock network rule is dropped (TCP connect allowed)"
-    # What a plugin may fetch
+    area urls  # What a plugin may fetch
     mutation url-port Sources/PluginHost/Networking/URLPrefix.swift ' && candidate.effectivePort == url.effectivePort' '' 'URLPolicyTests|URLPolicyEndToEndTests/loopbackAttacks' "the URL policy ignores the port: any port on the API's host is admitted"
     mutation url-path-prefix Sources/PluginHost/Networking/URLPrefix.swift '&& candidate.segments.starts(with: url.directorySegments)' '&& candidate.segments.starts(with: url.directorySegments.prefix(0))' 'URLPolicyTests' "the URL policy ignores the path: anything on the API's host is admitted"
     mutation url-dot-segment Sources/PluginHost/Networking/StrictURL.swift 'guard text != ".", text != ".." else {' 'guard text != "." else {' 'URLPolicyTests' "a '..' path segment is accepted"
@@ -111,16 +130,16 @@ list() {
     mutation url-redirect Sources/PluginHost/Loading/HostServices.swift 'current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)' 'current = try URLPolicy.apiBase(location).checkRedirect(to: location, from: current, asked: text)' 'HostServicesPolicyTests' "a redirect is followed wherever it leads"
     mutation file-root-boundary Sources/PluginHost/Networking/FileNetworking.swift 'path.hasPrefix(root + "/")' 'path.hasPrefix(root)' 'FileNetworkingTests' "a file read may go to a sibling of its root (/srv/prices-secret for /srv/prices)"
     mutation file-resolve-beneath Sources/CFileBeneath/file_beneath.c 'how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;' 'how.resolve = RESOLVE_NO_MAGICLINKS;' 'FileNetworkingTests' "file reads follow '..' and symlinks out of their root"
-    # HTTPS and proxies
+    area https  # HTTPS and proxies
     mutation tls-no-verification Sources/HostHTTP/HTTPClients.swift 'var tls = TLSConfiguration.makeClientConfiguration()' 'var tls = TLSConfiguration.makeClientConfiguration(); tls.certificateVerification = .none' 'NetworkEndToEndTests/untrusted' "an HTTPS server's certificate is not verified"
     mutation tls-no-hostname Sources/HostHTTP/HTTPClients.swift 'var tls = TLSConfiguration.makeClientConfiguration()' 'var tls = TLSConfiguration.makeClientConfiguration(); tls.certificateVerification = .noHostnameVerification' 'NetworkEndToEndTests/wrongName' "an HTTPS certificate for another name is accepted"
     mutation proxy-password-shown Sources/PluginHost/Networking/ProxyServer.swift 'guard let at = text.lastIndex(of: "@") else { return text }' 'guard let at = text.lastIndex(of: "@"), at < text.startIndex else { return text }' 'NetworkEndToEndTests/badProxy|NetworkSettingsTests' "a proxy URL's password is printed in error lines"
-    # The container's scopes
+    area container  # The container's scopes
     mutation scope-singleton Sources/Patchbay/Resolution/Container+Engine.swift 'registration.state.store(Registration.ready, ordering: .releasing)' 'registration.state.store(Registration.empty, ordering: .releasing)' 'ContainerTests/Scopes' "a singleton is made again on every resolve"
     mutation scope-graph Sources/Patchbay/Resolution/Container+Engine.swift 'state.pointee.depth > 1 || registration.completion != nil' 'state.pointee.depth > 1 && registration.completion != nil' 'ContainerTests/Scopes' "a graph-scope instance is not shared within a resolve"
     mutation scope-weak Sources/Patchbay/Resolution/Container+Engine.swift 'registration.holdWeakly(object)' '_ = object' 'ContainerTests/WeakStorage' "a weak-scope instance is not shared while someone holds it"
     mutation scope-circularity Sources/Patchbay/Resolution/ResolutionState.swift 'for index in 0..<depth where path[index].toOpaque() == entry.toOpaque() {' 'for index in 0..<depth where path[index].toOpaque() == entry.toOpaque() && index < 0 {' 'ContainerTests/Circularity' "a dependency cycle is not detected (it runs to the depth limit)"
-    # Exact amounts
+    area amounts  # Exact amounts
     mutation decimal-through-double Sources/PriceKit/DecimalAmount.swift 'self.text = text' 'self.text = Double(text).map { "\($0)" } ?? text' 'DecimalAmountTests|CoinbaseSpotFetcherTests' "an amount goes through Double and loses digits"
     mutation decimal-json-number Sources/PriceKit/DecimalAmount+Codable.swift 'text = try container.decode(String.self)' 'text = try (try? container.decode(String.self)) ?? String(container.decode(Double.self))' 'DecimalAmountTests|CoinbaseSpotFetcherErrorTests' "an amount sent as a JSON number is accepted through Double"
     mutation decimal-fraction Sources/PriceKit/DecimalAmount.swift 'return !fraction.isEmpty && fraction.allSatisfy(isDigit)' 'return !fraction.isEmpty' 'DecimalAmountTests' "an amount's fraction may hold any character (1.5e3)"
@@ -128,42 +147,53 @@ list() {
     mutation coinbase-quote-base Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {' 'guard quote.currency.uppercased() == requested[1] else {' 'CoinbaseSpotFetcherErrorTests/aQuoteForAnotherPairIsRejected' "Coinbase's quote asset is not compared with the one asked for"
 }
 
-# The CI subset: cheap, and one per area.
-fast_ids=descriptor-size,trust-group-writable-dir,url-dot-segment,scope-singleton,coinbase-quote-currency
-
 # ---------------------------------------------------------------------------
 
 test_timeout=300   # seconds for one mutant's test run; longer counts as killed
+suite_timeout=1800 # seconds for one run of the whole suite (--suite)
 build_timeout=1800 # seconds for one build
 restore_dir=.build/mutate-restore
+table=docs/PROTECTIVE_CHECKS.md
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
-mode=all only=""
+mode=all only="" area_wanted="" rotate="" suite=0
 while [ $# -gt 0 ]; do
     case $1 in
         --list) mode=list ;;
         --check) mode=check ;;
-        --fast) only=$fast_ids ;;
-        --only) [ $# -ge 2 ] || { echo "mutate: --only needs IDs, e.g. --only descriptor-size,scope-weak" >&2; exit 64; }
+        --suite) suite=1 ;;
+        --rotate)
+            rotate=6
+            if [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]]; then rotate=$2; shift; fi ;;
+        --rotate=*) rotate=${1#--rotate=} ;;
+        --only) [ $# -ge 2 ] || { echo "mutate: --only needs IDs, e.g. --only descriptor-size,scope-shared" >&2; exit 64; }
                 only=$2; shift ;;
         --only=*) only=${1#--only=} ;;
+        --area) [ $# -ge 2 ] || { echo "mutate: --area needs a name; --list shows them" >&2; exit 64; }
+                area_wanted=$2; shift ;;
+        --area=*) area_wanted=${1#--area=} ;;
         -h|--help) usage; exit 0 ;;
         *) echo "mutate: unknown argument '$1'; see --help" >&2; exit 64 ;;
     esac
     shift
 done
+if [ -n "$rotate" ] && ! [[ $rotate =~ ^[1-9][0-9]*$ ]]; then
+    echo "mutate: --rotate takes a whole number of mutations, e.g. --rotate 6" >&2; exit 64
+fi
 
 # Collect the list into parallel arrays.
-ids=() files=() patterns=() replacements=() filters=() descriptions=()
+ids=() areas=() files=() patterns=() replacements=() filters=() descriptions=()
+current_area=""
+area() { current_area=$1; }
 mutation() {
-    ids+=("$1") files+=("$2") patterns+=("$3") replacements+=("$4") filters+=("$5") descriptions+=("$6")
+    ids+=("$1") areas+=("$current_area") files+=("$2") patterns+=("$3") replacements+=("$4") filters+=("$5") descriptions+=("$6")
 }
 list
 
 if [ "$mode" = list ]; then
     for i in "${!ids[@]}"; do
-        printf '%-26s %s\n    %s\n    filter: %s\n' "${ids[$i]}" "${descriptions[$i]}" "${files[$i]}" "${filters[$i]}"
+        printf '%-30s [%s] %s\n    %s\n    filter: %s\n' "${ids[$i]}" "${areas[$i]}" "${descriptions[$i]}" "${files[$i]}" "${filters[$i]}"
     done
     exit 0
 fi
@@ -177,6 +207,25 @@ if [ -n "$only" ]; then
         [ -n "$found" ] || { echo "mutate: no mutation named '$id'; see --list" >&2; exit 64; }
         selected+=("$found")
     done
+elif [ -n "$area_wanted" ]; then
+    for i in "${!ids[@]}"; do [ "${areas[$i]}" = "$area_wanted" ] && selected+=("$i"); done
+    [ ${#selected[@]} -gt 0 ] || { echo "mutate: no area named '$area_wanted'; see --list" >&2; exit 64; }
+elif [ -n "$rotate" ]; then
+    slices=$(( (${#ids[@]} + rotate - 1) / rotate ))
+    if [ -n "${ROTATE_SLICE:-}" ]; then
+        slice=$ROTATE_SLICE
+    elif commits=$(git rev-list --count HEAD 2>/dev/null); then
+        slice=$commits
+    else
+        # No history (an exported tree): the commit id, if any, else slice 0.
+        slice=$(( 0x$(git rev-parse --short=8 HEAD 2>/dev/null || echo 0) ))
+    fi
+    [[ $slice =~ ^[0-9]+$ ]] || { echo "mutate: ROTATE_SLICE must be a whole number" >&2; exit 64; }
+    slice=$(( slice % slices ))
+    for i in "${!ids[@]}"; do [ $(( i % slices )) = "$slice" ] && selected+=("$i"); done
+    names=""
+    for i in "${selected[@]}"; do names+="${names:+,}${ids[$i]}"; done
+    echo "mutate: slice $slice of $slices (ROTATE_SLICE=$slice scripts/mutate.sh --rotate $rotate runs it again): $names"
 else
     selected=("${!ids[@]}")
 fi
@@ -239,12 +288,36 @@ if [ "$mode" = check ]; then
     for i in "${selected[@]}"; do
         count=$(occurrences "${files[$i]}" "${patterns[$i]}")
         if [ "$count" != 1 ]; then
-            printf 'STALE     %-26s the pattern occurs %s times in %s\n' "${ids[$i]}" "$count" "${files[$i]}"
+            printf 'STALE     %-30s the pattern occurs %s times in %s\n' "${ids[$i]}" "$count" "${files[$i]}"
             stale=$((stale + 1))
         fi
     done
-    echo "${#selected[@]} checked, $stale stale"
-    [ "$stale" = 0 ]
+    # The table and the list name the same ids: every mutation is a row's,
+    # and every id a row names is a mutation here.
+    unlisted=0
+    if [ -f "$table" ]; then
+        cited=$(grep -o '`[a-z0-9][a-z0-9-]*`' "$table" | tr -d '`' | sort -u)
+        for i in "${!ids[@]}"; do
+            if ! grep -qxF "${ids[$i]}" <<<"$cited"; then
+                printf 'UNLISTED  %-30s no row of %s names it\n' "${ids[$i]}" "$table"
+                unlisted=$((unlisted + 1))
+            fi
+        done
+        known=$(printf '%s\n' "${ids[@]}")
+        while read -r id; do
+            [ -n "$id" ] || continue
+            # Only words that look like ids in the Mutations column are ids.
+            if grep -q -- "| \`$id\`\|, \`$id\`" "$table" && ! grep -qxF "$id" <<<"$known"; then
+                printf 'UNKNOWN   %-30s %s names it, but there is no such mutation\n' "$id" "$table"
+                unlisted=$((unlisted + 1))
+            fi
+        done <<<"$cited"
+    else
+        echo "mutate: $table is missing" >&2
+        unlisted=1
+    fi
+    echo "${#selected[@]} checked, $stale stale, $unlisted not matching the table"
+    [ "$stale" = 0 ] && [ "$unlisted" = 0 ]
     exit
 fi
 
@@ -337,11 +410,18 @@ for i in "${selected[@]}"; do
             verdict=KILLED note=" — by a compile error"
         else
             status=0
-            run "$test_timeout" "$logs/$id.test.log" swift test --skip-build --filter "${filters[$i]}" || status=$?
+            if [ "$suite" = 1 ]; then
+                run "$suite_timeout" "$logs/$id.test.log" swift test --skip-build || status=$?
+            else
+                run "$test_timeout" "$logs/$id.test.log" swift test --skip-build --filter "${filters[$i]}" || status=$?
+            fi
             if [ "$status" = 124 ] || [ "$status" = 137 ]; then
-                verdict=KILLED note=" — the tests timed out after $test_timeout s"
+                verdict=KILLED note=" — the tests timed out"
             elif [ "$status" != 0 ]; then
                 verdict=KILLED
+                # Where the failing expectations are, to tell which tests killed it.
+                where=$(grep -oE 'recorded an issue at [A-Za-z0-9_.+]+\.swift:[0-9]+' "$logs/$id.test.log" | sed 's/recorded an issue at //' | sort -u | head -4 | paste -sd' ' || true)
+                [ -z "$where" ] || note=" — $where"
             elif ! grep -Eq 'Test run with [1-9][0-9]* tests?' "$logs/$id.test.log"; then
                 verdict=STALE note=" — the filter '${filters[$i]}' runs no test"
             else
@@ -355,7 +435,7 @@ for i in "${selected[@]}"; do
         SURVIVED) survived=$((survived + 1)) ;;
         STALE) stale=$((stale + 1)) ;;
     esac
-    printf '%-8s  %-26s (%3d s)  %s%s\n' "$verdict" "$id" $((SECONDS - started)) "$description" "$note"
+    printf '%-8s  %-30s (%4d s)  %s%s\n' "$verdict" "$id" $((SECONDS - started)) "$description" "$note"
 done
 
 # Leave .build as it was: built from the unmutated tree.

@@ -17,6 +17,7 @@ struct ContainmentEndToEndTests {
     }
 
     static let forger = hostile("token-forger.so", "-DHOSTILE_FORGE_TOKENS", #"-DHOSTILE_NAME="TokenForger""#, #"-DHOSTILE_SYMBOL="FORGE""#)
+    static let tokenShower = hostile("token-shower.so", "-DHOSTILE_SHOW_TOKENS", #"-DHOSTILE_NAME="TokenShower""#)
     static let blockerA = hostile("blocker-a.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerA""#, #"-DHOSTILE_SYMBOL="BLOCKA""#)
     static let blockerB = hostile("blocker-b.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerB""#, #"-DHOSTILE_SYMBOL="BLOCKB""#)
     static let escapes = hostile(
@@ -64,6 +65,23 @@ struct ContainmentEndToEndTests {
         #expect(output.stderrLines == [
             "host: \(source)warning: ignored a fetch callback whose completion context the host never issued: a plugin forged or corrupted it; later ones are logged with -v"
         ])
+    }
+
+    @Test("The completion context a plugin is given is a fresh 64-bit random token, in every mode", arguments: [["--no-isolate"], ["--isolate"]])
+    func pluginsSeeWideTokens(flags: [String]) async throws {
+        let directory = try await FixturePlugins.directory(containing: [Self.tokenShower])
+        let symbols = (1...8).map { "TOK\($0)" }
+        let output = try await CommandRunner.host(
+            ["fetch"] + symbols + ["--format", "json", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+
+        #expect(output.status == 0, "\(output.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: String]] ?? []
+        let tokens = rows.compactMap { $0["amount"].flatMap { UInt64($0) } }
+        #expect(rows.map { $0["symbol"] } == symbols)
+        #expect(tokens.count == 8 && Set(tokens).count == 8, "\(output.stdout)")
+        // Eight random 64-bit tokens all below 2^56 (a 32- or 48-bit token,
+        // a counter, a pointer) has probability 2^-64.
+        #expect(tokens.contains { $0 >= 1 << 56 }, "every token is narrow: \(tokens)")
     }
 
     @Test("Two plugins that block their fetch thread for 10 minutes time out at --timeout 2, and the run ends in about 2 s", arguments: modes)
