@@ -1,26 +1,56 @@
 #!/usr/bin/env bash
-# What the worker sandbox costs (issue 11, section 3; target: at most 1 ms
-# more per worker than without it):
-#   1. the confinement itself, timed inside each worker (`-v` prints it),
-#      layer by layer;
-#   2. `host list-fetchers --isolate` with the sandbox and with every layer
-#      turned off (HOST_SANDBOX_DISABLE=all), in interleaved rounds: wall
-#      time, and CPU time of the host and its workers;
-#   3. a system call under the seccomp filter against one without it, and
-#      each layer's cost, from a C program that links the sandbox alone.
-# Usage: scripts/benchmark-sandbox.sh          (release build)
-#        SCRATCH=.build-other ROUNDS=100 scripts/benchmark-sandbox.sh
+# What the worker sandbox costs (issue 22; target: at most 1 ms more per
+# worker, for all its new layers, than the sandbox before it):
+#   1. the confinement inside each worker, layer by layer, as `-v` prints it;
+#   2. a worker's start, exec to its first frame, in interleaved rounds:
+#      today's (every layer), the same without its namespaces, and, with
+#      BEFORE_REF, the worker of that commit started as that host did;
+#      and the user and network namespaces a host makes once, for all its
+#      workers (scripts/probes/sandbox_start.c);
+#   3. with BEFORE_REF, `host fetch` of one third-party plugin (one worker)
+#      under that commit's host and this one, interleaved
+#      (scripts/compare-hosts.sh);
+#   4. a system call under the filter against one without it, from a C
+#      program that links the sandbox alone.
+# Usage: scripts/benchmark-sandbox.sh                      (release build)
+#        BEFORE_REF=e879e1f ROUNDS=100 scripts/benchmark-sandbox.sh
+#        SCRATCH=.build-other scripts/benchmark-sandbox.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scratch=${SCRATCH:-.build}
 rounds=${ROUNDS:-60}
-for product in host BitcoinPlugin EthereumPlugin; do
-    swift build -c release --scratch-path "$scratch" --product "$product" | grep -E "error|warning: .*Sources" || true
-done
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 work=.build-bench/sandbox
 mkdir -p "$work"
+
+build() { # DIR SCRATCH: the release products a worker benchmark needs
+    for product in host patchbay-worker BitcoinPlugin EthereumPlugin; do
+        (cd "$1" && swift build -c release --scratch-path "$2" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true)
+    done
+}
+build . "$scratch"
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+
+before=""
+if [ -n "${BEFORE_REF:-}" ]; then
+    # That commit's tree, built on its own: its host and worker as they were.
+    source=$work/before-$(git rev-parse --short "$BEFORE_REF")
+    if [ ! -d "$source" ]; then
+        mkdir -p "$source"
+        git archive "$BEFORE_REF" | tar -x -C "$source"
+    fi
+    build "$source" "$PWD/$source/.build"
+    before=$(cd "$source" && swift build -c release --scratch-path .build --show-bin-path)
+fi
+
+# One plain-C plugin, as a third-party plugin would be: nobody vouches for it.
+plugins=$work/plugins
+mkdir -p "$plugins"
+clang -shared -fPIC -std=c11 -O2 -I Sources/PluginABI/include -o "$plugins/libCDogecoinPlugin.so" Tests/Fixtures/CPlugins/fixture_plugin.c
+prices=$work/prices/v2/prices/DOGE-USD
+mkdir -p "$prices"
+echo '{"data":{"base":"DOGE","currency":"USD","amount":"0.25"}}' >"$prices/spot.json"
+api="file://$PWD/$work/prices"
 
 echo "== 1. confinement inside the worker (median of $rounds runs, 2 workers each)"
 python3 - "$bin/host" "$rounds" <<'PY'
@@ -29,37 +59,25 @@ host, rounds = sys.argv[1], int(sys.argv[2])
 pattern = re.compile(r"confined in (\d+) µs \(Landlock (\d+) µs, seccomp (\d+) µs, rlimits (\d+) µs\)")
 samples = []
 for _ in range(rounds):
-    run = subprocess.run([host, "list-fetchers", "--isolate", "-v"], capture_output=True, text=True)
+    run = subprocess.run([host, "list-fetchers", "--isolate", "--no-cache", "-v"], capture_output=True, text=True)
     samples += [tuple(map(int, m.groups())) for m in pattern.finditer(run.stderr)]
 for index, name in enumerate(["total", "Landlock", "seccomp", "rlimits"]):
     values = [sample[index] for sample in samples]
     print(f"  {name:<9} median {statistics.median(values):6.0f} µs   p90 {statistics.quantiles(values, n=10)[-1]:6.0f} µs")
 PY
 
-echo "== 2. host list-fetchers --isolate, with and without the sandbox ($rounds interleaved rounds)"
-python3 - "$bin/host" "$rounds" <<'PY'
-import os, random, resource, statistics, subprocess, sys, time
-host, rounds = sys.argv[1], int(sys.argv[2])
-variants = {"sandbox": {}, "no sandbox": {"HOST_SANDBOX_DISABLE": "all"}}
-wall = {name: [] for name in variants}
-cpu = {name: [] for name in variants}
-for _ in range(rounds):
-    for name in random.sample(list(variants), len(variants)):
-        environment = dict(os.environ, **variants[name])
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        subprocess.run([host, "list-fetchers", "--isolate"], env=environment, capture_output=True, check=True)
-        wall[name].append(time.perf_counter() - start)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu[name].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-for name in variants:
-    print(f"  {name:<10} wall median {statistics.median(wall[name]) * 1000:5.1f} ms (mean {statistics.mean(wall[name]) * 1000:5.1f} ± {statistics.stdev(wall[name]) * 1000:4.1f})"
-          f"   CPU median {statistics.median(cpu[name]) * 1000:5.1f} ms (mean {statistics.mean(cpu[name]) * 1000:5.1f})")
-print(f"  difference: wall {(statistics.median(wall['sandbox']) - statistics.median(wall['no sandbox'])) * 1000:+.2f} ms,"
-      f" CPU {(statistics.mean(cpu['sandbox']) - statistics.mean(cpu['no sandbox'])) * 1000 / 2:+.2f} ms per worker (mean)")
-PY
+echo "== 2. a worker's start, exec to first frame ($rounds interleaved rounds)"
+clang -O2 -std=c11 -I Sources/CWorkerSandbox/include scripts/probes/sandbox_start.c Sources/CWorkerSandbox/worker_spawn.c -o "$work/sandbox_start"
+workers=("full:$PWD/$bin/patchbay-worker" "plain:$PWD/$bin/patchbay-worker")
+[ -n "$before" ] && workers+=("posix:$PWD/$before/patchbay-worker")
+"$work/sandbox_start" "$rounds" "$plugins/libCDogecoinPlugin.so" "${workers[@]}"
 
-echo "== 3. the C sandbox alone: each layer, and getppid() under the filter"
+if [ -n "$before" ]; then
+    echo "== 3. host fetch DOGE, one worker: $BEFORE_REF's host against this one ($rounds interleaved rounds)"
+    scripts/compare-hosts.sh -n "$rounds" "$before" "$bin" -- fetch DOGE --no-cache --plugins-dir "$plugins" --api-base-url "$api"
+fi
+
+echo "== 4. the C sandbox alone: each layer, and getppid() under the filter"
 cat >"$work/layers.c" <<'C'
 #define _GNU_SOURCE
 #include "worker_sandbox.h"
@@ -89,12 +107,13 @@ int main(int argc, char **argv) {
     double before = getppid_ns();
     int status = pb_sandbox_confine(&policy, &report);
     double after = getppid_ns();
-    printf("%d %.0f %.0f %.0f %.0f %.0f %.0f\n", status, report.total_ns / 1e3, report.landlock_ns / 1e3, report.seccomp_ns / 1e3,
-           report.rlimits_ns / 1e3, before, after);
+    printf("%d %.0f %.0f %.0f %.0f %.0f %.0f %u\n", status, report.total_ns / 1e3, report.landlock_ns / 1e3, report.seccomp_ns / 1e3,
+           report.rlimits_ns / 1e3, before, after, report.seccomp_instructions);
     return 0;
 }
 C
-clang -O2 -std=c11 -I Sources/CWorkerSandbox/include Sources/CWorkerSandbox/worker_sandbox.c "$work/layers.c" -o "$work/layers" -ldl
+clang -O2 -std=c11 -I Sources/CWorkerSandbox/include Sources/CWorkerSandbox/worker_sandbox.c Sources/CWorkerSandbox/seccomp_filter.c \
+    Sources/CWorkerSandbox/syscall_names.c "$work/layers.c" -o "$work/layers" -ldl
 # Its output goes through a pipe: the file-size limit of 0 would refuse a file.
 for _ in $(seq "$rounds"); do "$work/layers" | cat; done | python3 -c '
 import statistics, sys
@@ -102,5 +121,6 @@ rows = [list(map(float, line.split())) for line in sys.stdin]
 assert all(row[0] == 0 for row in rows), "a layer did not apply"
 for index, name in [(1, "total"), (2, "Landlock"), (3, "seccomp"), (4, "rlimits")]:
     print(f"  {name:<9} median {statistics.median(row[index] for row in rows):6.0f} µs")
+print(f"  the filter: {int(rows[0][7])} BPF instructions")
 print(f"  getppid() median {statistics.median(row[5] for row in rows):.0f} ns without the filter, {statistics.median(row[6] for row in rows):.0f} ns with it")
 '

@@ -40,7 +40,6 @@ struct Inspect: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let policy = try plugins.checked { wiring in try wiring.policy() }
-        try plugins.checkSandboxSwitch()
         let isolation = try plugins.checked { wiring in try wiring.isolationOptions() }
         let inspection = try await plugins.host().inspect(file, isolation: isolation, policy: policy)
         print(Rendering.inspection(inspection, as: format), terminator: "")

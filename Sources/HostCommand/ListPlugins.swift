@@ -7,6 +7,8 @@ struct ListPlugins: ReportCommand {
         abstract: "List the plugin files found, with their status.",
         discussion: ExitCode.listingStatuses)
 
+    static let reportsSandbox = true
+
     @OptionGroup var plugins: PluginOptions
 
     @Option(help: "Output format: table or json.")

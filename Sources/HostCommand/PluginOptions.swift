@@ -126,31 +126,28 @@ struct PluginOptions: ParsableArguments {
     /// Wires the production host and learns what its plugins provide: from
     /// the registry cache, scanning what changed, or by loading them all
     /// with `--no-cache`. Call `shutdown()` on the result when done.
-    func loadPlugins() async throws -> LoadedPlugins {
-        let options = try loadOptions()
-        if options.policy.mayIsolate || options.cache != .off {
-            try checkSandboxSwitch()
-        }
+    /// - Parameter reportingSandbox: The command shows each plugin's sandbox,
+    ///   which is then judged for this run (`list-plugins`).
+    func loadPlugins(reportingSandbox: Bool = false) async throws -> LoadedPlugins {
+        let options = try loadOptions(reportingSandbox: reportingSandbox)
         return try await host().loadPlugins(options)
     }
 
-    /// ``loadPlugins()`` as far as it goes without a task: the plugins, from
+    /// ``loadPlugins(reportingSandbox:)`` as far as it goes without a task: the plugins, from
     /// a warm cache or loaded in-process without one, or the rest of the work.
-    func loadPluginsWithoutWaiting() throws -> PreparedLoad {
+    func loadPluginsWithoutWaiting(reportingSandbox: Bool = false) throws -> PreparedLoad {
         let host = try host()
-        return host.loadPluginsWithoutWaiting(try loadOptions())
+        return host.loadPluginsWithoutWaiting(try loadOptions(reportingSandbox: reportingSandbox))
     }
 
-    /// How plugins are found out about and loaded, with the progress line of a scan.
-    func loadOptions() throws -> LoadOptions {
+    /// How plugins are found out about and loaded, with the progress line of
+    /// a scan. Refuses a bad `HOST_SANDBOX_DISABLE` on every path, a warm
+    /// cache's too (``HostWiring/isolationOptions()``).
+    func loadOptions(reportingSandbox: Bool = false) throws -> LoadOptions {
         var options = try checked { wiring in try wiring.loadOptions() }
         options.progress = ProgressLine.forScan(quiet: quiet)
+        options.isolation.reportsSandbox = reportingSandbox
         return options
-    }
-
-    /// Refuses a bad `HOST_SANDBOX_DISABLE` before any worker starts.
-    func checkSandboxSwitch() throws {
-        _ = try checked { wiring in try wiring.skippedSandboxLayers() }
     }
 
     /// Why the working directory may explain an unknown symbol: the search
@@ -168,7 +165,7 @@ struct PluginOptions: ParsableArguments {
         if here.hasSuffix("/plugins"), hasPlugins(here) {
             return "this folder is a plugins folder, and the host looks for ./plugins below the current one: run from its parent, or pass --plugins-dir ."
         }
-        let below = ((try? FileManager.default.contentsOfDirectory(atPath: here)) ?? []).sorted().first { hasPlugins("\(here)/\($0)/plugins") }
+        let below = ((try? FileManager.default.contentsOfDirectory(atPath: here)) ?? []).sorted().first { !$0.hasPrefix(".") && hasPlugins("\(here)/\($0)/plugins") }
         guard let below else { return nil }
         return "there is no ./plugins here, but \(below)/plugins has plugins: run from \(below), or pass --plugins-dir \(below)/plugins"
     }

@@ -14,25 +14,28 @@ protocol ReportCommand: DirectlyRunnableCommand {
 
     /// Prints the report on the loaded plugins.
     func show(_ loaded: LoadedPlugins)
+
+    /// Whether the report shows each plugin's sandbox, which is then judged for this run.
+    static var reportsSandbox: Bool { get }
 }
 
 extension ReportCommand {
+    static var reportsSandbox: Bool { false }
+
     func run() async throws {
-        let loaded = try await plugins.loadPlugins()
+        let loaded = try await plugins.loadPlugins(reportingSandbox: Self.reportsSandbox)
         show(loaded)
         await loaded.shutdown()
     }
 
     func runDirectly() throws -> (() async throws -> Void)? {
-        switch try plugins.loadPluginsWithoutWaiting() {
+        switch try plugins.loadPluginsWithoutWaiting(reportingSandbox: Self.reportsSandbox) {
         case .loaded(let loaded):
             show(loaded)
             // Exit with everything still allocated: freeing a thousand plugins'
             // listings one by one costs more than the process has left to do.
             HostCLI.exit()
         case .needsTask(let pending):
-            // Workers start only in the rest: refuse a bad HOST_SANDBOX_DISABLE before it.
-            try plugins.checkSandboxSwitch()
             return {
                 let loaded = await pending.load()
                 show(loaded)

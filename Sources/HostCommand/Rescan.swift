@@ -25,7 +25,6 @@ struct Rescan: AsyncParsableCommand {
         guard let cacheHome = plugins.wiring.cacheHome() else {
             throw ValidationError("there is nowhere to keep the plugin cache: set HOME or XDG_CACHE_HOME")
         }
-        try plugins.checkSandboxSwitch()
         var options = try plugins.loadOptions()
         options.cache = .rebuild(cacheHome: cacheHome)
         let (loaded, report) = try await plugins.host().rescan(options, cacheHome: cacheHome)

@@ -50,7 +50,6 @@ struct Trust: AsyncParsableCommand {
             return
         }
         let policy = try plugins.checked { wiring in try wiring.policy() }
-        try plugins.checkSandboxSwitch()
         let isolation = try plugins.checked { wiring in try wiring.isolationOptions() }
         let changes: [TrustChange]
         do throws(TrustStoreError) {

@@ -127,7 +127,7 @@ package struct Host: Sendable {
             rule?.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
         return LoadedPlugins(
-            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [])
+            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [], services: services)
     }
 
     /// Finds the plugins and loads each in a worker process of its own, so a
@@ -145,7 +145,7 @@ package struct Host: Sendable {
     package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
         let files = pluginFiles()
         let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers)
+        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers, services: services)
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
@@ -184,7 +184,7 @@ package struct Host: Sendable {
             fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers)
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers, services: services)
     }
 
     /// `report`, recording the URLs its plugin may fetch and where it ran.
@@ -223,7 +223,7 @@ extension Host {
         if discovery.locations.contains(where: { $0.origin == .named }) {
             return "put plugin files (.so) there, or \(names.searchUsualDirectories)"
         }
-        return "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)"
+        return "\(InstalledLayout.running.restoreAdvice("the bundled plugins")), or \(names.addPluginsDirectory)"
     }
 }
 
@@ -261,6 +261,8 @@ package struct LoadedPlugins: Sendable {
     var onDemand: [OnDemandPlugin] = []
     /// How to get plugins when none loaded, for an unknown symbol's message.
     var noPluginsFix: String?
+    /// The services the plugins were given, whose allowances the run ends with.
+    var services: HostServices?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
@@ -275,6 +277,8 @@ package struct LoadedPlugins: Sendable {
                 group.addTask { await plugin.shutdown() }
             }
         }
+        // After the workers' last lines: one line per plugin that lost some to the cap.
+        if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
     }
 
     /// Fetches every symbol concurrently.

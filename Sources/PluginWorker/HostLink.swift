@@ -27,6 +27,8 @@ final class HostLink: Sendable {
         var fetchers: [String: FetcherRegistrations.Registration] = [:]
         var httpWaiters: [UInt64: HTTPReply] = [:]
         var nextRequest: UInt64 = 1
+        /// The refused system call has been reported.
+        var reportedRefusal = false
     }
 
     /// The link over `input` (frames from the host) and `output` (frames to it).
@@ -43,6 +45,10 @@ final class HostLink: Sendable {
     /// the host. A host that is gone makes the write raise SIGPIPE, which
     /// ends the worker, as it should.
     func send(_ message: WorkerToHost) {
+        switch message {
+        case .loaded, .fetched: reportRefusedSystemCall()
+        default: break
+        }
         let frame: [UInt8]
         do {
             frame = try Frame.encode(message)
@@ -63,6 +69,17 @@ final class HostLink: Sendable {
                 }
             }
         }
+    }
+
+    /// Tells the host, once, the first system call the filter refused, so
+    /// that it arrives before the reply the plugin made after it.
+    private func reportRefusedSystemCall() {
+        guard let number = SandboxConfinement.firstRefusedSystemCall else { return }
+        let first = state.withLock { state in
+            defer { state.reportedRefusal = true }
+            return !state.reportedRefusal
+        }
+        if first { send(.refusedSystemCall(number)) }
     }
 
     /// Sends a log line when it is at least `threshold`.

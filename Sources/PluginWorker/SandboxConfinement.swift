@@ -3,10 +3,12 @@ import WorkerProtocol
 
 import Glibc
 
-/// The worker's side of the sandbox: it ties the worker's life to its host's
-/// and confines the worker before any plugin code runs.
+/// The worker's side of the sandbox: it confines the worker before any
+/// plugin code runs. (What the host did before the worker ran, the
+/// namespaces, the session, the descriptors and the parent-death signal, is
+/// `worker_spawn.h`'s.)
 ///
-/// Both must happen on the main thread before the worker starts any other:
+/// It must happen on the main thread before the worker starts any other:
 /// Landlock, no_new_privs and the capability drop apply to the calling
 /// thread and to the threads it starts afterwards, not to threads already
 /// running. The worker's `main` runs them before it makes its first frame
@@ -25,14 +27,10 @@ enum SandboxConfinement {
     /// a plugin spinning. SIGXCPU ends it, and the host reports the signal.
     static let cpuSeconds: UInt64 = 60
 
-    /// Has the kernel kill this worker when its host ends, and exits at once
-    /// when the host has already ended.
-    static func bindToHost() {
-        guard let text = getenv(WorkerStartup.hostPIDVariable), let host = Int32(String(cString: text)) else { return }
-        if pb_sandbox_bind_to_parent(host) != 0 && errno == ESRCH {
-            // Nobody is left to serve.
-            _exit(0)
-        }
+    /// The first system call the filter refused in this worker, if any.
+    static var firstRefusedSystemCall: UInt32? {
+        let number = pb_sandbox_first_refused_syscall()
+        return number == UInt32.max ? nil : number
     }
 
     /// Confines the worker: no_new_privs, resource limits, Landlock, no
@@ -42,12 +40,7 @@ enum SandboxConfinement {
     ///   - skipped: Layers not to apply, for tests and benchmarks.
     /// - Returns: What took effect; a layer the kernel lacks is reported missing.
     static func confine(pluginFile: Int32, skipping skipped: SandboxLayers) -> SandboxReport {
-        var layers = UInt32(PB_SANDBOX_ALL_LAYERS)
-        if skipped.contains(.landlock) {
-            layers &= ~(PB_SANDBOX_LANDLOCK_FS.rawValue | PB_SANDBOX_LANDLOCK_NET.rawValue | PB_SANDBOX_LANDLOCK_SCOPE.rawValue)
-        }
-        if skipped.contains(.seccomp) { layers &= ~PB_SANDBOX_SECCOMP.rawValue }
-        if skipped.contains(.rlimits) { layers &= ~PB_SANDBOX_RLIMITS.rawValue }
+        let layers = skipped.confinementLayers
 
         var report = pb_sandbox_report()
         report.struct_size = UInt32(MemoryLayout<pb_sandbox_report>.size)

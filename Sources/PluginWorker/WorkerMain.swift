@@ -7,10 +7,10 @@ import Glibc
 ///
 /// The host starts one worker per plugin file it runs out of process, with
 /// the descriptors, environment and conversation of ``WorkerStartup``.
-/// Before anything else, still on its main thread and alone, the worker has
-/// the kernel tie its life to the host's and confines itself
-/// (``SandboxConfinement``); its first frame tells the host what sandbox it
-/// got. Then ``HostLink`` serves the host until it closes the pipe.
+/// Before anything else, still on its main thread and alone, the worker
+/// confines itself (``SandboxConfinement``); its first frame tells the host
+/// what sandbox it got. (The host tied its life to the host's before it ran:
+/// `worker_spawn.h`.) Then ``HostLink`` serves the host until it closes the pipe.
 @main
 enum WorkerMain {
     static func main() {
@@ -18,7 +18,6 @@ enum WorkerMain {
             complain("it is started by the host, one per sandboxed plugin, with its pipes on fds 3 and 4; it is not meant to be run by hand")
             exit(WorkerStartup.ExitStatus.notStartedByHost)
         }
-        SandboxConfinement.bindToHost()
         // The host checked the names before it started the worker; anything
         // unreadable is no reason to confine less.
         let skipped = getenv(WorkerStartup.skippedLayersVariable).flatMap { try? SandboxLayers(naming: String(cString: $0)) } ?? []

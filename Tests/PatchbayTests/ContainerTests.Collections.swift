@@ -94,6 +94,21 @@ extension ContainerTests {
             #expect(error?.pathDescription == #"FetcherList > PriceFetching(name: "BTC") > NetworkClient"#)
         }
 
+        @Test func aRegistrationMadeAfterACollectionWasResolvedIsListedNextTime() throws {
+            let parent = Container()
+            parent.register(Leaf.self, name: "a") { _ in Leaf() }
+            let child = Container(parent: parent)
+            child.register(Leaf.self, name: "b") { _ in Leaf() }
+            #expect(try child.resolveAll(Leaf.self).names == ["a", "b"])
+            #expect(try child.resolve(All<Leaf>.self).names == ["a", "b"])
+            child.register(Leaf.self, name: "c") { _ in Leaf() }
+            #expect(try child.resolveAll(Leaf.self).names == ["a", "b", "c"], "a registration in the container")
+            parent.register(Leaf.self, name: "d") { _ in Leaf() }
+            parent.register(Leaf.self) { _ in Leaf() }
+            #expect(try child.resolve(All<Leaf>.self).names == ["a", "d", nil, "b", "c"], "and in its parent")
+            #expect(try parent.resolveAll(Leaf.self).names == ["a", "d", nil])
+        }
+
         @Test func aNamedOrArgumentRequestForACollectionIsNotRegistered() {
             let error = #expect(throws: ResolutionError.self) {
                 try Container().resolve(All<Leaf>.self, name: "x")

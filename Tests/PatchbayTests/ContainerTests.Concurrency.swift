@@ -1,38 +1,41 @@
 import Foundation
-import Patchbay
+@testable import Patchbay
 import Synchronization
 import Testing
 
 extension ContainerTests {
+    /// Threads racing on one container. Every test that blocks does so on a dedicated thread, never on
+    /// one of the cooperative pool's; threads meet on signals, and each time limit only catches a hang.
     @Suite(.timeLimit(.minutes(2))) struct Concurrency {
-        @Test func aSingletonFactoryRunsExactlyOnceUnderContention() throws {
-            for _ in 0..<5 {
-                let container = Container()
-                let built = Counter()
-                let arrived = Counter()
-                container.register(Leaf.self, scope: .singleton) { _ in
-                    built.increment()
-                    // Hold the factory open until every racer has asked for the singleton.
-                    let deadline = ContinuousClock.now + .seconds(5)
-                    while arrived.count < 8 && ContinuousClock.now < deadline { usleep(100) }
-                    usleep(2_000)
-                    return Leaf()
+        @Test func aSingletonFactoryRunsExactlyOnceUnderContention() async {
+            let racers = 8
+            let outcomes = await DedicatedThread.run { () -> [(built: Int, instances: Int, finished: Bool)] in
+                (0..<5).map { _ in
+                    let container = Container()
+                    let built = Counter()
+                    container.register(Leaf.self, scope: .singleton) { _ in
+                        built.increment()
+                        // Hold the factory open until the other racers wait for its creation. NB: nothing
+                        // signals "blocked on a lock", so this polls the engine's record of waiting threads;
+                        // the limit only catches a hang, and letting go early would still build once.
+                        let deadline = ContinuousClock.now + .seconds(60)
+                        while CreationWaits.count < racers - 1 && ContinuousClock.now < deadline { sched_yield() }
+                        return Leaf()
+                    }
+                    let threads = (0..<racers).map { _ in
+                        JoinableThread { (try? container.resolve(Leaf.self)).map(ObjectIdentifier.init) }
+                    }
+                    let identities = threads.map { $0.join() }
+                    return (
+                        built.count, Set(identities.compactMap { $0 ?? nil }).count,
+                        identities.allSatisfy { $0 != nil }
+                    )
                 }
-                let identities = Mutex<Set<ObjectIdentifier>>([])
-                let finished = DispatchGroup()
-                for _ in 0..<8 {
-                    finished.enter()
-                    Thread {
-                        arrived.increment()
-                        if let leaf = try? container.resolve(Leaf.self) {
-                            identities.withLock { _ = $0.insert(ObjectIdentifier(leaf)) }
-                        }
-                        finished.leave()
-                    }.start()
-                }
-                #expect(finished.wait(timeout: .now() + 10) == .success)
-                #expect(built.count == 1)
-                #expect(identities.withLock { $0.count } == 1)
+            }
+            for outcome in outcomes {
+                #expect(outcome.finished)
+                #expect(outcome.built == 1)
+                #expect(outcome.instances == 1)
             }
         }
 
@@ -53,18 +56,20 @@ extension ContainerTests {
             #expect(identities.count == 1)
         }
 
-        @Test func registeringWhileOthersResolve() {
+        @Test func registeringWhileOthersResolve() async {
             let container = Container()
             container.register(Wallet.self) { _ in Wallet(owner: "stable") }
             let failures = Counter()
-            DispatchQueue.concurrentPerform(iterations: 4) { worker in
-                for index in 0..<500 {
-                    if worker % 2 == 0 {
-                        // Writers: new keys, enough to grow the table several times.
-                        let name = "w\(worker)-\(index)"
-                        container.register(Wallet.self, name: name) { _ in Wallet(owner: name) }
-                    } else {
-                        if (try? container.resolve(Wallet.self).owner) != "stable" { failures.increment() }
+            await DedicatedThread.run {
+                DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                    for index in 0..<500 {
+                        if worker % 2 == 0 {
+                            // Writers: new keys, enough to grow the table several times.
+                            let name = "w\(worker)-\(index)"
+                            container.register(Wallet.self, name: name) { _ in Wallet(owner: name) }
+                        } else {
+                            if (try? container.resolve(Wallet.self).owner) != "stable" { failures.increment() }
+                        }
                     }
                 }
             }
@@ -77,52 +82,52 @@ extension ContainerTests {
             }
         }
 
-        @Test func overridingWhileOthersResolveGivesTheOldOrTheNewService() {
+        @Test func overridingWhileOthersResolveGivesTheOldOrTheNewService() async {
             let container = Container()
             container.register(Wallet.self) { _ in Wallet(owner: "old") }
             let unexpected = Counter()
-            DispatchQueue.concurrentPerform(iterations: 4) { worker in
-                for index in 0..<1_000 {
-                    if worker == 0 {
-                        container.register(Wallet.self) { _ in Wallet(owner: index % 2 == 0 ? "new" : "old") }
-                    } else {
-                        let owner = try? container.resolve(Wallet.self).owner
-                        if owner != "old" && owner != "new" { unexpected.increment() }
+            await DedicatedThread.run {
+                DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                    for index in 0..<1_000 {
+                        if worker == 0 {
+                            container.register(Wallet.self) { _ in Wallet(owner: index % 2 == 0 ? "new" : "old") }
+                        } else {
+                            let owner = try? container.resolve(Wallet.self).owner
+                            if owner != "old" && owner != "new" { unexpected.increment() }
+                        }
                     }
                 }
             }
             #expect(unexpected.count == 0)
         }
 
-        @Test func noContainerWideLockIsHeldWhileAFactoryRuns() throws {
+        @Test func noContainerWideLockIsHeldWhileAFactoryRuns() async throws {
             let container = Container()
             let otherResolved = DispatchSemaphore(value: 0)
             let slowStarted = DispatchSemaphore(value: 0)
             container.register(Leaf.self, scope: .singleton) { _ in
                 slowStarted.signal()
                 // Waits until another thread has resolved and registered; with a
-                // lock held here that would time out.
-                guard otherResolved.wait(timeout: .now() + 5) == .success else {
+                // lock held here that would never happen, and the limit catches it.
+                guard otherResolved.wait(timeout: .now() + 60) == .success else {
                     throw FactoryFailure(reason: "another resolution was blocked")
                 }
                 return Leaf()
             }
             container.register(Wallet.self, scope: .singleton) { _ in Wallet(owner: "fast") }
-            let slowSucceeded = Mutex(false)
-            let thread = DispatchQueue(label: "slow")
-            let done = DispatchSemaphore(value: 0)
-            thread.async {
-                let succeeded = (try? container.resolve(Leaf.self)) != nil
-                slowSucceeded.withLock { $0 = succeeded }
-                done.signal()
-            }
-            #expect(slowStarted.wait(timeout: .now() + 5) == .success)
-            #expect(try container.resolve(Wallet.self).owner == "fast")
-            container.register(Int.self) { _ in 1 }
-            #expect(try container.resolve(Int.self) == 1)
-            otherResolved.signal()
-            #expect(done.wait(timeout: .now() + 5) == .success)
-            #expect(slowSucceeded.withLock { $0 })
+            let (started, owner, registered, slowSucceeded) = try await DedicatedThread.run(throwing: {
+                let slow = JoinableThread { (try? container.resolve(Leaf.self)) != nil }
+                guard slowStarted.wait(timeout: .now() + 60) == .success else { return (false, "", 0, false) }
+                let owner = try container.resolve(Wallet.self).owner
+                container.register(Int.self) { _ in 1 }
+                let registered = try container.resolve(Int.self)
+                otherResolved.signal()
+                return (true, owner, registered, slow.join() == true)
+            })
+            #expect(started)
+            #expect(owner == "fast")
+            #expect(registered == 1)
+            #expect(slowSucceeded)
         }
 
         @Test func aFactoryMayResolveReentrantly() throws {
@@ -144,17 +149,19 @@ extension ContainerTests {
             #expect(errors.filter { $0?.description.contains("(found across threads)") == true }.count == 1)
         }
 
-        @Test func graphScopeIsPerThread() {
+        @Test func graphScopeIsPerThread() async {
             let container = Container()
             container.register(Leaf.self) { _ in Leaf() }
             container.register(LeftBranch.self) { r in LeftBranch(leaf: try r.resolve()) }
             container.register(RightBranch.self) { r in RightBranch(leaf: try r.resolve()) }
             container.register(Trunk.self) { r in Trunk(left: try r.resolve(), right: try r.resolve()) }
             let shared = Counter()
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                for _ in 0..<200 {
-                    if let trunk = try? container.resolve(Trunk.self), trunk.left.leaf === trunk.right.leaf {
-                        shared.increment()
+            await DedicatedThread.run {
+                DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                    for _ in 0..<200 {
+                        if let trunk = try? container.resolve(Trunk.self), trunk.left.leaf === trunk.right.leaf {
+                            shared.increment()
+                        }
                     }
                 }
             }

@@ -95,6 +95,17 @@ extension ContainerTests {
             #expect(try container.resolve(Provider<Leaf>.self).get() === container.resolve(Leaf.self, name: "inner"))
         }
 
+        @Test func aRegistrationOfTheWrapperMadeAfterItWasResolvedOnDemandWinsFromThenOn() throws {
+            let parent = Container()
+            parent.register(Leaf.self) { _ in Leaf() }
+            parent.register(Leaf.self, name: "inner", scope: .singleton) { _ in Leaf() }
+            let child = Container(parent: parent)
+            let made = try child.resolve(Provider<Leaf>.self)  // made on demand, and its maker kept by the child
+            #expect(try made.get() !== child.resolve(Leaf.self, name: "inner"))
+            parent.register(Provider<Leaf>.self) { r in try r.resolve(Provider<Leaf>.self, name: "inner") }
+            #expect(try child.resolve(Provider<Leaf>.self).get() === child.resolve(Leaf.self, name: "inner"))
+        }
+
         @Test func lazyBreaksACycleOfInitializers() throws {
             let container = Container()
             container.register(LazyPeerA.self, scope: .singleton) { r in LazyPeerA(b: try r.resolve()) }

@@ -70,12 +70,25 @@ extension ContainerTests {
     }
 
     @Suite struct AnyRegistration {
-        @Test func isTrueForARegistrationUnderAnyNameOrArguments() {
+        @Test func takesANameAsSwinjectDoesAndAnyArguments() {
             let container = Container()
             container.register(Wallet.self, name: "savings") { (_, limit: Int) in Wallet(owner: "x", limit: limit) }
+            #expect(container.hasAnyRegistration(Wallet.self, name: "savings"))
+            #expect(!container.hasAnyRegistration(Wallet.self), "Swinject's meaning: no unnamed registration")
+            #expect(!container.hasAnyRegistration(Wallet.self, name: "checking"))
+            #expect(!container.isRegistered(Wallet.self, name: "savings"), "isRegistered checks the argument types too")
+            container.register(Wallet.self) { (_, owner: String) in Wallet(owner: owner) }
             #expect(container.hasAnyRegistration(Wallet.self))
-            #expect(!container.isRegistered(Wallet.self))
             #expect(!container.hasAnyRegistration(Leaf.self))
+        }
+
+        @Test func underAnyNameCountsEveryNameAndTheUnnamedOne() {
+            let container = Container()
+            container.register(Wallet.self, name: "savings") { (_, limit: Int) in Wallet(owner: "x", limit: limit) }
+            #expect(container.hasRegistrationUnderAnyName(Wallet.self))
+            #expect(!container.hasRegistrationUnderAnyName(Leaf.self))
+            container.register(Leaf.self) { _ in Leaf() }
+            #expect(container.hasRegistrationUnderAnyName(Leaf.self))
         }
 
         @Test func seesParentsAndForwardedTypes() {
@@ -85,10 +98,12 @@ extension ContainerTests {
             }
             .implements((any PriceFetching).self)
             let child = Container(parent: parent)
-            #expect(child.hasAnyRegistration(BitcoinPriceFetcher.self))
-            #expect(child.hasAnyRegistration((any PriceFetching).self))
-            #expect(!child.hasAnyRegistration((any PriceUpdating).self))
-            #expect(!Container().hasAnyRegistration(BitcoinPriceFetcher.self))
+            #expect(child.hasAnyRegistration(BitcoinPriceFetcher.self, name: "BTC"))
+            #expect(child.hasAnyRegistration((any PriceFetching).self, name: "BTC"))
+            #expect(!child.hasAnyRegistration((any PriceFetching).self))
+            #expect(child.hasRegistrationUnderAnyName((any PriceFetching).self))
+            #expect(!child.hasRegistrationUnderAnyName((any PriceUpdating).self))
+            #expect(!Container().hasRegistrationUnderAnyName(BitcoinPriceFetcher.self))
         }
     }
 }

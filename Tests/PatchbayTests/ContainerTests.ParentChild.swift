@@ -1,4 +1,4 @@
-import Patchbay
+@testable import Patchbay
 import Testing
 
 extension ContainerTests {
@@ -87,15 +87,33 @@ extension ContainerTests {
             #expect(trunk.left.leaf === trunk.right.leaf)
         }
 
-        @Test func resettingAChildLeavesTheParentsCachedInstances() throws {
+        @Test func aChildsResetReachesItsParentsInstancesOnlyWhenAskedTo() throws {
             let parent = Container()
             parent.register(Leaf.self, scope: .cached) { _ in Leaf() }
             let child = Container(parent: parent)
+            child.register(Leaf.self, name: "child", scope: .cached) { _ in Leaf() }
             let leaf = try child.resolve(Leaf.self)
-            child.reset(.cached)
-            #expect(try child.resolve(Leaf.self) === leaf)
-            parent.reset(.cached)
-            #expect(try child.resolve(Leaf.self) !== leaf)
+            let own = try child.resolve(Leaf.self, name: "child")
+            child.reset(.cached, includingParents: false)
+            #expect(try child.resolve(Leaf.self) === leaf, "the parent's instance stays")
+            #expect(try child.resolve(Leaf.self, name: "child") !== own)
+            child.reset(.cached, includingParents: true)
+            #expect(try child.resolve(Leaf.self) !== leaf, "as Swinject's resetObjectScope does")
+        }
+
+        @Test(arguments: [false, true])
+        func aChildsResetOfACustomScopeReachesWhatItSays(includingParents: Bool) throws {
+            let request = CustomScope(name: "request")
+            let parent = Container()
+            parent.register(Leaf.self, scope: .custom(request)) { _ in Leaf() }
+            let child = Container(parent: parent)
+            child.register(Leaf.self, name: "child", scope: .custom(request)) { _ in Leaf() }
+            let leaf = try child.resolve(Leaf.self)
+            let own = try child.resolve(Leaf.self, name: "child")
+            child.reset(.custom(request), includingParents: includingParents)
+            #expect(request.count == (includingParents ? 0 : 1), "the parent's instance stays unless asked")
+            #expect(try child.resolve(Leaf.self, name: "child") !== own)
+            #expect((try child.resolve(Leaf.self) === leaf) == !includingParents)
         }
 
         @Test func aChildInheritsTheParentsDefaultScopeUnlessGivenOne() {

@@ -2,7 +2,7 @@ import Patchbay
 import Testing
 
 extension ContainerTests {
-    /// The `shared` scope (Swinject's `weak`).
+    /// The `shared` scope: kept only while something else holds it.
     @Suite struct WeakStorage {
         @Test func sharesTheInstanceWhileSomeoneHoldsIt() throws {
             let container = Container()
@@ -27,7 +27,7 @@ extension ContainerTests {
 
         @Test func theContainerDoesNotKeepTheInstanceAlive() throws {
             let container = Container()
-            container.register(Leaf.self, scope: .weak) { _ in Leaf() }
+            container.register(Leaf.self, scope: .shared) { _ in Leaf() }
             weak var instance: Leaf?
             do {
                 instance = try container.resolve(Leaf.self)
@@ -56,7 +56,7 @@ extension ContainerTests {
             let container = Container()
             container.register(Leaf.self, scope: .shared) { _ in Leaf() }
             let held = try container.resolve(Leaf.self)
-            container.reset(.shared)
+            container.reset(.shared, includingParents: false)
             #expect(try container.resolve(Leaf.self) !== held)
         }
     }

@@ -124,27 +124,33 @@ import Testing
             started.open()
             // NB: nothing signals "blocked on a lock", so this polls the record
             // the engine keeps of waiting threads; it is set within microseconds.
-            let deadline = ContinuousClock.now + .seconds(10)
+            // The limit only catches a hang: the test then fails on the waiter's snapshot.
+            let deadline = ContinuousClock.now + .seconds(60)
             while waiter.withLock({ $0 }).map(CreationWaits.isWaiting) != true, ContinuousClock.now < deadline {
                 sched_yield()
             }
             return Leaf()
         }
-        async let creator = DedicatedThread.run { () -> Snapshot? in
-            guard (try? container.resolve(Leaf.self)) != nil else { return nil }
-            return Snapshot.current
+        let (creator, waited) = await DedicatedThread.run { () -> (Snapshot?, Snapshot?) in
+            let creator = JoinableThread { () -> Snapshot? in
+                guard (try? container.resolve(Leaf.self)) != nil else { return nil }
+                return Snapshot.current
+            }
+            let waited = JoinableThread { () -> Snapshot? in
+                guard (try? started.wait()) != nil else { return nil }
+                waiter.withLock { $0 = ResolutionState.currentThread }
+                guard (try? container.resolve(Leaf.self)) != nil else { return nil }
+                return Snapshot.current
+            }
+            return (creator.join() ?? nil, waited.join() ?? nil)
         }
-        async let waited = DedicatedThread.run { () -> Snapshot? in
-            guard (try? started.wait()) != nil else { return nil }
-            waiter.withLock { $0 = ResolutionState.currentThread }
-            guard (try? container.resolve(Leaf.self)) != nil else { return nil }
-            return Snapshot.current
-        }
-        #expect(await creator == .atRest)
-        #expect(await waited == .atRest)
+        #expect(creator == .atRest)
+        #expect(waited == .atRest)
     }
 
     @Test func aThreadThatGaveUpWaitingIsLeftAtRest() async {
+        // The creator holds its creation until the other thread has given up, so the 20 ms limit
+        // always runs out, however slow the machine: the wait is bounded by a signal, not by the clock.
         let container = Container(creationWaitLimit: .milliseconds(20))
         let started = Latch()
         let release = Latch()
@@ -153,23 +159,25 @@ import Testing
             try release.wait()
             return Leaf()
         }
-        async let creator = DedicatedThread.run { () -> Snapshot? in
-            guard (try? container.resolve(Leaf.self)) != nil else { return nil }
-            return Snapshot.current
-        }
-        let gaveUp = await DedicatedThread.run { () -> (ResolutionError.Code?, Snapshot) in
-            try? started.wait()
+        let (gaveUp, creator) = await DedicatedThread.run { () -> ((ResolutionError.Code?, Snapshot)?, Snapshot?) in
+            let creator = JoinableThread { () -> Snapshot? in
+                guard (try? container.resolve(Leaf.self)) != nil else { return nil }
+                return Snapshot.current
+            }
+            guard (try? started.wait()) != nil else { return (nil, nil) }
+            let gaveUp: (ResolutionError.Code?, Snapshot)
             do throws(ResolutionError) {
                 _ = try container.resolve(Leaf.self)
-                return (nil, Snapshot.current)
+                gaveUp = (nil, Snapshot.current)
             } catch {
-                return (error.code, Snapshot.current)
+                gaveUp = (error.code, Snapshot.current)
             }
+            release.open()
+            return (gaveUp, creator.join() ?? nil)
         }
-        release.open()
-        #expect(gaveUp.0 == .waitLimitExceeded)
-        #expect(gaveUp.1 == .atRest)
-        #expect(await creator == .atRest)
+        #expect(gaveUp?.0 == .waitLimitExceeded)
+        #expect(gaveUp?.1 == .atRest)
+        #expect(creator == .atRest)
     }
 
     @Test func bothThreadsOfACrossThreadCycleAreLeftAtRest() async {

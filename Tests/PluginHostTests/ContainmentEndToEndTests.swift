@@ -12,6 +12,13 @@ struct ContainmentEndToEndTests {
     /// In-process and isolated.
     static let modes: [[String]] = [[], ["--isolate"]]
 
+    /// A plugin that writes `frame` (hex) to its worker's pipe to the host
+    /// while it registers: compiled in, since a worker sees none of the
+    /// test's environment.
+    static func frameForger(writing frame: String) -> FixturePlugins.Fixture {
+        hostile("zz-frame-forger.so", "-DHOSTILE_FORGE_FRAME", #"-DHOSTILE_NAME="FrameForger""#, #"-DHOSTILE_SYMBOL="FRAME""#, "-DHOSTILE_FRAME_HEX=\"\(frame)\"")
+    }
+
     static func hostile(_ fileName: String, _ defines: String...) -> FixturePlugins.Fixture {
         FixturePlugins.Fixture(fileName: fileName, source: "Tests/Fixtures/CPlugins/hostile_plugin.c", defines: ["-pthread"] + defines)
     }
@@ -31,7 +38,6 @@ struct ContainmentEndToEndTests {
     }
     static let lateRegistrar = hostile("late-registrar.so", "-DHOSTILE_LATE_REGISTER", #"-DHOSTILE_NAME="LateRegistrar""#, #"-DHOSTILE_SYMBOL="LATEREG""#)
     static let badSymbol = hostile("bad-symbol.so", #"-DHOSTILE_NAME="BadSymbol""#, #"-DHOSTILE_SYMBOL="eth""#)
-    static let frameForger = hostile("zz-frame-forger.so", "-DHOSTILE_FORGE_FRAME", #"-DHOSTILE_NAME="FrameForger""#, #"-DHOSTILE_SYMBOL="FRAME""#)
 
     /// Rows of a `fetch` table, split into cells.
     static func cells(_ table: String) -> [[String]] {
@@ -190,17 +196,16 @@ struct ContainmentEndToEndTests {
 
     @Test("A worker whose plugin writes its own load report is refused; ETH stays with the Ethereum plugin, listed once")
     func forgedWorkerFrameIsRefused() async throws {
-        let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
-        let forger = directory.appending(path: "zz-frame-forger.so").path
         let forged = WorkerToHost.loaded(.registered(
             LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
             LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum"), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil")], duplicates: [], refused: [])
         ))
-        // In the environment, since the worker's full sandbox lets it open no file of the test's.
+        // Compiled in, since the worker sees none of the test's environment.
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
+        let directory = try await FixturePlugins.directory(containing: [Self.frameForger(writing: frame)], bundled: ["Ethereum"])
+        let forger = directory.appending(path: "zz-frame-forger.so").path
 
-        let output = try await CommandRunner.host(
-            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
+        let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
         #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
@@ -212,17 +217,16 @@ struct ContainmentEndToEndTests {
 
     @Test("A worker's plugin that reports another plugin's symbol as its own gets nothing: the host decides who keeps it")
     func forgedClaimKeepsNothing() async throws {
-        let directory = try await FixturePlugins.directory(containing: [Self.frameForger], bundled: ["Ethereum"])
-        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
-        let forger = directory.appending(path: "zz-frame-forger.so").path
         let forged = WorkerToHost.loaded(.registered(
             LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
             LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum")], duplicates: [], refused: [])
         ))
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
+        let directory = try await FixturePlugins.directory(containing: [Self.frameForger(writing: frame)], bundled: ["Ethereum"])
+        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
+        let forger = directory.appending(path: "zz-frame-forger.so").path
 
-        let output = try await CommandRunner.host(
-            ["list-fetchers", "--isolate", "--plugins-dir", directory.path], environment: ["HOSTILE_FRAME_HEX": frame])
+        let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
         #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")

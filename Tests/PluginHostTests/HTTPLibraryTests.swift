@@ -57,7 +57,7 @@ struct HTTPLibraryTests {
         let library = try await FixturePlugins.httpLibrary(reportingVersion: 99).path
         let networking = HostHTTPNetworking(libraryPath: library)
         let outcome = await networking.get(try #require(URL(string: "http://127.0.0.1:9/")), timeout: .seconds(1))
-        #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 3; run `swift build` in \(FixturePlugins.repositoryRoot.standardized.path) to rebuild both"))
+        #expect(outcome == .failure("\(library) has HTTP ABI version 99 but this host needs 3; run `swift build` in \(FixturePlugins.repositoryRoot.standardized.path) to restore both"))
     }
 
     @Test("A library that never answers is answered for by the host, after the request's deadline and the grace")

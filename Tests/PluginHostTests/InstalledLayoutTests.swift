@@ -32,7 +32,7 @@ struct InstalledLayoutTests {
         #expect(layout.workerExecutable == "\(prefix)/lib/patchbay/patchbay-worker")
         #expect(layout.pluginHeader == "\(prefix)/include/patchbay/patchbay_plugin.h")
         #expect(layout.checkout == nil)
-        #expect(layout.rebuildAdvice == "reinstall it with `scripts/install.sh --prefix \(prefix)` from a Patchbay checkout")
+        #expect(layout.restoreAdvice("it") == "run `scripts/install.sh --prefix \(prefix)` in a Patchbay checkout to restore it")
     }
 
     @Test("A piece beside the host wins over the installed one")
@@ -56,7 +56,7 @@ struct InstalledLayoutTests {
         #expect(layout.httpLibrary == "\(build)/libHostHTTP.so")
         #expect(layout.pluginHeader == "\(checkout)/Sources/PluginABI/include/patchbay_plugin.h")
         #expect(layout.cPluginExample == "\(checkout)/Examples/CPlugin/coinbase_plugin.c")
-        #expect(layout.rebuildAdvice == "run `swift build` in \(checkout)")
+        #expect(layout.restoreAdvice("the bundled plugins") == "run `swift build` in \(checkout) to restore the bundled plugins")
     }
 
     @Test("A host copied anywhere else has no header and says how to get a working one")
@@ -68,7 +68,7 @@ struct InstalledLayoutTests {
         #expect(layout.pluginHeader == nil)
         #expect(layout.cPluginExample == nil)
         #expect(layout.bundledPluginsDirectory == "\(folder)/tools")
-        #expect(layout.rebuildAdvice.contains("scripts/install.sh"))
+        #expect(layout.restoreAdvice("it").hasSuffix("so it is not where it looks: run the host from its build folder, or install it with `scripts/install.sh`"))
     }
 
     @Test("The tests' own build runs from this checkout")

@@ -190,7 +190,7 @@ struct IsolationEndToEndTests {
             ["list-plugins", "--format", "json", "--plugins-dir", directory.path], executable: host.appending(path: "host"), hostDefaults: true)
 
         let searched = "\(host.path)/patchbay-worker or \(host.deletingLastPathComponent().path)/lib/patchbay/patchbay-worker"
-        let line = "cannot run plugins in sandboxed workers: there is no executable \(searched); build it with `swift build`, or install the host again"
+        let line = "cannot run plugins in sandboxed workers: there is no executable \(searched); this host is neither in a checkout's build folder nor installed, so it is not where it looks: run the host from its build folder, or install it with `scripts/install.sh`"
         #expect(output.stderrLines == ["host: error: \(line)"])
         let rows = try HostFixtures.pluginRows(output.stdout)
         #expect(rows.count == 2)

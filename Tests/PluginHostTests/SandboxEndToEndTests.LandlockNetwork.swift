@@ -12,9 +12,7 @@ extension SandboxEndToEndTests {
         let listener = try LoopbackListener()
         defer { listener.close() }
 
-        let (row, output) = try await fetch(
-            "CONNECT", from: Self.connect,
-            environment: ["SANDBOX_ATTACK_PORT": "\(listener.port)", "HOST_SANDBOX_DISABLE": "seccomp"])
+        let (row, output) = try await fetch("CONNECT", from: Self.connect(port: listener.port), environment: ["HOST_SANDBOX_DISABLE": "seccomp"])
 
         #expect(row["error"] == "connect(127.0.0.1): Permission denied")
         #expect(output.status == 1)

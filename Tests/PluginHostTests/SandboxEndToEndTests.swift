@@ -13,19 +13,24 @@ import Testing
 /// the running kernel lacks it (``KernelSandbox`` asks the kernel).
 @Suite("The worker sandbox, end to end", .timeLimit(.minutes(1)))
 struct SandboxEndToEndTests {
-    static func attack(_ name: String) -> FixturePlugins.Fixture {
-        FixturePlugins.Fixture(
-            fileName: "attack-\(name.lowercased()).so", source: "Tests/Fixtures/CPlugins/sandbox_attacks.c", defines: ["-DATTACK_\(name)"])
+    /// The attack `name` of `sandbox_attacks.c`. A worker sees none of the
+    /// test's environment, so the test's values are compiled in: `parameters`
+    /// become `-DSANDBOX_ATTACK_<key>=<value>`, a string quoted for C.
+    static func attack(_ name: String, _ parameters: [String: String] = [:], numbers: [String: Int] = [:]) -> FixturePlugins.Fixture {
+        let strings = parameters.sorted { $0.key < $1.key }.map { "-DSANDBOX_ATTACK_\($0.key)=\"\($0.value)\"" }
+        let integers = numbers.sorted { $0.key < $1.key }.map { "-DSANDBOX_ATTACK_\($0.key)=\($0.value)" }
+        return FixturePlugins.Fixture(
+            fileName: "attack-\(name.lowercased()).so", source: "Tests/Fixtures/CPlugins/sandbox_attacks.c", defines: ["-DATTACK_\(name)"] + strings + integers)
     }
 
     static let openPasswd = attack("OPEN_PASSWD")
-    static let connect = attack("CONNECT")
+    static func connect(port: UInt16) -> FixturePlugins.Fixture { attack("CONNECT", numbers: ["PORT": Int(port)]) }
     static let fork = attack("FORK")
     static let exec = attack("EXEC")
-    static let writeFile = attack("WRITE_FILE")
+    static func writeFile(_ path: String) -> FixturePlugins.Fixture { attack("WRITE_FILE", ["FILE": path]) }
     static let killHost = attack("KILL_HOST")
     static let ptrace = attack("PTRACE")
-    static let orphan = attack("ORPHAN")
+    static func orphan(token: String) -> FixturePlugins.Fixture { attack("ORPHAN", ["TOKEN": token]) }
     static let awaitKill = attack("AWAIT_KILL")
 
     static let partialWarning =
@@ -64,7 +69,7 @@ struct SandboxEndToEndTests {
         let target = try TemporaryDirectory.make().appending(path: "written-by-a-plugin")
         #expect(target.path.hasPrefix("/tmp/"))
 
-        let (row, output) = try await fetch("WRITE", from: Self.writeFile, environment: ["SANDBOX_ATTACK_FILE": target.path])
+        let (row, output) = try await fetch("WRITE", from: Self.writeFile(target.path))
 
         #expect(row["error"] == "open(O_CREAT) and write: Permission denied")
         #expect(output.status == 1)
@@ -79,7 +84,7 @@ struct SandboxEndToEndTests {
         let listener = try LoopbackListener()
         defer { listener.close() }
 
-        let (row, output) = try await fetch("CONNECT", from: Self.connect, environment: ["SANDBOX_ATTACK_PORT": "\(listener.port)"])
+        let (row, output) = try await fetch("CONNECT", from: Self.connect(port: listener.port))
 
         #expect(row["error"] == "socket(AF_INET, SOCK_STREAM): Operation not permitted")
         #expect(output.status == 1)
@@ -112,7 +117,7 @@ struct SandboxEndToEndTests {
     )
     func orphanCannotFork() async throws {
         let token = Self.processToken()
-        let (row, output) = try await fetch("ORPHAN", from: Self.orphan, environment: ["SANDBOX_ATTACK_TOKEN": token])
+        let (row, output) = try await fetch("ORPHAN", from: Self.orphan(token: token))
         #expect(row["error"] == "fork(): Operation not permitted")
         #expect(output.status == 1)
         #expect(await LivingProcesses.settle { LivingProcesses.named(token).isEmpty })
@@ -121,8 +126,7 @@ struct SandboxEndToEndTests {
     @Test("Without the seccomp filter a plugin can fork, and the host kills its child with the worker's process group")
     func orphanDiesWithItsWorker() async throws {
         let token = Self.processToken()
-        let (row, output) = try await fetch(
-            "ORPHAN", from: Self.orphan, environment: ["SANDBOX_ATTACK_TOKEN": token, "HOST_SANDBOX_DISABLE": "seccomp"])
+        let (row, output) = try await fetch("ORPHAN", from: Self.orphan(token: token), environment: ["HOST_SANDBOX_DISABLE": "seccomp"])
 
         // The fork worked; the child shares the host's stderr, so the run
         // ended only once the child had exited too.
@@ -146,8 +150,7 @@ struct SandboxEndToEndTests {
         host.standardError = errors
         host.standardOutput = FileHandle.nullDevice
         host.standardInput = FileHandle.nullDevice
-        // The worker writes to the host's stderr, and so holds this pipe open:
-        // its end of file is the signal that host and worker are both gone.
+        // The host logs its worker's output: its end of file is the signal that the host is gone.
         let (chunks, feed) = AsyncStream<Data>.makeStream()
         try host.run()
         let hostPID = host.processIdentifier
@@ -157,17 +160,19 @@ struct SandboxEndToEndTests {
         }
 
         let waiting = Mutex<Int32?>(nil)
-        let seen: (pid: Int32, status: String, limits: String)?
+        let seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
         do {
-            seen = try await Deadline.within(.seconds(20), "the end of the host's and the worker's stderr") {
+            seen = try await Deadline.within(.seconds(20), "the end of the host's stderr") {
                 var text = ""
-                var seen: (pid: Int32, status: String, limits: String)?
+                var seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
                 for await chunk in chunks {
                     text += String(decoding: chunk, as: UTF8.self)
-                    if seen == nil, let pid = Self.waitingWorker(in: text) {
-                        // The worker is inside the plugin's fetch: look at what the kernel holds it to, then kill the host.
+                    // The worker prints this from inside the plugin's fetch, and the host logs it as the plugin's.
+                    if seen == nil, text.contains("] warning: worker waiting\n"), let pid = Self.children(of: hostPID).first {
+                        // Look at what the kernel holds the worker to, then kill the host.
                         waiting.withLock { $0 = pid }
-                        seen = (pid, Self.procFile(pid, "status"), Self.procFile(pid, "limits"))
+                        let namespaces = ["user", "pid", "ipc", "net", "mnt"].map { Self.namespace($0, of: pid) }
+                        seen = (pid, Self.procFile(pid, "status"), Self.procFile(pid, "limits"), namespaces)
                         kill(hostPID, SIGKILL)
                     }
                 }
@@ -192,6 +197,14 @@ struct SandboxEndToEndTests {
         #expect(Self.limit("Max file size", in: worker.limits) == ["0", "0"])
         #expect(Self.limit("Max core file size", in: worker.limits) == ["0", "0"])
         #expect(Self.limit("Max cpu time", in: worker.limits) == ["60", "61"])
+        if await KernelSandbox.has(.namespaces) {
+            // PID 1 of a PID namespace of its own, in namespaces none of which is the test's.
+            #expect(worker.status.contains("NSpid:\t\(worker.pid)\t1\n"), "\(worker.status)")
+            let own = ["user", "pid", "ipc", "net", "mnt"].map { Self.namespace($0, of: getpid()) }
+            for (mine, its) in zip(own, worker.namespaces) {
+                #expect(!its.isEmpty && mine != its, "\(its) is the test's own")
+            }
+        }
     }
 
     // MARK: What list-plugins says
@@ -312,7 +325,7 @@ struct SandboxEndToEndTests {
     }
 
     @Test("A bad HOST_SANDBOX_DISABLE or HOST_REQUIRE_SANDBOX is one usage line", arguments: [
-        (["HOST_SANDBOX_DISABLE": "selinux"], "host: error: HOST_SANDBOX_DISABLE 'selinux' names no sandbox layer; use landlock, seccomp, rlimits or all, separated by commas, or unset it"),
+        (["HOST_SANDBOX_DISABLE": "selinux"], "host: error: HOST_SANDBOX_DISABLE 'selinux' names no sandbox layer; use landlock, seccomp, rlimits, namespaces or all, separated by commas, or unset it"),
         (["HOST_REQUIRE_SANDBOX": "maybe"], "host: error: HOST_REQUIRE_SANDBOX 'maybe' is not 1 or 0; set HOST_REQUIRE_SANDBOX=1 to refuse plugins without a full sandbox, or unset it"),
     ])
     func badEnvironment(environment: [String: String], message: String) async throws {
@@ -328,12 +341,17 @@ struct SandboxEndToEndTests {
         "pb-" + UUID().uuidString.prefix(12).lowercased()
     }
 
-    /// The pid in the fixture's "worker PID waiting" line, once it has been printed.
-    static func waitingWorker(in text: String) -> Int32? {
-        for line in text.split(separator: "\n") where line.hasPrefix("worker ") && line.hasSuffix(" waiting") {
-            return Int32(line.dropFirst("worker ".count).dropLast(" waiting".count))
+    /// The children of every thread of `pid`, as `/proc` lists them.
+    static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            procFile(pid, "task/\(task)/children").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        return nil
+    }
+
+    /// The namespace `kind` (user, pid, ipc, net, mnt) of `pid`, e.g. "pid:[4026531836]"; empty when unreadable.
+    static func namespace(_ kind: String, of pid: Int32) -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/\(kind)")) ?? ""
     }
 
     static func procFile(_ pid: Int32, _ name: String) -> String {
@@ -369,20 +387,66 @@ enum KernelSandbox {
         case landlock
         /// seccomp-bpf filters, on an architecture the host has a filter for.
         case seccomp
+        /// A child in new user, PID, IPC, network and mount namespaces, with a /proc of its own.
+        case namespaces
+        /// pid_max per PID namespace (Linux 6.14): the task cap.
+        case taskCap
     }
 
     private static let probe = FixturePlugins.Fixture(fileName: "kernel-probe.so", source: "Tests/Fixtures/CPlugins/kernel_probe.c")
 
-    /// The kernel's Landlock ABI and whether it has seccomp filters, asked
-    /// once per test run; every mechanism when the probe cannot be built,
-    /// so the tests run and fail rather than skip.
-    private static let answers = Task<(landlockABI: Int32, seccomp: Bool), Never> {
-        typealias Probe = @convention(c) () -> Int32
-        guard let library = try? await FixturePlugins.library(probe), let handle = dlopen(library.path, RTLD_NOW),
-            let landlock = dlsym(handle, "kernel_probe_landlock_abi"), let seccomp = dlsym(handle, "kernel_probe_seccomp_filters")
-        else { return (7, true) }
-        return (unsafeBitCast(landlock, to: Probe.self)(), unsafeBitCast(seccomp, to: Probe.self)() == 1)
+    /// The probe, loaded once per test run; nil when it cannot be built.
+    private static let library = Task<Library?, Never> {
+        guard let url = try? await FixturePlugins.library(probe), let handle = dlopen(url.path, RTLD_NOW) else { return nil }
+        return Library(handle: handle)
     }
+
+    /// A dlopen handle, never closed.
+    struct Library: @unchecked Sendable {
+        // @unchecked: the handle is only passed to dlsym, which is thread-safe.
+        let handle: UnsafeMutableRawPointer
+
+        func function<Function>(_ name: String, as type: Function.Type) -> Function? {
+            dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+        }
+    }
+
+    typealias Probe = @convention(c) () -> Int32
+
+    /// The kernel's Landlock ABI, whether it has seccomp filters, and what
+    /// namespaces a child gets, asked once per test run; every mechanism when
+    /// the probe cannot be built, so the tests run and fail rather than skip.
+    private static let answers = Task<(landlockABI: Int32, seccomp: Bool, namespaces: Int32), Never> {
+        guard let library = await library.value, let landlock = library.function("kernel_probe_landlock_abi", as: Probe.self),
+            let seccomp = library.function("kernel_probe_seccomp_filters", as: Probe.self),
+            let namespaces = library.function("kernel_probe_namespaces", as: Probe.self)
+        else { return (7, true, 3) }
+        // It forks and waits: not on a thread of the cooperative pool.
+        let made = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: namespaces()) }
+        }
+        return (landlock(), seccomp() == 1, made)
+    }
+
+    /// Opens a pseudo-terminal that is not the test's controlling terminal.
+    /// - Returns: Its leader and follower descriptors.
+    static func openTerminal() async throws -> (leader: Int32, follower: Int32) {
+        typealias Open = @convention(c) (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+        guard let open = await library.value?.function("kernel_probe_open_terminal", as: Open.self) else { throw ProbeMissing() }
+        var leader: Int32 = -1
+        var follower: Int32 = -1
+        guard open(&leader, &follower) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return (leader, follower)
+    }
+
+    /// Whether the POSIX message queue `name` exists in the test's IPC namespace.
+    static func messageQueueExists(_ name: String) async throws -> Bool {
+        typealias Exists = @convention(c) (UnsafePointer<CChar>) -> Int32
+        guard let exists = await library.value?.function("kernel_probe_mq_exists", as: Exists.self) else { throw ProbeMissing() }
+        return exists(name) == 1
+    }
+
+    struct ProbeMissing: Error {}
 
     /// Whether the kernel has `mechanism`.
     static func has(_ mechanism: Mechanism) async -> Bool {
@@ -390,14 +454,16 @@ enum KernelSandbox {
         return switch mechanism {
         case .landlock: answers.landlockABI >= 1
         case .seccomp: answers.seccomp
+        case .namespaces: answers.namespaces & 1 != 0
+        case .taskCap: answers.namespaces & 2 != 0
         }
     }
 
     /// Whether the kernel has every layer of the sandbox: Landlock ABI 6
-    /// (files, network, scopes) and seccomp filters.
+    /// (files, network, scopes), seccomp filters, the namespaces and the task cap.
     static func isFull() async -> Bool {
         let answers = await answers.value
-        return answers.landlockABI >= 6 && answers.seccomp
+        return answers.landlockABI >= 6 && answers.seccomp && answers.namespaces == 3
     }
 }
 

@@ -9,6 +9,12 @@ import Testing
 struct URLPolicyEndToEndTests {
     static let attacks = FixturePlugins.Fixture(fileName: "http-attacks.so", source: "Tests/Fixtures/CPlugins/http_attacks.c")
 
+    /// ``attacks`` with PORT aiming at `other`, compiled in: an isolated
+    /// worker sees none of the test's environment.
+    static func attacks(otherURL other: String) -> FixturePlugins.Fixture {
+        FixturePlugins.Fixture(fileName: "http-attacks.so", source: "Tests/Fixtures/CPlugins/http_attacks.c", defines: ["-DHTTP_ATTACKS_OTHER_URL=\"\(other)\""])
+    }
+
     static let modes: [[String]] = [[], ["--isolate"]]
 
     /// A file base, `base`, with `v2/prices/LINK-USD/spot` a symbolic link to
@@ -69,12 +75,11 @@ struct URLPolicyEndToEndTests {
             "/api/v2/redirect-path": .redirect(to: "/admin"),
             "/admin": .respond(status: 200, body: Self.spot("999.00")),
         ])
-        let directory = try await FixturePlugins.directory(containing: [Self.attacks])
+        let directory = try await FixturePlugins.directory(containing: [Self.attacks(otherURL: other.baseURL + "/")])
         let base = api.baseURL + "/api"
 
         let output = try await CommandRunner.host(
-            ["fetch", "PORT", "HOPPORT", "HOPPATH", "--plugins-dir", directory.path, "--api-base-url", base] + flags,
-            environment: ["HTTP_ATTACKS_OTHER_URL": other.baseURL + "/"])
+            ["fetch", "PORT", "HOPPORT", "HOPPATH", "--plugins-dir", directory.path, "--api-base-url", base] + flags)
         let otherRequests = other.requests
         let apiRequests = api.requests
         await other.stop()
@@ -102,12 +107,11 @@ struct URLPolicyEndToEndTests {
     func grant(flags: [String]) async throws {
         let other = try await LoopbackPriceServer(routes: ["/": .respond(status: 200, body: Self.spot("999.00"))])
         let api = try await LoopbackPriceServer(routes: ["/api/v2/redirect-port": .redirect(to: other.baseURL + "/")])
-        let directory = try await FixturePlugins.directory(containing: [Self.attacks])
+        let directory = try await FixturePlugins.directory(containing: [Self.attacks(otherURL: other.baseURL + "/")])
         let base = api.baseURL + "/api"
         let common = ["--plugins-dir", directory.path, "--api-base-url", base, "--allow-url", other.baseURL + "/"] + flags
-        let environment = ["HTTP_ATTACKS_OTHER_URL": other.baseURL + "/"]
 
-        let fetched = try await CommandRunner.host(["fetch", "PORT", "HOPPORT", "--format", "json"] + common, environment: environment)
+        let fetched = try await CommandRunner.host(["fetch", "PORT", "HOPPORT", "--format", "json"] + common)
         let listed = try await CommandRunner.host(["list-plugins", "--format", "json"] + common)
         let table = try await CommandRunner.host(["list-plugins"] + common)
         let otherRequests = other.requests

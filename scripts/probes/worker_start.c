@@ -23,29 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "probe_timing.h"
+
 extern char **environ;
-
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static int read_all(int fd, unsigned char *buffer, size_t count) {
-    size_t done = 0;
-    while (done < count) {
-        ssize_t n = read(fd, buffer + done, count - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return -1;
-        done += (size_t)n;
-    }
-    return 0;
-}
 
 /* One start: the time to the first whole frame, or a negative number. */
 static double start_once(char **argv, int plugin, char **envp) {

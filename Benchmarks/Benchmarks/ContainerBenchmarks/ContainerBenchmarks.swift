@@ -1,6 +1,7 @@
 import Benchmark
 import Dispatch
 import Patchbay
+@preconcurrency import Swinject
 import Workload
 
 /// Returns its argument, hidden from the optimizer.
@@ -73,6 +74,43 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Graph7/Dictionary+Mutex", configuration: single) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(dictionary.resolve(Root.self)) }
+    }
+
+    // MARK: Resolving later, and every registration at once
+
+    Benchmark("Lazy/Patchbay", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try? patchbay.resolve(Patchbay.Lazy<TransientService>.self).get())
+        }
+    }
+    Benchmark("Lazy/Swinject", configuration: single) { benchmark in
+        let swinject = Containers.swinject
+        for _ in benchmark.scaledIterations {
+            blackHole(swinject.resolve(Swinject.Lazy<TransientService>.self)?.instance)
+        }
+    }
+    Benchmark("Provider/Patchbay", configuration: single) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try? patchbay.resolve(Patchbay.Provider<TransientService>.self).get())
+        }
+    }
+    Benchmark("Provider/Swinject", configuration: single) { benchmark in
+        let swinject = Containers.swinject
+        for _ in benchmark.scaledIterations {
+            blackHole(swinject.resolve(Swinject.Provider<TransientService>.self)?.instance)
+        }
+    }
+    Benchmark("KeptProvider/Patchbay", configuration: single) { benchmark in
+        guard let provider = try? patchbay.resolve(Patchbay.Provider<TransientService>.self) else { return }
+        for _ in benchmark.scaledIterations { blackHole(try? provider.get()) }
+    }
+    Benchmark("KeptProvider/Swinject", configuration: single) { benchmark in
+        guard let provider = Containers.swinject.resolve(Swinject.Provider<TransientService>.self) else { return }
+        for _ in benchmark.scaledIterations { blackHole(provider.instance) }
+    }
+    Benchmark("AllOfTen/Patchbay", configuration: single) { benchmark in
+        let collection = Containers.patchbayCollection
+        for _ in benchmark.scaledIterations { blackHole(try? collection.resolve(All<SingletonService>.self)) }
     }
 
     // MARK: Throughput, one thread against two

@@ -5,6 +5,8 @@ import Workload
 /// The same workload wired into each container under test.
 enum Containers {
     static let patchbay: Patchbay.Container = PatchbayWorkload.makeContainer()
+    /// Ten named singletons of one type, for `All`; Swinject has no counterpart.
+    static let patchbayCollection: Patchbay.Container = PatchbayWorkload.makeCollectionContainer()
 
     // NB: Swinject's containers are not Sendable. Each benchmark that uses one
     // from several threads goes through `swinjectSynchronized`, Swinject's own

@@ -4,11 +4,13 @@
 //
 //   ResolveLoop WORKLOAD [COUNT] [ROUNDS] [--each]
 //
-// Resolves WORKLOAD (singleton, transient, argument, graph; lazy or provider:
-// a Lazy or Provider of the transient service, resolved and used once;
-// collection: all ten services of one type; or alloc for the allocation
-// alone) COUNT times per round, ROUNDS times, and prints the best
-// round's nanoseconds per operation; --each prints every round's first.
+// Resolves WORKLOAD (singleton, transient, argument, named: a named unique
+// service, graph; lazy or provider: a Lazy or Provider of the transient
+// service, resolved and used once; provider-get: one kept Provider's get();
+// collection: all ten services of one type; all: the same as an injected
+// All<T>; or alloc for the allocation alone) COUNT times per round, ROUNDS
+// times, and prints the best round's nanoseconds per operation; --each
+// prints every round's first.
 
 import Patchbay
 import Workload
@@ -38,7 +40,7 @@ func nanoseconds() -> Double {
 }
 
 func fail(_ message: String) -> Never {
-    let text = "ResolveLoop: \(message)\nusage: ResolveLoop singleton|transient|argument|graph|lazy|provider|collection|alloc [COUNT] [ROUNDS] [--each]\n"
+    let text = "ResolveLoop: \(message)\nusage: ResolveLoop singleton|transient|argument|named|graph|lazy|provider|provider-get|collection|all|alloc [COUNT] [ROUNDS] [--each]\n"
     _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
     exit(64)
 }
@@ -63,9 +65,18 @@ case "argument": body = { for index in 0..<count { consume(try container.resolve
 case "graph": body = { for _ in 0..<count { consume(try container.resolve(Root.self)) } }
 case "lazy": body = { for _ in 0..<count { consume(try container.resolve(Lazy<TransientService>.self).get()) } }
 case "provider": body = { for _ in 0..<count { consume(try container.resolve(Provider<TransientService>.self).get()) } }
+case "provider-get":
+    let provider = try container.resolve(Provider<TransientService>.self)
+    body = { for _ in 0..<count { consume(try provider.get()) } }
+case "named":
+    let named = PatchbayWorkload.makeNamedContainer()
+    body = { for _ in 0..<count { consume(try named.resolve(TransientService.self, name: "named")) } }
 case "collection":
     let collection = PatchbayWorkload.makeCollectionContainer()
     body = { for _ in 0..<count { consume(try collection.resolveAll(SingletonService.self)) } }
+case "all":
+    let collection = PatchbayWorkload.makeCollectionContainer()
+    body = { for _ in 0..<count { consume(try collection.resolve(All<SingletonService>.self)) } }
 case "alloc": body = { for _ in 0..<count { consume(makeTransientService()) } }
 default: fail("unknown workload '\(workload)'")
 }

@@ -23,6 +23,15 @@ public enum PatchbayWorkload {
         return container
     }
 
+    /// A container with one named unique service, for the named resolve.
+    ///
+    /// NB: a container of its own, so that the other workloads' registry keeps its size and probe lengths.
+    public static func makeNamedContainer() -> Container {
+        let container = Container()
+        container.register(TransientService.self, name: "named", scope: .unique) { _ in TransientService() }
+        return container
+    }
+
     /// The names under which ``makeCollectionContainer()`` registers its ten services.
     public static let collectionNames = (0..<10).map { "item\($0)" }
 

@@ -1,19 +1,20 @@
 /*
- * The isolated worker's sandbox: Landlock, a seccomp-bpf filter and resource
- * limits, applied by the worker to itself before it loads its plugin.
+ * The isolated worker's sandbox: Landlock, a seccomp-bpf allow list and
+ * resource limits, applied by the worker to itself before it loads its
+ * plugin. (The namespaces it starts in are the host's doing: worker_spawn.h.)
  *
  * Written against the kernel's own interfaces, with no libseccomp: the
- * filter is a few dozen BPF instructions, and the Landlock structures this
- * file needs are declared in worker_sandbox.c, since the distribution's
- * <linux/landlock.h> may be older than the running kernel.
+ * filter is a few hundred BPF instructions built from a table
+ * (seccomp_filter.c), and the Landlock structures this file needs are
+ * declared in worker_sandbox.c, since the distribution's <linux/landlock.h>
+ * may be older than the running kernel.
  *
- * Everything here is for the worker process only (`host plugin-worker`),
- * which calls, on its main thread and before it starts any other thread:
+ * The worker calls, on its main thread and before it starts any other thread:
  *
- *     pb_sandbox_bind_to_parent(host_pid);
  *     pb_sandbox_confine(&policy, &report);
  *
- * Nothing here allocates memory that outlives the call.
+ * The host calls `pb_sandbox_exit_signal` and `pb_syscall_name` to word
+ * what a worker did. Nothing here allocates memory that outlives the call.
  */
 #ifndef PATCHBAY_WORKER_SANDBOX_H
 #define PATCHBAY_WORKER_SANDBOX_H
@@ -43,7 +44,7 @@ typedef enum pb_sandbox_layer {
     PB_SANDBOX_LANDLOCK_NET = 1u << 3,
     /** Landlock scopes (ABI 6): no signals to, and no abstract UNIX sockets of, processes outside the sandbox. */
     PB_SANDBOX_LANDLOCK_SCOPE = 1u << 4,
-    /** The seccomp-bpf filter: no exec, no new processes, no ptrace, no sockets, no signals to others. */
+    /** The seccomp-bpf allow list: only the system calls loading and running a plugin needs. */
     PB_SANDBOX_SECCOMP = 1u << 5,
     /** Resource limits: address space, open files, file size 0, CPU time, no core files. */
     PB_SANDBOX_RLIMITS = 1u << 6,
@@ -116,6 +117,13 @@ typedef struct pb_sandbox_report {
     uint64_t rlimits_ns;
     /** The whole call, including no_new_privs, the capability drop and counting threads. */
     uint64_t total_ns;
+    /** The filter's length in BPF instructions, or 0. */
+    uint32_t seccomp_instructions;
+    /**
+     * 1 when the worker is its PID namespace's first process and handles the
+     * signals that end a process (see `pb_sandbox_exit_signal`), else 0.
+     */
+    uint32_t pid_namespace_init;
 } pb_sandbox_report;
 
 /**
@@ -124,8 +132,10 @@ typedef struct pb_sandbox_report {
  * Applies, in this order: no_new_privs, resource limits (SIGXFSZ is ignored
  * so that a write past the file-size limit fails with EFBIG rather than
  * killing), Landlock, the capability drop, then the seccomp filter
- * (synchronised to every thread with SECCOMP_FILTER_FLAG_TSYNC). Call it on
- * the main thread before any other thread starts.
+ * (synchronised to every thread with SECCOMP_FILTER_FLAG_TSYNC), with its
+ * SIGSYS handler. When the worker is PID 1 of its own PID namespace, it also
+ * handles the signals that end a process (see `pb_sandbox_exit_signal`).
+ * Call it on the main thread before any other thread starts.
  *
  * A layer the kernel lacks is skipped and reported; one layer failing never
  * stops the others.
@@ -137,13 +147,17 @@ typedef struct pb_sandbox_report {
 int pb_sandbox_confine(const pb_sandbox_policy *policy, pb_sandbox_report *report);
 
 /**
- * Makes the kernel kill the calling process with SIGKILL when its parent
- * (the thread that started it) ends, and checks that the parent is still
- * `parent_pid`, which closes the race with a parent that died before the call.
+ * What `pb_sandbox_confine` would achieve here, without confining anything:
+ * for the host, which judges the sandbox its workers will get before it
+ * starts one. Asks the kernel for its Landlock ABI and whether it has
+ * seccomp filters; counts no_new_privs, the capability drop and the
+ * resource limits as applied, since no kernel refuses them.
  *
- * @return 0, or -1 with errno set: ESRCH when the parent is already gone.
+ * @param layers `pb_sandbox_layer` bits a worker would be asked to apply.
+ * @param report Filled in as `pb_sandbox_confine` fills it, without the
+ *        timings; its `struct_size` must be set.
  */
-int pb_sandbox_bind_to_parent(int32_t parent_pid);
+void pb_sandbox_probe(uint32_t layers, pb_sandbox_report *report);
 
 /**
  * Writes the directory of the shared library that defines `symbol` (found
@@ -154,6 +168,29 @@ int pb_sandbox_bind_to_parent(int32_t parent_pid);
  * @return 0, or -1 when the symbol is unknown or the path does not fit.
  */
 int pb_sandbox_library_directory(const char *symbol, char *buffer, size_t capacity);
+
+/**
+ * The number of the first system call the filter refused in this process,
+ * or UINT32_MAX when it has refused none. Safe from any thread.
+ */
+uint32_t pb_sandbox_first_refused_syscall(void);
+
+/** How many system calls the filter has refused in this process. */
+uint32_t pb_sandbox_refused_syscall_count(void);
+
+/**
+ * The signal a worker that was its PID namespace's first process ended by,
+ * read from its exit status (128 + the signal), or 0 when `status` is not
+ * such a status. A plugin that calls exit(134) itself reads as SIGABRT: the
+ * same end, as a shell would word it.
+ */
+int32_t pb_sandbox_exit_signal(int32_t status);
+
+/**
+ * The name of system call `number` on this architecture ("personality"),
+ * or NULL when this build does not know it. A static string.
+ */
+const char *pb_syscall_name(uint32_t number);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,7 @@ extension Rendering {
     /// "fetchers":[{"symbol","displayName"}],"checks":[{"check","path","passed","problem"?}],
     /// "lock":{"verdict","lockFile"?,"sha256"?,"problem"?},"mode":"in-process"|"isolated","modeReason",
     /// "vouchedBy":"bundled"|"trust-store"|"allowlist"|"nobody",
-    /// "sandbox":"full"|"partial"|"none","problem"?,"warnings":[…]}`.
+    /// "sandbox":"full"|"partial"|"none","refusedSystemCall"?,"problem"?,"warnings":[…]}`.
     /// - Parameters:
     ///   - inspection: From ``Host/inspect(_:isolation:policy:)``.
     ///   - format: Table or JSON.
@@ -83,9 +83,14 @@ private struct InspectionTable {
                 ("Vouched by", inspection.placement.voucher.name),
                 ("Would load", mode),
                 ("Inspected in", inspection.sandboxSummary.map { "an isolated worker, sandbox \($0)" } ?? "nothing: refused before any of its code ran"),
-                ("Problem", report.error ?? "none"),
-            ] + report.warnings.map { ("Warning", $0) }))
+            ] + refusedCall(report) + [("Problem", report.error ?? "none")] + report.warnings.map { ("Warning", $0) }))
         return sections.joined(separator: "\n")
+    }
+
+    /// The first system call the plugin's sandbox refused while it loaded, if one was.
+    private func refusedCall(_ report: PluginReport) -> [(String, String)] {
+        guard let refused = report.refusedSystemCall else { return [] }
+        return [("Refused call", "\(refused), the first system call its sandbox refused (it failed with EPERM)")]
     }
 
     /// `key  value` lines, the values aligned and escaped for the terminal.

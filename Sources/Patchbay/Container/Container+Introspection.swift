@@ -27,12 +27,34 @@ extension Container {
         return result.sorted { $0.step.description < $1.step.description }
     }
 
-    /// Whether anything is registered for a type, under any name and argument types, here or in a parent.
+    /// Whether something is registered for a type under a name, with any argument types, here or in a parent.
+    ///
+    /// Swinject's `hasAnyRegistration(of:name:)`, with the same meaning: only
+    /// registrations under `name` count, and a nil name means the unnamed one.
     ///
     /// ```swift
     /// container.register(PriceFetcher.self, name: "ETH") { (_, id: Int) in … }
-    /// container.hasAnyRegistration(PriceFetcher.self)  // true
-    /// container.isRegistered(PriceFetcher.self)        // false: no unnamed one without arguments
+    /// container.hasAnyRegistration(PriceFetcher.self, name: "ETH")  // true, whatever the arguments
+    /// container.hasAnyRegistration(PriceFetcher.self)               // false: no unnamed one
+    /// container.hasRegistrationUnderAnyName(PriceFetcher.self)      // true
+    /// ```
+    ///
+    /// A type forwarded with ``RegistrationOptions/implements(_:)`` counts.
+    ///
+    /// - Parameters:
+    ///   - serviceType: The service type.
+    ///   - name: The registration name, or nil for the unnamed registration.
+    /// - Returns: Whether some registration of `serviceType` under `name` can be resolved from here.
+    /// - Complexity: O(*n*) in the number of registrations of this container and its parents.
+    public func hasAnyRegistration<Service>(_ serviceType: Service.Type, name: String? = nil) -> Bool {
+        hasRegistration(ObjectIdentifier(serviceType)) { $0.name == name }
+    }
+
+    /// Whether anything is registered for a type, under any name or none and with any argument types, here or in a parent.
+    ///
+    /// ```swift
+    /// container.register(PriceFetcher.self, name: "ETH") { _ in … }
+    /// container.hasRegistrationUnderAnyName(PriceFetcher.self)  // true
     /// ```
     ///
     /// A type forwarded with ``RegistrationOptions/implements(_:)`` counts.
@@ -40,11 +62,14 @@ extension Container {
     /// - Parameter serviceType: The service type.
     /// - Returns: Whether some registration resolves as `serviceType`.
     /// - Complexity: O(*n*) in the number of registrations of this container and its parents.
-    public func hasAnyRegistration<Service>(_ serviceType: Service.Type) -> Bool {
-        let service = ObjectIdentifier(serviceType)
+    public func hasRegistrationUnderAnyName<Service>(_ serviceType: Service.Type) -> Bool {
+        hasRegistration(ObjectIdentifier(serviceType)) { _ in true }
+    }
+
+    private func hasRegistration(_ service: ObjectIdentifier, where matches: (RegistrationKey) -> Bool) -> Bool {
         var container: Container? = self
         while let current = container {
-            if current.registry.containsService(service) { return true }
+            if current.registry.containsService(service, where: matches) { return true }
             container = current.parent
         }
         return false

@@ -204,10 +204,16 @@ extension Container {
 
     @inline(__always)
     private func lookUp(_ key: RegistrationKey, requested: () -> ResolutionStep) throws(ResolutionError) -> Lookup {
-        guard let found = locate(key) else {
+        guard let found = locate(key) ?? locateOnDemand(key) else {
             throw notFound(requested())
         }
         return lookup(of: found)
+    }
+
+    /// The maker cached for a type made on demand, such as `Lazy<T>`, once nothing in the chain registers `key`.
+    @inline(never)
+    private func locateOnDemand(_ key: RegistrationKey) -> Located? {
+        onDemand.lookup(key).map { Located(registration: $0, owner: Unmanaged.passUnretained(self)) }
     }
 
     /// The error for a key with no registration; cheap for a type made on demand, whose caller makes it instead.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A dependency-injection container: registrations in, resolved services out.
 ///
 /// Register a factory for each service, then resolve services by type, name
@@ -99,9 +101,17 @@ public final class Container: Resolver, Sendable {
     @TaskLocal public static var current: Container = .main
 
     let registry = Registry()
+    /// Makers of the types resolved on demand from this container, such as `Lazy<T>`, one per key, made on first use.
+    ///
+    /// Searched only after this container and its parents have no registration
+    /// for a key, so a registration made later, here or in a parent, still wins.
+    let onDemand = Registry()
+    /// What ``All`` lists for each service type, kept until a registration changes in this chain.
+    let allRegistrations = Mutex<[ObjectIdentifier: RegistrationList]>([:])
     /// The parent, unretained, for walking the chain without reference counting.
     let parentReference: Unmanaged<Container>?
     /// Set only on the throwaway copies that ``verify()`` builds.
+    @usableFromInline
     let recorder: GraphRecorder?
 
     /// Creates an empty container.
@@ -161,21 +171,45 @@ public final class Container: Resolver, Sendable {
         }
     }
 
-    /// Drops the instances that registrations of `scope` in this container keep.
+    /// Drops the instances that registrations of `scope` keep, in this container alone or in its parents too.
     ///
-    /// After `reset(.cached)` the next resolve of each ``Scope/cached``
-    /// registration makes a new instance. `reset(.shared)` forgets the weakly
-    /// held instances even while others still hold them. `reset(.custom(request))`
-    /// drops the instances of this container's registrations in that
-    /// ``CustomScope`` and leaves those of other containers; to drop them all,
-    /// call the scope's own ``CustomScope/reset()``. Singletons live as
-    /// long as their container, so `reset(.singleton)` does nothing: make a new
-    /// container, or a child, to start afresh. Registrations inherited from a
-    /// parent are not affected.
+    /// After `reset(.cached, includingParents: false)` the next resolve of each
+    /// ``Scope/cached`` registration of this container makes a new instance.
+    /// `reset(.shared, …)` forgets the weakly held instances even while others
+    /// still hold them. `reset(.custom(request), …)` drops the instances the
+    /// ``CustomScope`` keeps for the registrations it reaches; to drop every
+    /// instance the scope keeps, in every container, call the scope's own
+    /// ``CustomScope/reset()``. Singletons live as long as their container, so
+    /// `reset(.singleton, …)` does nothing: make a new container, or a child,
+    /// to start afresh.
     ///
-    /// - Parameter scope: The scope whose instances to drop.
-    /// - Complexity: O(*n*), where *n* is the number of registrations in this container.
-    public func reset(_ scope: Scope) {
+    /// The reach is part of the call, because the two libraries Patchbay
+    /// ports from differ: Swinject's `resetObjectScope(_:)` on a child resets
+    /// its parents' instances too (`includingParents: true`); a child's reset
+    /// that leaves the instances its parents share with other children alone
+    /// is `includingParents: false`.
+    ///
+    /// ```swift
+    /// let child = Container(parent: app)
+    /// child.reset(.custom(.request), includingParents: false)  // the child's own request services
+    /// child.reset(.custom(.request), includingParents: true)   // and the app's, as Swinject does
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scope: The scope whose instances to drop.
+    ///   - includingParents: Whether to drop the instances of the parents'
+    ///     registrations too, up to the root; false drops only this container's.
+    /// - Complexity: O(*n*), where *n* is the number of registrations in the containers reset.
+    public func reset(_ scope: Scope, includingParents: Bool) {
+        var container: Container? = self
+        while let current = container {
+            current.resetOwn(scope)
+            container = includingParents ? current.parent : nil
+        }
+    }
+
+    /// Drops the instances of this container's own registrations of `scope`.
+    private func resetOwn(_ scope: Scope) {
         guard scope.kind == .cached || scope.kind == .shared || scope.kind == .custom else { return }
         for registration in registry.current where registration.scope == scope && !registration.isForwarder {
             if let custom = scope.custom {

@@ -1,6 +1,7 @@
 import Synchronization
 
 /// Collects the registrations and the dependencies between them that ``Container/verify()`` observes.
+@usableFromInline
 final class GraphRecorder: Sendable {
     private struct State {
         var nodes: [RegistrationKey: DependencyGraph.Node] = [:]

@@ -29,6 +29,12 @@ public struct All<Service>: RandomAccessCollection {
     /// The registration name of each service, in the same order; nil for the unnamed registration.
     public let names: [String?]
 
+    @usableFromInline
+    init(services: [Service], names: [String?]) {
+        self.services = services
+        self.names = names
+    }
+
     /// The position of the first service.
     public var startIndex: Int { services.startIndex }
 
@@ -75,9 +81,42 @@ extension Container {
     /// - Parameter serviceType: The service type; may be inferred.
     /// - Returns: The services and their names, in registration order; empty if none is registered.
     /// - Throws: ``ResolutionError`` if any of them fails to resolve.
-    /// - Complexity: O(*n* log *n*) in the registrations of this container and its parents, then one resolve each.
+    /// - Complexity: one resolve each. The list of registrations is kept per
+    ///   container and type; building it again after a registration in this
+    ///   container or a parent costs O(*n* log *n*) in their registrations.
+    @inlinable
     public func resolveAll<Service>(_ serviceType: Service.Type = Service.self) throws(ResolutionError) -> All<Service> {
-        let service = ObjectIdentifier(serviceType)
+        // NB: inlinable so that each value is copied out specialized for the caller's type.
+        let list = registrationList(forAll: ObjectIdentifier(serviceType))
+        var services: [Service] = []
+        services.reserveCapacity(list.entries.count)
+        for located in list.entries {
+            services.append(try value(of: lookupForAll(located), arguments: noArgumentTuple))
+        }
+        // NB: the list's registrations are unretained; it, and the chain it names, must outlive their use.
+        withExtendedLifetime(list) {}
+        return All(services: services, names: list.names)
+    }
+
+    /// `located`, with its singleton storage if that is ready; never ready while `verify()` records.
+    @usableFromInline
+    func lookupForAll(_ located: Located) -> Lookup {
+        let ready = recorder == nil ? located.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
+        return Lookup(located: located, readyStorage: ready)
+    }
+
+    /// The registrations ``All`` lists for a service type, from the cache unless a registration was published since.
+    @usableFromInline
+    func registrationList(forAll service: ObjectIdentifier) -> RegistrationList {
+        if let cached = allRegistrations.withLock({ $0[service] }), cached.isCurrent(for: self) {
+            return cached
+        }
+        let list = makeRegistrationList(forAll: service)
+        allRegistrations.withLock { $0[service] = list }
+        return list
+    }
+
+    private func makeRegistrationList(forAll service: ObjectIdentifier) -> RegistrationList {
         let noArguments = ObjectIdentifier(NoArguments.self)
         var chain: [Container] = []
         var container: Container? = self
@@ -85,6 +124,8 @@ extension Container {
             chain.append(current)
             container = current.parent
         }
+        // Read before the registrations, so that one published meanwhile makes the list stale, not wrong.
+        let generations = chain.map { $0.registry.generation.load(ordering: .acquiring) }
         // Root first, so that a parent's order comes first and a child's same name replaces it in place.
         var found: [Located] = []
         var positions: [String?: Int] = [:]
@@ -101,14 +142,8 @@ extension Container {
                 }
             }
         }
-        var services: [Service] = []
-        services.reserveCapacity(found.count)
-        for located in found {
-            // NB: the registry keeps every registration it published until it goes, and `chain` keeps the containers.
-            let ready = recorder == nil ? located.registration._withUnsafeGuaranteedRef({ $0.readyStorage }) : nil
-            services.append(try value(of: Lookup(located: located, readyStorage: ready), arguments: noArgumentTuple))
-        }
-        withExtendedLifetime(chain) {}
-        return All(services: services, names: found.map { $0.registration._withUnsafeGuaranteedRef(\.key.name) })
+        return RegistrationList(
+            entries: found, names: found.map { $0.registration._withUnsafeGuaranteedRef(\.key.name) },
+            generations: generations)
     }
 }

@@ -17,11 +17,35 @@
 /// the `Provider` are passed on to every call, and the resolve fails at once
 /// with ``ResolutionError/Code/notRegistered`` if `T` is not registered for
 /// them. The provider holds its container weakly.
+///
+/// Unlike a ``Lazy``, a `Provider` made inside a resolution does not remember
+/// that resolution's graph: each ``get()`` is a resolution of its own, so a
+/// ``Scope/graph`` service is built anew on every call, as Swinject's
+/// `Provider` does. A call made while a factory runs on the same thread, such
+/// as from an `initCompleted`, is part of that factory's resolution, like any
+/// resolve made there, and so returns that resolution's graph instance.
+///
+/// Resolving a `Provider` costs about two resolves of `T`; resolve it once
+/// and keep it, and each ``get()`` costs about one.
 public struct Provider<Service> {
-    private let deferred: DeferredResolve<Service>
+    @usableFromInline
+    weak var container: Container?
+    @usableFromInline
+    let name: String?
+    /// The resolve with the arguments given, which it keeps; nil when there are none, the common case.
+    @usableFromInline
+    let withArguments: ((Container) throws(ResolutionError) -> Service)?
+    /// The arguments' types, to name the service once its container is gone.
+    let argumentTypes: [Any.Type]
 
-    init(_ deferred: DeferredResolve<Service>) {
-        self.deferred = deferred
+    init(
+        container: Container, name: String?, argumentTypes: [Any.Type],
+        withArguments: ((Container) throws(ResolutionError) -> Service)?
+    ) {
+        self.container = container
+        self.name = name
+        self.argumentTypes = argumentTypes
+        self.withArguments = withArguments
     }
 
     /// Resolves the service now.
@@ -29,8 +53,19 @@ public struct Provider<Service> {
     /// - Returns: The service, from its registration's scope.
     /// - Throws: ``ResolutionError`` if it cannot be resolved, or
     ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
+    @inlinable
     public func get() throws(ResolutionError) -> Service {
-        try deferred.resolve()
+        guard let container else { throw released() }
+        if let withArguments {
+            return try withArguments(container)
+        }
+        return try container.resolve(Service.self, name: name)
+    }
+
+    /// The error for a resolve after the container is gone, naming the service.
+    @usableFromInline
+    func released() -> ResolutionError {
+        .containerReleased(ResolutionStep(serviceType: Service.self, name: name, argumentTypes: argumentTypes))
     }
 
     /// Resolves the service now; stops the program if it cannot be resolved.

@@ -4,7 +4,7 @@
 /// name and arguments makes a `Lazy` that resolves `T` with that name and
 /// those arguments later. A registration for the exact type, such as one the
 /// user makes for `Lazy<T>`, is found first; this runs only when there is none.
-protocol ResolvedOnDemand {
+protocol ResolvedOnDemand: SendableMetatype {
     /// Makes the value for a resolve of this type from `container`.
     ///
     /// - Throws: ``ResolutionError/Code/notRegistered`` for the type this one
@@ -31,11 +31,42 @@ extension Container {
         return value
     }
 
-    /// Opens the existential metatype, to call its `make`.
+    /// Opens the existential metatype, to call its `make`, and caches a maker for the key.
     private func makeOnDemand<OnDemand: ResolvedOnDemand, each Argument>(
         _ type: OnDemand.Type, name: String?, arguments: repeat each Argument
     ) throws(ResolutionError) -> Any {
-        try OnDemand.make(from: self, name: name, arguments: repeat each arguments)
+        cacheMaker(OnDemand.self, name: name, argumentTypes: repeat (each Argument).self)
+        return try OnDemand.make(from: self, name: name, arguments: repeat each arguments)
+    }
+
+    /// Keeps a maker of `OnDemand` for this name and argument list in ``onDemand``, where the next resolve finds it.
+    ///
+    /// The cast to ``ResolvedOnDemand`` and the opening of its metatype cost
+    /// more than a resolve; the maker is one lookup away, and writes the value
+    /// straight into the engine's output, with no cast.
+    private func cacheMaker<OnDemand: ResolvedOnDemand, each Argument>(
+        _ type: OnDemand.Type, name: String?, argumentTypes: repeat (each Argument).Type
+    ) {
+        let key = RegistrationKey(
+            service: ObjectIdentifier(OnDemand.self), arguments: ArgumentList<repeat each Argument>.id, name: name)
+        guard recorder == nil, onDemand.lookup(key) == nil else { return }
+        let factory: Registration.Factory
+        if key.arguments == ObjectIdentifier(NoArguments.self), let later = OnDemand.self as? any ResolvesLater.Type {
+            factory = later.makerWithoutArguments(name: name)
+        } else {
+            factory = { resolver, arguments, out in
+                // NB: the engine passes the container the request was made to.
+                let container = unsafeDowncast(resolver as AnyObject, to: Container.self)
+                let tuple = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
+                let value = try OnDemand.make(from: container, name: name, arguments: repeat each tuple)
+                out.initializeMemory(as: OnDemand.self, repeating: value, count: 1)
+            }
+        }
+        let maker = Registration(
+            key: key, scope: .onDemand, witness: ValueWitness(OnDemand.self),
+            argumentTypes: ArgumentList<repeat each Argument>.types, forwardedTypes: [], factory: factory,
+            completion: nil)
+        onDemand.publish(maker)
     }
 
     /// Like ``resolveOnDemand(_:name:arguments:notFound:)``, but nil where that throws "not registered".

@@ -28,6 +28,8 @@ struct Registry: ~Copyable, Sendable {
 
     private let table = Atomic<UInt>(0)
     private let writer = Mutex<Writer>(Writer())
+    /// Counts the changes published, so that what is derived from the registrations can tell it is stale.
+    let generation = Atomic<UInt>(0)
 
     init() {
         writer.withLock { writer in
@@ -82,6 +84,7 @@ struct Registry: ~Copyable, Sendable {
             }
             guard let slots = writer.tables.last else { return }
             Registry.store(registration, in: slots)
+            generation.add(1, ordering: .releasing)
             checkInvariants(writer)
         }
     }
@@ -102,6 +105,7 @@ struct Registry: ~Copyable, Sendable {
             writer.owned.append(replacement)
             writer.current[key] = replacement
             Registry.store(replacement, in: slots)
+            generation.add(1, ordering: .releasing)
             checkInvariants(writer)
             return replacement
         }
@@ -112,9 +116,9 @@ struct Registry: ~Copyable, Sendable {
         writer.withLock { Array($0.current.values) }
     }
 
-    /// Whether some current registration is for the service type `service`, under any name and arguments.
-    func containsService(_ service: ObjectIdentifier) -> Bool {
-        writer.withLock { writer in writer.current.keys.contains { $0.service == service } }
+    /// Whether some current registration is for the service type `service` and has a key that `matches`.
+    func containsService(_ service: ObjectIdentifier, where matches: (RegistrationKey) -> Bool) -> Bool {
+        writer.withLock { writer in writer.current.keys.contains { $0.service == service && matches($0) } }
     }
 
     /// The current registrations for the service type `service`, in the order their keys were first published.

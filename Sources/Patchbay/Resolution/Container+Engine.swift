@@ -22,10 +22,49 @@ extension Container {
                 registration.witness.copy(instance, out)
                 return
             }
+            if state.pointee.objectGraph != nil, copyFromObjectGraph(registration, owner: owner, into: out, state: state) {
+                return
+            }
             try run(
                 registration, resolver: self, arguments: arguments, into: out, state: state, keepingInGraphOf: owner)
         case .singleton, .cached, .shared, .custom:
             try produceStored(registration, owner: owner, arguments: arguments, into: out)
+        case .onDemand:
+            try makeOnDemand(registration, arguments: arguments, into: out)
+        }
+    }
+
+    /// Copies the live instance a ``Lazy``'s graph recorded for `registration` into `out`, and keeps it in the graph.
+    ///
+    /// - Returns: false if the graph has none, or it has been released.
+    @inline(never)
+    private func copyFromObjectGraph(
+        _ registration: Registration, owner: Container, into out: UnsafeMutableRawPointer,
+        state: UnsafeMutablePointer<ResolutionState>
+    ) -> Bool {
+        guard let object = state.pointee.objectGraph?.takeUnretainedValue().instance(of: registration),
+            registration.witness.fromObject(object, out)
+        else { return false }
+        // Kept for the rest of this resolve, so that the graph has one instance of it even if others let it go.
+        if state.pointee.depth > 0 {
+            state.pointee.keepGraphInstance(of: registration, owner: owner, copying: out)
+        }
+        return true
+    }
+
+    /// Makes a value of a type made on demand, such as `Lazy<T>`, with the maker its first resolve cached.
+    ///
+    /// Not on the resolution path: what the value resolves later, it resolves then.
+    @inline(never)
+    private func makeOnDemand(
+        _ registration: Registration, arguments: UnsafeRawPointer, into out: UnsafeMutableRawPointer
+    ) throws(ResolutionError) {
+        do {
+            try registration.factory?(self, arguments, out)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw .factoryFailed(error, registration.step, path: currentPath)
         }
     }
 
@@ -49,9 +88,9 @@ extension Container {
                 preferKept(kept, over: out, witness: registration.witness)
                 return
             }
-            // A top-level graph instance is needed again only by `initCompleted`:
-            // the graph ends as soon as it returns.
-            if state.pointee.depth > 1 || registration.completion != nil {
+            // A top-level graph instance is needed again only by `initCompleted`, or
+            // by a `Lazy` made in the graph: the graph ends as soon as it returns.
+            if state.pointee.depth > 1 || registration.completion != nil || state.pointee.objectGraph != nil {
                 state.pointee.keepGraphInstance(of: registration, owner: graphOwner, copying: out)
             }
         }
@@ -94,7 +133,9 @@ extension Container {
     /// Runs the registration's completions on `value`, with the registration innermost on the path.
     ///
     /// Marks the path as completing, which lets a factory further up be
-    /// re-entered (see ``ResolutionState/reenter(_:at:)``).
+    /// re-entered (see ``ResolutionState/reenter(_:at:)``), unless the
+    /// instance is ``Scope/unique``: it is kept nowhere, so a factory run
+    /// again would find nothing new, and make another one.
     @inline(never)
     private func complete(
         _ registration: Registration, resolver: Container, value: UnsafeRawPointer,
@@ -102,7 +143,9 @@ extension Container {
     ) throws(ResolutionError) {
         guard let completion = registration.completion else { return }
         let outer = state.pointee.completing
-        state.pointee.completing = state.pointee.depth
+        if registration.scope.kind != .unique {
+            state.pointee.completing = state.pointee.depth
+        }
         state.pointee.checkInvariants()
         defer {
             state.pointee.completing = outer
@@ -360,6 +403,8 @@ extension Container {
     func record(_ found: Located) {
         guard let recorder else { return }
         let registration = found.registration.takeUnretainedValue()
+        // A maker of `Lazy<T>` and the like records the service behind it when it runs.
+        guard registration.scope.kind != .onDemand else { return }
         let from = ResolutionState.current.pointee.innermost
         if let target = registration.forwardTarget,
             let resolved = found.owner.takeUnretainedValue().locate(target)?.registration.takeUnretainedValue()

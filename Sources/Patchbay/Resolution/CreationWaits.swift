@@ -45,6 +45,11 @@ enum CreationWaits {
         assert(recorded != nil, "a thread ended a wait it never recorded")
     }
 
+    /// How many threads are recorded as waiting, in every container; for tests.
+    static var count: Int {
+        waiting.withLock { $0.count }
+    }
+
     /// Whether `thread` is recorded as waiting, for the debug checks of ``ResolutionState``.
     static func isWaiting(_ thread: UInt) -> Bool {
         waiting.withLock { $0[thread] != nil }

@@ -52,6 +52,11 @@ struct ResolutionState {
     /// How many factories have been re-entered from a completion on this thread, ever: a factory
     /// compares it before and after it runs, to learn whether to prefer an instance kept meanwhile.
     var reentries = 0
+    /// Where the current graph's instances start in `graph`: above 0 only while a ``Lazy`` resolves
+    /// inside a factory in the graph it was made in, which is not the graph being built around it.
+    var graphBase = 0
+    /// The current graph's record for ``Lazy`` values, retained; nil until one is made inside it.
+    var objectGraph: Unmanaged<ObjectGraph>?
 
     init() {
         path = .allocate(capacity: Container.maximumDepth + 1)
@@ -114,9 +119,14 @@ struct ResolutionState {
             root = UnsafeRawPointer(Unmanaged.passUnretained(resolver).toOpaque())
         }
         let entry = Unmanaged.passUnretained(registration)
-        for index in 0..<depth where path[index].toOpaque() == entry.toOpaque() {
-            try reenter(registration, at: index)
-            break
+        // NB: searched from the innermost out: the latest run of a factory is the one a re-entry must outdo.
+        var index = depth
+        while index > 0 {
+            index -= 1
+            if path[index].toOpaque() == entry.toOpaque() {
+                try reenter(registration, at: index)
+                break
+            }
         }
         if depth >= Container.maximumDepth {
             throw .depthLimitExceeded(registration.step, path: steps, limit: Container.maximumDepth)
@@ -126,19 +136,24 @@ struct ResolutionState {
         checkInvariants()
     }
 
-    /// Allows `registration`, already on the path at `index`, to be built again from a completion, or throws.
+    /// Allows `registration`, whose latest run is on the path at `index`, to be built again from a completion, or throws.
     ///
     /// A completion that asks for a service whose factory has not returned can
-    /// only be served by a second run of that factory, which then finds the
+    /// only be served by another run of that factory, which then finds the
     /// completing instance kept (see ``RegistrationOptions/initCompleted(_:)``).
-    /// That helps only if the second run's instance is kept for the first to
-    /// find, so not in ``Scope/unique``; and only once, so that a chain no
-    /// completion can break ends in a cycle error, not at the depth limit.
+    /// As in Swinject, a factory may be run again as often as that helps; it
+    /// helps only if something was kept since its latest run began, that is,
+    /// if a completion is running below that run, and only if the new run's
+    /// instance is kept for the first to find, so not in ``Scope/unique``.
+    ///
+    /// Each allowed re-entry follows a new instance kept in the graph or a
+    /// storing scope, and a graph keeps at most one per registration, so
+    /// re-entries end. A repeat with no completion below its latest run is a
+    /// chain of factories alone, which no completion can break: Swinject
+    /// would recurse until its depth limit; this throws at once with the chain.
     @inline(never)
     mutating func reenter(_ registration: Registration, at index: Int) throws(ResolutionError) {
-        let entry = Unmanaged.passUnretained(registration).toOpaque()
-        let isRepeated = (index + 1..<depth).contains { path[$0].toOpaque() == entry }
-        guard completing > index + 1, registration.scope.kind != .unique, !isRepeated else {
+        guard completing > index + 1, registration.scope.kind != .unique else {
             throw .circularDependency(registration.step, path: steps + [registration.step])
         }
         reentries &+= 1
@@ -153,7 +168,7 @@ struct ResolutionState {
     @inline(__always)
     static func pop(_ state: UnsafeMutablePointer<ResolutionState>) {
         state.pointee.depth -= 1
-        if state.pointee.depth == 0 && state.pointee.graphCount != 0 {
+        if state.pointee.depth == 0 && (state.pointee.graphCount != 0 || state.pointee.objectGraph != nil) {
             endGraph(state)
         }
         state.pointee.checkInvariants()
@@ -163,10 +178,83 @@ struct ResolutionState {
     @inline(__always)
     func graphInstance(of registration: Registration) -> UnsafeMutableRawPointer? {
         let wanted = Unmanaged.passUnretained(registration).toOpaque()
-        for index in 0..<graphCount where graph[index].registration.toOpaque() == wanted {
-            return graph[index].value
+        // NB: a while loop, not a range, which would check its bounds on every resolve.
+        var index = graphBase
+        while index < graphCount {
+            if graph[index].registration.toOpaque() == wanted {
+                return graph[index].value
+            }
+            index += 1
         }
         return nil
+    }
+
+    /// The current graph's record for a ``Lazy`` made now, created on first use; call only inside a resolution.
+    mutating func currentObjectGraph() -> ObjectGraph {
+        if let objectGraph {
+            return objectGraph.takeUnretainedValue()
+        }
+        let made = ObjectGraph()
+        objectGraph = Unmanaged.passRetained(made)
+        return made
+    }
+
+    /// What ``enterGraph(_:_:)`` replaced, for ``leaveGraph(_:_:)``.
+    struct GraphFrame {
+        let base: Int
+        let outer: Unmanaged<ObjectGraph>?
+        let entered: Unmanaged<ObjectGraph>
+    }
+
+    /// Makes `objectGraph` the current graph, for a ``Lazy`` that resolves in the graph it was made in.
+    ///
+    /// The graph instances of a resolution in progress on this thread, if
+    /// any, are hidden until ``leaveGraph(_:_:)``: what the `Lazy` resolves
+    /// belongs to its own graph, as in Swinject.
+    static func enterGraph(_ state: UnsafeMutablePointer<ResolutionState>, _ objectGraph: ObjectGraph) -> GraphFrame {
+        let frame = GraphFrame(
+            base: state.pointee.graphBase, outer: state.pointee.objectGraph,
+            entered: Unmanaged.passRetained(objectGraph))
+        state.pointee.graphBase = state.pointee.graphCount
+        state.pointee.objectGraph = frame.entered
+        return frame
+    }
+
+    /// Records and ends the instances made since ``enterGraph(_:_:)``, and makes the outer graph current again.
+    static func leaveGraph(_ state: UnsafeMutablePointer<ResolutionState>, _ frame: GraphFrame) {
+        // A resolve that began at depth 0 ended the graph, and released it, when it returned.
+        if state.pointee.objectGraph?.toOpaque() == frame.entered.toOpaque() {
+            endFrame(state)
+            state.pointee.objectGraph = nil
+            frame.entered.release()
+        }
+        state.pointee.graphBase = frame.base
+        state.pointee.objectGraph = frame.outer
+        state.pointee.checkInvariants()
+    }
+
+    /// Records the current graph's instances in its ``ObjectGraph``, if it has one, then destroys them.
+    ///
+    /// NB: one at a time, re-reading the state and lowering the count before
+    /// each destroy, because an instance's deinit may itself resolve, and
+    /// end a graph of its own, while this one is being taken down.
+    private static func endFrame(_ state: UnsafeMutablePointer<ResolutionState>) {
+        let base = state.pointee.graphBase
+        if let objectGraph = state.pointee.objectGraph, state.pointee.graphCount > base {
+            objectGraph.takeUnretainedValue().record(
+                UnsafeMutableBufferPointer(start: state.pointee.graph + base, count: state.pointee.graphCount - base))
+        }
+        while state.pointee.graphCount > state.pointee.graphBase {
+            state.pointee.graphCount -= 1
+            let entry = state.pointee.graph[state.pointee.graphCount]
+            entry.registration._withUnsafeGuaranteedRef { $0.witness.destroy(entry.value) }
+            if !entry.isInArena {
+                entry.value.deallocate()
+            }
+            if entry.isRetained {
+                entry.registration.release()
+            }
+        }
     }
 
     /// Keeps a copy of `value` for the rest of this top-level resolve.
@@ -207,21 +295,13 @@ struct ResolutionState {
 
     @inline(never)
     private static func endGraph(_ state: UnsafeMutablePointer<ResolutionState>) {
-        // NB: one at a time, re-reading the state and lowering the count before
-        // each destroy, because an instance's deinit may itself resolve, and
-        // end a graph of its own, while this one is being taken down.
         let isOutermost = !state.pointee.isEndingGraph
         state.pointee.isEndingGraph = true
-        while state.pointee.graphCount > 0 {
-            state.pointee.graphCount -= 1
-            let entry = state.pointee.graph[state.pointee.graphCount]
-            entry.registration._withUnsafeGuaranteedRef { $0.witness.destroy(entry.value) }
-            if !entry.isInArena {
-                entry.value.deallocate()
-            }
-            if entry.isRetained {
-                entry.registration.release()
-            }
+        let objectGraph = state.pointee.objectGraph
+        endFrame(state)
+        if let objectGraph, state.pointee.objectGraph?.toOpaque() == objectGraph.toOpaque() {
+            state.pointee.objectGraph = nil
+            objectGraph.release()
         }
         // Only the outermost may free the arena: a deinit that resolves runs
         // while the bytes of the value being destroyed are still in it.
@@ -255,8 +335,9 @@ struct ResolutionState {
                 "\(arenaUsed) arena bytes used of \(ResolutionState.arenaSize)")
             // Only a deinit that resolves while a graph is being taken down sees leftovers at depth 0.
             precondition(
-                depth > 0 || isEndingGraph || (graphCount == 0 && arenaUsed == 0),
+                depth > 0 || isEndingGraph || (graphCount == 0 && arenaUsed == 0 && objectGraph == nil),
                 "a finished resolve left \(graphCount) graph instances and \(arenaUsed) arena bytes behind")
+            precondition((0...graphCount).contains(graphBase), "the graph starts at \(graphBase) of \(graphCount)")
             let thread = ResolutionState.currentThread
             // A thread waits for a creation only between resolves of its own, never inside a factory it runs.
             precondition(!CreationWaits.isWaiting(thread), "a thread is recorded as waiting while it resolves")
@@ -268,15 +349,13 @@ struct ResolutionState {
                     "\(registration.step) is on this thread's path, but this thread is not creating it")
             }
             if depth > 1 {
-                // The innermost may repeat one earlier entry, and only as a re-entry from a completion below it.
+                // The innermost may repeat an earlier entry only as a re-entry from a completion below its latest run.
                 let innermost = path[depth - 1]
-                let earlier = (0..<depth - 1).filter { path[$0].toOpaque() == innermost.toOpaque() }
                 let registration = innermost.takeUnretainedValue()
-                precondition(earlier.count <= 1, "\(registration.step) is on the path \(earlier.count + 1) times")
-                if let index = earlier.first {
+                if let index = (0..<depth - 1).last(where: { path[$0].toOpaque() == innermost.toOpaque() }) {
                     precondition(
                         completing > index + 1 && registration.scope.kind != .unique,
-                        "\(registration.step) was re-entered with no completion running below it")
+                        "\(registration.step) was re-entered with no completion running below its latest run")
                 }
             }
             if graphCount > 0 {
@@ -284,7 +363,7 @@ struct ResolutionState {
                 let newest = graph[graphCount - 1].registration
                 precondition(
                     newest.takeUnretainedValue().scope.kind == .graph, "a graph instance of another scope was kept")
-                for index in 0..<graphCount - 1 {
+                for index in graphBase..<max(graphBase, graphCount - 1) {
                     precondition(
                         graph[index].registration.toOpaque() != newest.toOpaque(),
                         "\(newest.takeUnretainedValue().step) was kept twice in one graph")

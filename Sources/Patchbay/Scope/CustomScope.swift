@@ -33,7 +33,8 @@ import Synchronization
 ///   container that registered it: resolving through a child returns the
 ///   parent's instance, and a child that registers the same key in the same
 ///   scope gets an instance of its own. ``reset()`` drops them all;
-///   ``Container/reset(_:)`` drops only those of one container's registrations.
+///   ``Container/reset(_:includingParents:)`` drops only those of one container's
+///   registrations, or of it and its parents.
 /// - An instance still being created when ``reset()`` runs is returned to
 ///   the resolve that made it, but not kept: the next resolve makes a new one.
 ///

@@ -1,7 +1,9 @@
 /// How long an instance made by a registration lives, and who shares it.
 ///
-/// The names follow Resolver and Swinject, and each has an alias for the other
-/// library's spelling (`transient`, `container`, `weak`).
+/// Each scope has one name, the one every listing, graph and error prints:
+/// `unique`, `graph`, `singleton`, `cached`, `shared` and `custom(name)`.
+/// Swinject calls three of them `transient`, `container` and `weak`; the
+/// porting table in the Getting Started article maps every Swinject name.
 ///
 /// ```swift
 /// container.register(Clock.self, scope: .singleton) { _ in SystemClock() }
@@ -27,6 +29,8 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     // NB: a struct over a private enum, so that new scopes are not a source break.
     enum Kind: UInt8, Sendable {
         case unique, graph, singleton, cached, shared, custom
+        /// The maker of a type made on demand, such as `Lazy<T>`: never registered, never listed.
+        case onDemand
     }
 
     let kind: Kind
@@ -37,6 +41,9 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
         self.custom = nil
     }
+
+    /// The scope of the makers a container caches for types made on demand.
+    static let onDemand = Scope(.onDemand)
 
     private init(custom: CustomScope) {
         self.kind = .custom
@@ -52,7 +59,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// One instance for the life of the registering container, created exactly once even when threads race.
     public static let singleton = Scope(.singleton)
 
-    /// Like ``singleton``, until ``Container/reset(_:)`` with `.cached` drops it and the next resolve makes a new one.
+    /// Like ``singleton``, until ``Container/reset(_:includingParents:)`` with `.cached` drops it and the next resolve makes a new one.
     public static let cached = Scope(.cached)
 
     /// A class instance kept only while something else holds a strong reference to it.
@@ -78,15 +85,6 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         Scope(custom: storage)
     }
 
-    /// Swinject's name for ``unique``.
-    public static var transient: Scope { .unique }
-
-    /// Swinject's name for ``singleton``.
-    public static var container: Scope { .singleton }
-
-    /// Swinject's name for ``shared``.
-    public static var weak: Scope { .shared }
-
     /// Every built-in scope, in order from the shortest-lived to the longest-lived storage.
     public static let allScopes: [Scope] = [.unique, .graph, .shared, .cached, .singleton]
 
@@ -102,6 +100,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         case .cached: "cached"
         case .shared: "shared"
         case .custom: "custom"
+        case .onDemand: "on demand"
         }
     }
 
@@ -126,7 +125,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// Whether the registration keeps an instance between resolves.
     var storesInstance: Bool {
         switch kind {
-        case .unique, .graph: false
+        case .unique, .graph, .onDemand: false
         case .singleton, .cached, .shared, .custom: true
         }
     }

@@ -35,6 +35,9 @@ package enum PluginOutputRules {
         package static let description = 512
         /// A plugin's author, licence or homepage, from its descriptor.
         package static let credit = 128
+        /// Plugin text the host repeats in a message of its own, such as
+        /// the URL in a refusal; the rest is cut (``echoed(_:)``).
+        package static let echo = 256
     }
 
     /// What a plugin supplied, for messages.
@@ -219,6 +222,14 @@ package enum PluginOutputRules {
             digits += parts[1].count
         }
         return digits <= Limit.amountDigits
+    }
+
+    /// Plugin text as a host message repeats it: whole up to
+    /// ``Limit/echo`` bytes, else cut there, saying how long it was.
+    package static func echoed(_ text: String) -> String {
+        let length = text.utf8.count
+        guard length > Limit.echo else { return text }
+        return String(decoding: text.utf8.prefix(Limit.echo), as: UTF8.self) + "… (cut; \(length) bytes in all)"
     }
 
     /// A value for a message: quoted, and cut when long, so a message about a

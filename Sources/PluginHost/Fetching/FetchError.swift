@@ -37,7 +37,7 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownSymbol where failedPluginFiles > 0:
             "unknown symbol \(symbol)\(availability); \(failedPluginFiles) plugin file\(failedPluginFiles == 1 ? "" : "s") failed to load and may provide it: \(names.listPlugins) to see why"
         case .unknownSymbol(let available) where available.isEmpty:
-            "unknown symbol \(symbol): no fetchers are loaded; \(noPluginsFix ?? "\(InstalledLayout.running.rebuildAdvice) to restore the bundled plugins, or \(names.addPluginsDirectory)")"
+            "unknown symbol \(symbol): no fetchers are loaded; \(noPluginsFix ?? "\(InstalledLayout.running.restoreAdvice("the bundled plugins")), or \(names.addPluginsDirectory)")"
         case .unknownSymbol:
             "unknown symbol \(symbol)\(availability)"
         case .timedOut(let after, let plugin):

@@ -119,6 +119,7 @@ package struct PluginFetcher: Sendable {
     ) async -> Result<Quote, FetchError> {
         let pending = Self.pending
         let request = PluginOutputRules.Request(symbol: symbol, currency: currency, plugin: plugin)
+        session.allowance.fetchStarted()
         let timer = TimerBox()
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Quote, FetchError>, Never>) in
             let token = pending.begin(plugin: plugin.name) { outcome in

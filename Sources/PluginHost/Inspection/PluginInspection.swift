@@ -78,7 +78,7 @@ package struct PluginInspection: Sendable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, vouchedBy, sandbox, problem, warnings
+        case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, vouchedBy, sandbox, refusedSystemCall, problem, warnings
     }
 
     /// The JSON shape `host inspect --format json` prints, a contract scripts rely on.
@@ -96,6 +96,7 @@ package struct PluginInspection: Sendable, Encodable {
         try container.encode(placement.reason, forKey: .modeReason)
         try container.encode(placement.voucher.name, forKey: .vouchedBy)
         try container.encode(sandboxLevel, forKey: .sandbox)
+        try container.encodeIfPresent(report.refusedSystemCall?.name ?? report.refusedSystemCall.map { "\($0.number)" }, forKey: .refusedSystemCall)
         try container.encodeIfPresent(report.error, forKey: .problem)
         try container.encode(report.warnings, forKey: .warnings)
     }

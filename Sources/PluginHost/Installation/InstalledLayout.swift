@@ -122,13 +122,17 @@ package struct InstalledLayout: Sendable, Equatable {
     }
 
     /// How to put back a piece the host shipped with, such as the HTTP
-    /// library or a bundled plugin, as an imperative that fits how the host
-    /// was started: "run `swift build` in /src/patchbay".
-    package var rebuildAdvice: String {
+    /// library or the bundled plugins, fitted to how the host was started:
+    /// "run `swift build` in /src/patchbay to restore it".
+    /// - Parameter piece: What to restore, as the sentence names it: "it", "the bundled plugins".
+    package func restoreAdvice(_ piece: String) -> String {
         switch kind {
-        case .checkout(let checkout): "run `swift build` in \(checkout)"
-        case .installed(let prefix): "reinstall it with `scripts/install.sh --prefix \(prefix)` from a Patchbay checkout"
-        case .elsewhere: "build it with `swift build` in a Patchbay checkout and run the host from its build directory, or install it with scripts/install.sh"
+        case .checkout(let checkout):
+            "run `swift build` in \(checkout) to restore \(piece)"
+        case .installed(let prefix):
+            "run `scripts/install.sh --prefix \(prefix)` in a Patchbay checkout to restore \(piece)"
+        case .elsewhere:
+            "this host is neither in a checkout's build folder nor installed, so \(piece) is not where it looks: run the host from its build folder, or install it with `scripts/install.sh`"
         }
     }
 

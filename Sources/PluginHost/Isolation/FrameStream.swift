@@ -13,7 +13,7 @@ import Glibc
 ///
 /// The stream owns both descriptors. The input is closed when reading ends;
 /// the output when ``closeOutput()`` has flushed it, or when reading ends.
-final class FrameStream: Sendable {
+final class FrameStream: PipeLoopClient {
     /// How reading ended.
     enum End: Sendable, Equatable {
         /// The other side closed its end, exited or was killed.

@@ -63,7 +63,13 @@ struct IsolatedPluginLoader: Sendable {
         case .failure(let failure):
             return (.failure(failure), .unconfined, nil)
         case .success(let worker):
-            let (outcome, sandbox) = await loadConfined(path, in: worker)
+            var (outcome, sandbox) = await loadConfined(path, in: worker)
+            // What the plugin's code was refused while it registered.
+            if case .success(let (loaded, fetchers)) = outcome, let refused = worker.refusedSystemCall {
+                var report = loaded
+                report.refusedSystemCall = refused
+                outcome = .success((report, fetchers))
+            }
             guard case .success = outcome else {
                 await worker.shutdown()
                 return (outcome, sandbox, nil)
@@ -88,7 +94,8 @@ struct IsolatedPluginLoader: Sendable {
         case .failure(let failure):
             return (.failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure)))), .unconfined)
         case .success(let report):
-            sandbox = report
+            // The worker says what it did to itself; the host knows what it started it in.
+            sandbox = report.adding(worker.process.missing)
         }
         if let cost = sandbox.cost {
             services.logger.debug("\(path): worker sandbox \(sandbox.summary), confined in \(cost)")

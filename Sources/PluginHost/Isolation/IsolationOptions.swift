@@ -8,19 +8,25 @@ import WorkerProtocol
 /// let options = IsolationOptions(loadTimeout: .seconds(5), requireFullSandbox: true)
 /// ```
 package struct IsolationOptions: Sendable {
-    /// The worker executable (``WorkerStartup``); nil for the one beside
+    /// The worker executable (`WorkerStartup`, in WorkerProtocol); nil for the one beside
     /// the running executable or in its `../lib/patchbay/`.
     package var workerExecutable: String?
     /// How long a worker may take to start and load its plugin before it is
     /// stopped and the plugin reported as hung.
     package var loadTimeout: Duration
     /// Refuse, before it is loaded, a plugin whose worker could not confine
-    /// itself fully (see ``SandboxReport``). Otherwise such a plugin runs
+    /// itself fully (see `SandboxReport` in WorkerProtocol). Otherwise such a plugin runs
     /// with the layers the kernel offers, and the run logs one warning.
     package var requireFullSandbox: Bool
     /// Sandbox layers the workers do not apply, to measure what each costs or
     /// to see how the host behaves without one; they report them missing.
     package var skippedSandboxLayers: SandboxLayers
+    /// A listing shows each isolated plugin's sandbox: judge the sandbox
+    /// this run can give (``SandboxProbe``) rather than repeat a scan's.
+    package var reportsSandbox = false
+
+    /// Whether a listing judges the sandbox now: to show it, or to refuse by it.
+    var judgesSandbox: Bool { reportsSandbox || requireFullSandbox }
 
     /// Creates the options.
     /// - Parameters:

@@ -3,7 +3,22 @@ import Synchronization
 
 import Glibc
 
-/// The one thread that moves every ``FrameStream``'s bytes, with `poll(2)`.
+/// What the pipe loop moves bytes for: a ``FrameStream``, or a worker's
+/// output (``WorkerOutput``). Every method runs on the loop's thread and
+/// must not block.
+protocol PipeLoopClient: AnyObject, Sendable {
+    /// Both descriptors are closed: the loop can forget it.
+    var isFinished: Bool { get }
+    /// The descriptors to poll: one to read, one to write, either or neither.
+    func prepareForPoll() -> (input: Int32?, output: Int32?)
+    /// The input is readable, or at its end.
+    func readAvailable()
+    /// The output takes bytes.
+    func flush()
+}
+
+/// The one thread that moves every ``FrameStream``'s bytes, and every
+/// worker's output, with `poll(2)`.
 ///
 /// Not a Dispatch read source: on Linux, tearing one down can leave
 /// libdispatch's epoll bookkeeping pointing at freed memory and crash the
@@ -23,7 +38,7 @@ final class PipeLoop: Sendable {
     /// The process's loop; its thread starts on first use.
     static let shared = PipeLoop()
 
-    private let streams = Mutex<[FrameStream]>([])
+    private let streams = Mutex<[any PipeLoopClient]>([])
     /// A pipe whose read end is in every poll, so adding work can wake it;
     /// -1 when it could not be made, and the loop polls every 5 ms instead.
     private let wakeRead: Int32
@@ -56,7 +71,7 @@ final class PipeLoop: Sendable {
     }
 
     /// Watches `stream` until both its descriptors are closed.
-    func add(_ stream: FrameStream) {
+    func add(_ stream: any PipeLoopClient) {
         streams.withLock { $0.append(stream) }
         wake()
     }
@@ -71,7 +86,7 @@ final class PipeLoop: Sendable {
 
     private func run() -> Never {
         var descriptors: [pollfd] = []
-        var owners: [(stream: FrameStream, reading: Bool)] = []
+        var owners: [(stream: any PipeLoopClient, reading: Bool)] = []
         while true {
             descriptors.removeAll(keepingCapacity: true)
             owners.removeAll(keepingCapacity: true)

@@ -9,15 +9,23 @@ import WorkerProtocol
 /// What happens when is decided by a ``StateMachine`` value; this class is
 /// its I/O shell. It answers the worker's requests for host services with
 /// the host's own ``HostServices`` (HTTP with the injected networking, log
-/// lines with the host's logger), keeps the time of every request, and turns
-/// the worker's end (a crash, an exit, a hang the host stopped) into a
-/// ``WorkerFailure`` for whatever was waiting.
+/// lines with the host's logger), as far as the plugin's
+/// ``PluginAllowance`` goes, logs each line of the worker's output as the
+/// plugin's, keeps the time of every request, and turns the worker's end (a
+/// crash, an exit, a hang the host stopped) into a ``WorkerFailure`` for
+/// whatever was waiting.
 final class WorkerConnection: Sendable {
     let process: WorkerProcess
     /// The plugin file as found.
     let path: String
     private let services: HostServices
     private let stream: FrameStream
+    /// What the worker writes to its stdout and stderr.
+    private let output: WorkerOutput
+    /// What its plugin may ask of the host, counted here whatever the worker says.
+    private let allowance: PluginAllowance
+    /// The first system call the worker's filter refused, as the worker reported it.
+    private let refused = Mutex<RefusedSystemCall?>(nil)
     private let machine = Mutex(StateMachine<Waiter>())
     /// Reaps the worker once, however many callers wait for its end.
     private let reaper = Mutex<Task<WorkerProcess.Exit, Never>?>(nil)
@@ -39,6 +47,16 @@ final class WorkerConnection: Sendable {
         self.path = path
         self.services = services
         stream = FrameStream(input: process.fromWorker, output: process.toWorker)
+        let allowance = services.allowances.make(for: FilePaths.name(of: path))
+        self.allowance = allowance
+        let logger = services.logger
+        output = WorkerOutput(input: process.output) { line in
+            // As the plugin's log lines: escaped where they are shown, and counted.
+            guard allowance.admitLogLine() else { return }
+            var logger = logger
+            logger[metadataKey: "plugin"] = "\(allowance.name)"
+            logger.warning("\(line)")
+        }
     }
 
     /// Connects to a freshly spawned worker, taking over the host's ends of its pipes.
@@ -79,6 +97,7 @@ final class WorkerConnection: Sendable {
     /// Asks the worker for a price, waiting at most `timeout`: a fetch the
     /// plugin has not answered by then is over, and a later answer ignored.
     func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchOutcome, WorkerFailure> {
+        allowance.fetchStarted()
         let timer = FetchTimer()
         let answer = await withCheckedContinuation { (waiter: Waiter) in
             let (id, action) = machine.withLock {
@@ -119,12 +138,24 @@ final class WorkerConnection: Sendable {
         }
         await stream.readingEnded()
         deadline.cancel()
+        // Its last lines of output, unless a process it started holds the pipe.
+        let output = self.output
+        let outputDeadline = Task {
+            try await Task.sleep(for: .seconds(1))
+            output.abandon()
+        }
+        await output.readingEnded()
+        outputDeadline.cancel()
     }
+
+    /// The first system call the worker's filter refused, as it reported it.
+    var refusedSystemCall: RefusedSystemCall? { refused.withLock { $0 } }
 
     /// Names the worker's plugin in later messages, once the host has checked
     /// the name the worker reported.
     func identify(as plugin: String) {
         machine.withLock { $0.identify(as: plugin) }
+        allowance.identify(as: plugin)
     }
 
     /// The worker sent something that is not a frame of the protocol.
@@ -143,6 +174,8 @@ final class WorkerConnection: Sendable {
         case .fetched(let reply):
             run(machine.withLock { $0.fetchReplyReceived(reply) })
         case .log(let line):
+            // Counted against the cap only when it would be shown.
+            guard Self.level(line.level) >= services.logger.logLevel, allowance.admitLogLine() else { return }
             // Attributed to the worker's plugin whatever the frame says: the
             // plugin can write log frames itself, and must not speak as the host
             // or as another plugin.
@@ -152,13 +185,17 @@ final class WorkerConnection: Sendable {
         case .httpGet(let request):
             let services = self.services
             // Until the worker's plugin is identified, the file names it.
-            let plugin = machine.withLock { machine in
-                machine.requestStarted()
-                return machine.plugin
-            } ?? path
+            let plugin = machine.withLock { $0.plugin } ?? path
+            if let (refusal, first) = allowance.startRequest() {
+                if first { services.logger.warning("plugin \(plugin): \(refusal)") }
+                return send(.httpResponse(HTTPResponseFrame(id: request.id, outcome: .failure(refusal.description))))
+            }
+            machine.withLock { $0.requestStarted() }
             let timeout = Duration.milliseconds(Int64(request.timeoutMilliseconds))
+            let allowance = self.allowance
             Task {
                 let outcome = await services.get(request.url, timeout: timeout, for: plugin)
+                allowance.requestFinished()
                 machine.withLock { $0.requestFinished() }
                 let answer: HTTPResponseFrame.Outcome =
                     switch outcome {
@@ -166,6 +203,18 @@ final class WorkerConnection: Sendable {
                     case .failure(let reason): .failure(reason)
                     }
                 send(.httpResponse(HTTPResponseFrame(id: request.id, outcome: answer)))
+            }
+        case .refusedSystemCall(let number):
+            // Only what the worker says, which its plugin can forge: a name
+            // for the user to look up, never a reason to act.
+            guard let call = RefusedSystemCall(number: number) else { return }
+            let first = refused.withLock { refused in
+                defer { if refused == nil { refused = call } }
+                return refused == nil
+            }
+            if first && services.allowances.isFirstRefusal(of: path) {
+                let plugin = machine.withLock { $0.plugin } ?? FilePaths.name(of: path)
+                services.logger.debug("plugin \(plugin): its sandbox refused the system call \(call), which failed with EPERM; it is not on the list a worker may make")
             }
         }
     }

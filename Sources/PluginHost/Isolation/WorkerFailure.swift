@@ -68,7 +68,7 @@ struct WorkerFailure: Error, Sendable, Equatable {
         case .protocolViolation(let detail):
             return "\(who)'s isolated worker broke the frame protocol while \(doing) (\(detail)); \(fix)"
         case .missingExecutable(let searched):
-            return "cannot run plugins in sandboxed workers: there is no executable \(searched.joined(separator: " or ")); build it with `swift build`, or install the host again"
+            return "cannot run plugins in sandboxed workers: there is no executable \(searched.joined(separator: " or ")); \(InstalledLayout.running.restoreAdvice("it"))"
         case .spawnFailed(let reason):
             return "cannot start an isolated worker for \(who): \(reason); \(names.loadInProcess), or check that the host executable is readable"
         }

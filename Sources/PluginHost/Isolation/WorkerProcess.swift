@@ -1,30 +1,44 @@
+import CWorkerSandbox
 import FoundationEssentials
 import WorkerProtocol
 
 import Glibc
 
-/// A plugin worker: `patchbay-worker`, started as ``WorkerStartup`` says.
+/// A plugin worker: `patchbay-worker`, started as ``WorkerStartup`` says,
+/// inheriting nothing it was not given.
 ///
-/// Its descriptors, set up by `posix_spawn` before it runs any code, are
-/// those of ``WorkerStartup``; fds 1 and 2 are the host's stderr, so a
-/// plugin's `printf` cannot corrupt the host's output.
+/// Started by `pb_spawn_worker` (`worker_spawn.h`), not `posix_spawn`, which
+/// cannot make namespaces. Its descriptors, set up before it runs any code,
+/// are those of ``WorkerStartup``, with 1 and 2 one pipe the host reads
+/// (``WorkerOutput``): each line becomes a log line of the plugin. Every
+/// other descriptor of the host is closed in it.
 ///
-/// Every other descriptor of the host is close-on-exec, so a worker holds no
-/// other worker's pipe open: a worker's end of file is what tells the host
-/// it died.
+/// Its environment is ``WorkerEnvironment``'s allow list, never the host's.
+/// It is in a session of its own, with no controlling terminal, and in
+/// namespaces of its own where the kernel allows (``WorkerNamespaces``): a
+/// user namespace, a PID namespace in which it is PID 1 with a /proc of its
+/// own and at most ``WorkerNamespaces/maximumTasks`` tasks, an IPC and a
+/// mount namespace, and the host's one empty network namespace.
 ///
 /// No worker outlives the host, and nothing a worker starts outlives the
-/// worker: each runs in a process group of its own, which the host kills as
-/// a whole whenever it stops or reaps the worker, and each asks the kernel
-/// for SIGKILL when the host ends (`PR_SET_PDEATHSIG`, with the host's pid in
-/// ``WorkerStartup/hostPIDVariable`` to close the race with a host that
-/// ends first). Under the full sandbox a worker cannot start a process at all.
+/// worker: the kernel kills the worker when the host's spawn thread ends
+/// (`PR_SET_PDEATHSIG`, set before it runs any code of its own), kills
+/// everything in a PID namespace when its first process ends, and the host
+/// kills the worker's process group (its session's) whenever it stops or
+/// reaps it. Under the full sandbox a worker cannot start a process at all.
 struct WorkerProcess: Sendable {
-    /// The worker's process id.
+    /// The worker's process id, in the host's PID namespace.
     let pid: pid_t
-    /// The host's ends of the two pipes.
+    /// The host's ends of the two frame pipes.
     let toWorker: Int32
     let fromWorker: Int32
+    /// The host's end of the pipe that is the worker's stdout and stderr.
+    let output: Int32
+    /// The layers the host could not give it: namespaces the kernel refused.
+    let missing: [SandboxReport.Gap]
+    /// Whether it is its PID namespace's first process, which ends by a
+    /// signal it raises through its exit status (`pb_sandbox_exit_signal`).
+    let isNamespaceInit: Bool
 
     static let framesIn = WorkerStartup.framesIn
     static let framesOut = WorkerStartup.framesOut
@@ -41,15 +55,17 @@ struct WorkerProcess: Sendable {
     ///   - executable: The worker executable (``WorkerExecutable``).
     ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5;
     ///     it must stay open until this returns.
-    ///   - skipped: Sandbox layers the worker is not to apply.
-    /// - Throws: ``WorkerFailure`` with the reason when `pipe` or `posix_spawn` fails.
-    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers) async throws(WorkerFailure) -> WorkerProcess {
+    ///   - skipped: The sandbox layers this run turns off.
+    /// - Throws: ``WorkerFailure`` with the reason when a pipe or the start fails.
+    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers = []) async throws(WorkerFailure) -> WorkerProcess {
+        let environment = WorkerEnvironment.make(from: ProcessInfo.processInfo.environment, skipping: skipped)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerFailure>, Never>) in
-            // One thread runs every spawn, so no other spawn of ours runs
+            // One thread runs every start: it is the parent whose death kills
+            // the worker, and it never ends; and no other start of ours runs
             // between creating these descriptors and marking them close-on-exec.
             let refused = WorkerSpawnThread.shared.run {
                 continuation.resume(returning: Result { () throws(WorkerFailure) in
-                    try spawnOnThisThread(executable: executable, plugin: plugin, skipping: skipped)
+                    try spawnOnThisThread(executable: executable, environment: environment, plugin: plugin, skipping: skipped)
                 })
             }
             if let refused { continuation.resume(returning: .failure(WorkerFailure(.loading, .spawnFailed(refused)))) }
@@ -57,81 +73,78 @@ struct WorkerProcess: Sendable {
         return try result.get()
     }
 
-    private static func spawnOnThisThread(executable: String, plugin: Int32, skipping skipped: SandboxLayers) throws(WorkerFailure) -> WorkerProcess {
+    /// A pipe whose ends are close-on-exec (glibc's pipe2 is not visible to
+    /// Swift; the spawn thread stands in for O_CLOEXEC's atomicity, since
+    /// only it starts processes).
+    private static func pipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    private static func spawnOnThisThread(
+        executable: String, environment: [String], plugin: Int32, skipping skipped: SandboxLayers
+    ) throws(WorkerFailure) -> WorkerProcess {
         func failure(_ what: String) -> WorkerFailure {
             WorkerFailure(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
         }
-        var down: [Int32] = [-1, -1]
-        var up: [Int32] = [-1, -1]
-        // Glibc's pipe2 is not visible to Swift; the spawn lock stands in for
-        // O_CLOEXEC's atomicity, since only this code starts processes.
-        guard pipe(&down) == 0 else { throw failure("pipe") }
-        guard pipe(&up) == 0 else {
-            down.forEach { close($0) }
-            throw failure("pipe")
-        }
-        for descriptor in down + up {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        }
-        // Move the child's ends and the plugin above 5 first, so no dup2
-        // below overwrites a descriptor another dup2 still reads.
-        let sources = [down[0], up[1], plugin].map { fcntl($0, F_DUPFD_CLOEXEC, 10) }
-        defer {
-            sources.filter { $0 >= 0 }.forEach { close($0) }
-            close(down[0])
-            close(up[1])
-        }
-        guard sources.allSatisfy({ $0 >= 0 }) else {
-            close(down[1])
-            close(up[0])
-            throw failure("dup")
-        }
+        var opened: [Int32] = []
+        defer { opened.forEach { close($0) } }
+        let nullDevice = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard nullDevice >= 0 else { throw failure("/dev/null") }
+        opened.append(nullDevice)
+        guard let down = pipe() else { throw failure("pipe") }
+        opened += [down.read, down.write]
+        guard let up = pipe() else { throw failure("pipe") }
+        opened += [up.read, up.write]
+        guard let output = pipe() else { throw failure("pipe") }
+        opened += [output.read, output.write]
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        posix_spawn_file_actions_adddup2(&actions, sources[0], framesIn)
-        posix_spawn_file_actions_adddup2(&actions, sources[1], framesOut)
-        posix_spawn_file_actions_adddup2(&actions, sources[2], pluginFile)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        // The host ignores SIGPIPE once it has workers (PipeLoop); give the worker the default back.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // A group of its own (its id is the worker's pid), so that one kill
-        // reaches whatever the worker started.
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
-        // The Swift runtime's crash backtracer would take seconds to
-        // symbolicate a plugin's crash; the host reports it in one line.
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment[WorkerStartup.hostPIDVariable] = "\(getpid())"
-        environment[WorkerStartup.skippedLayersVariable] = skipped.isEmpty ? nil : skipped.names
+        // Indexed by the worker's descriptor number (WorkerStartup).
+        let descriptors: [Int32] = [nullDevice, output.write, output.write, down.read, up.write, plugin]
+        // No arguments: nothing secret ever goes on a command line.
         let argv = [strdup(executable), nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else {
-            close(down[1])
-            close(up[0])
-            throw WorkerFailure(.loading, .spawnFailed("cannot run \(executable): \(String(cString: strerror(result)))"))
+        var result = pb_spawn_result()
+        // A start the kernel refuses a namespace for is tried again without
+        // it, and so is every later one; there are five to leave out.
+        for _ in 0...WorkerNamespaces.Kind.allCases.count {
+            let plan = skipped.contains(.namespaces) ? .none : WorkerNamespaces.shared.plan()
+            var request = plan.request
+            result = pb_spawn_result()
+            result.struct_size = UInt32(MemoryLayout<pb_spawn_result>.size)
+            let started = executable.withCString { path in
+                descriptors.withUnsafeBufferPointer { descriptors in
+                    request.path = path
+                    request.descriptors = descriptors.baseAddress
+                    request.descriptor_count = UInt32(descriptors.count)
+                    return argv.withUnsafeBufferPointer { argv in
+                        envp.withUnsafeBufferPointer { envp in
+                            request.argv = argv.baseAddress
+                            request.envp = envp.baseAddress
+                            return pb_spawn_worker(&request, &result) == 0
+                        }
+                    }
+                }
+            }
+            if started {
+                WorkerNamespaces.shared.noteTaskCap(result)
+                // The worker's ends stay the worker's; the host keeps its own.
+                opened = [nullDevice, down.read, up.write, output.write]
+                return WorkerProcess(
+                    pid: result.pid, toWorker: down.write, fromWorker: up.read, output: output.read,
+                    missing: WorkerNamespaces.shared.gaps(got: result.namespaces, skipping: skipped),
+                    isNamespaceInit: result.namespaces & PB_SPAWN_PID.rawValue != 0)
+            }
+            guard WorkerNamespaces.shared.refuse(after: result, asked: plan) else { break }
         }
-        return WorkerProcess(pid: pid, toWorker: down[1], fromWorker: up[0])
+        let reason = String(cString: strerror(result.error))
+        throw WorkerFailure(.loading, .spawnFailed(result.failed_step == PB_SPAWN_STEP_EXEC.rawValue ? "cannot run \(executable): \(reason)" : "cannot start a worker: \(reason)"))
     }
 
     /// Sends SIGKILL to the worker and its process group. Harmless when the
@@ -160,7 +173,7 @@ struct WorkerProcess: Sendable {
                 var status: Int32 = 0
                 // Returns at once: the worker has ended.
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                return Self.decode(status)
+                return decode(status)
             }
             if polled < 0 && errno != EINTR {
                 // Reaped elsewhere or never ours; nothing more to learn.
@@ -176,8 +189,13 @@ struct WorkerProcess: Sendable {
     }
 
     /// `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG`, which Swift cannot import as macros.
-    static func decode(_ status: Int32) -> Exit {
+    /// A namespace's first process ends by a signal it raised through its
+    /// exit status, which this reads back as the signal.
+    func decode(_ status: Int32) -> Exit {
         let signal = status & 0x7F
-        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signal(signal)
+        guard signal == 0 else { return .signal(signal) }
+        let code = (status >> 8) & 0xFF
+        if isNamespaceInit, case let raised = pb_sandbox_exit_signal(code), raised != 0 { return .signal(raised) }
+        return .exited(code)
     }
 }

@@ -40,6 +40,9 @@ package final class HostServices: Sendable {
     /// The most redirects one `http_get` follows, each checked.
     static let maximumRedirects = 5
 
+    /// What each plugin has asked of these services in this run (``PluginAllowance``).
+    let allowances = PluginAllowances()
+
     /// Creates the services.
     /// - Parameters:
     ///   - networking: Performs every plugin HTTP request the policy allows.
@@ -89,6 +92,9 @@ package final class HostServices: Sendable {
     func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
+        guard text.utf8.count <= URLPolicy.maximumLength else {
+            return refuse(URLRefusal(url: text, .tooLong(bytes: text.utf8.count)), for: plugin)
+        }
         var current: StrictURL
         do {
             current = try urlPolicy.check(text)
@@ -100,7 +106,7 @@ package final class HostServices: Sendable {
             // the one asked for; later hops get what is left of it.
             let remaining = hop == 0 ? timeout : deadline - clock.now
             guard remaining > .zero else { return .failure("timed out after \(timeout.humanReadable)") }
-            guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(current.text)\"") }
+            guard let url = URL(string: current.text) else { return .failure("invalid URL \"\(PluginOutputRules.echoed(current.text))\"") }
             switch await hopRetrying(networking, url, timeout: remaining, deadline: deadline, asked: timeout, plugin: plugin) {
             case .outcome(let outcome), .transient(let outcome, _):
                 return outcome
@@ -108,7 +114,7 @@ package final class HostServices: Sendable {
                 return refuse(URLRefusal(url: text, .networking(reason)), for: plugin)
             case .redirect(let status, let location):
                 guard hop < Self.maximumRedirects else {
-                    return .failure("\(text) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(location)")
+                    return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(PluginOutputRules.echoed(location))")
                 }
                 do {
                     current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)
@@ -117,7 +123,7 @@ package final class HostServices: Sendable {
                 }
             }
         }
-        return .failure("\(text) redirected more than \(Self.maximumRedirects) times")
+        return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times")
     }
 
     private func refuse(_ refusal: URLRefusal, for plugin: String) -> HTTPOutcome {

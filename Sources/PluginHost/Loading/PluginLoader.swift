@@ -7,7 +7,7 @@ import PluginBoundary
 /// Loads plugin files and collects the fetchers they register.
 ///
 /// Loading is sequential and in the order given, so which plugin keeps a
-/// symbol (``SymbolOwnership``) does not depend on timing. A file that fails any step is
+/// symbol (`SymbolOwnership`) does not depend on timing. A file that fails any step is
 /// reported and skipped; the others still load.
 package struct PluginLoader: Sendable {
     let services: HostServices

@@ -32,7 +32,7 @@ package struct PluginReport: Sendable, Equatable, Codable {
     /// could not be read.
     package internal(set) var metadata: PluginMetadata?
     /// What confined its code: the worker sandbox under `--isolate`, else
-    /// ``SandboxReport/unconfined``.
+    /// `SandboxReport.unconfined` (WorkerProtocol).
     package internal(set) var sandbox: SandboxReport = .unconfined
     /// Where its code runs when one of its fetchers is used, and why; nil
     /// from a bare loader, which has no say.
@@ -40,4 +40,7 @@ package struct PluginReport: Sendable, Equatable, Codable {
     /// Whether this report comes from the registry cache rather than from
     /// loading or scanning the file in this run.
     package internal(set) var cached = false
+    /// The first system call its worker's sandbox refused while it loaded,
+    /// as the worker reported it; nil in-process, or when none was.
+    package internal(set) var refusedSystemCall: RefusedSystemCall?
 }

@@ -20,6 +20,8 @@ final class PluginSession: PluginServices {
     let registrations: FetcherRegistrations
     /// Who keeps each symbol, asked as the plugin registers.
     private let ownership: SymbolOwnership
+    /// What it may ask of the host, and has.
+    let allowance: PluginAllowance
     /// `http_get` requests started and not yet answered, so a timeout can
     /// blame the network or the plugin.
     private let requestsInFlight = Atomic<Int>(0)
@@ -34,6 +36,7 @@ final class PluginSession: PluginServices {
         self.logger = logger
         let hostLogger = services.logger
         registrations = FetcherRegistrations(path: path, name: name) { hostLogger.warning("\($0)") }
+        allowance = services.allowances.make(for: name)
     }
 
     /// Runs the plugin's `register_plugin` with this session's services.
@@ -56,13 +59,20 @@ final class PluginSession: PluginServices {
     /// Handles `log`, remembering the last error so a failed registration can
     /// say why.
     func log(_ level: pb_log_level, _ message: String) {
+        let level = Self.level(level)
+        if level == .error { registrations.noteError(message) }
+        // Counted against the cap only when it would be shown.
+        guard level >= logger.logLevel, allowance.admitLogLine() else { return }
+        logger.log(level: level, "\(message)")
+    }
+
+    /// The host's level for a plugin's `pb_log_level`.
+    private static func level(_ level: pb_log_level) -> Logger.Level {
         switch level {
-        case PB_LOG_DEBUG: logger.debug("\(message)")
-        case PB_LOG_INFO: logger.info("\(message)")
-        case PB_LOG_WARNING: logger.warning("\(message)")
-        default:
-            registrations.noteError(message)
-            logger.error("\(message)")
+        case PB_LOG_DEBUG: .debug
+        case PB_LOG_INFO: .info
+        case PB_LOG_WARNING: .warning
+        default: .error
         }
     }
 
@@ -70,15 +80,22 @@ final class PluginSession: PluginServices {
         services.configValue(key)
     }
 
-    /// Performs `http_get` with the host's services, which check the URL.
+    /// Performs `http_get` with the host's services, which check the URL,
+    /// as far as the plugin's allowance goes: past it, the plugin gets the
+    /// refusal, and the host warns the first time.
     func httpGet(_ url: String, timeoutMilliseconds: UInt32, reply: HTTPReply) {
         let timeout = timeoutMilliseconds == 0 ? services.defaultTimeout : .milliseconds(Int64(timeoutMilliseconds))
-        logger.debug("GET \(url)")
+        logger.debug("GET \(PluginOutputRules.echoed(url))")
+        if let (refusal, first) = allowance.startRequest() {
+            if first { services.logger.warning("plugin \(name): \(refusal)") }
+            return reply.fail(refusal.description)
+        }
         requestsInFlight.add(1, ordering: .relaxed)
-        let (services, plugin) = (services, name)
+        let (services, plugin, allowance) = (services, name, allowance)
         Task {
             let outcome = await services.get(url, timeout: timeout, for: plugin)
             requestsInFlight.subtract(1, ordering: .relaxed)
+            allowance.requestFinished()
             switch outcome {
             case .response(let status, let body): reply.respond(status: status, body: body)
             case .failure(let reason): reply.fail(reason)

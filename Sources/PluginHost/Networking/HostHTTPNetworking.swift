@@ -211,13 +211,13 @@ private struct HTTPLibrary: Sendable {
             }
         } catch {
             if case .notALibrary(let reason) = error.kind {
-                throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.rebuildAdvice) to restore it")
+                throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.restoreAdvice("it"))")
             }
             throw Problem(message: "cannot load \(path), the host's HTTP client: \(error)")
         }
         func entry(_ name: String) throws(Problem) -> UnsafeMutableRawPointer {
             guard let symbol = library.symbol(named: name) else {
-                throw Problem(message: "\(path) is not the host's HTTP client: it lacks \(name); \(InstalledLayout.running.rebuildAdvice) to restore it")
+                throw Problem(message: "\(path) is not the host's HTTP client: it lacks \(name); \(InstalledLayout.running.restoreAdvice("it"))")
             }
             return symbol
         }
@@ -225,7 +225,7 @@ private struct HTTPLibrary: Sendable {
         let get = unsafeBitCast(try entry("host_http_get"), to: host_http_get_fn.self)
         guard version == HOST_HTTP_ABI_VERSION else {
             throw Problem(
-                message: "\(path) has HTTP ABI version \(version) but this host needs \(HOST_HTTP_ABI_VERSION); \(InstalledLayout.running.rebuildAdvice) to rebuild both")
+                message: "\(path) has HTTP ABI version \(version) but this host needs \(HOST_HTTP_ABI_VERSION); \(InstalledLayout.running.restoreAdvice("both"))")
         }
         return HTTPLibrary(get: get)
     }

@@ -24,6 +24,11 @@ package struct URLPolicy: Sendable, Equatable {
     /// nil for a neutral "grant the host …".
     package let grantOption: String?
 
+    /// The longest URL a plugin may ask for, in bytes: far more than any API
+    /// needs, and short enough that parsing it, and saying why it was
+    /// refused, costs nothing.
+    static let maximumLength = 8192
+
     /// Creates a policy.
     /// - Parameters:
     ///   - prefixes: The URLs under which plugins may fetch; none allows nothing.

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 /// Why the host did not fetch a URL a plugin asked for.
 ///
 /// Its ``description`` is the one line the plugin's `http_get` completion
@@ -16,6 +18,8 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case redirect(to: String, URLRefusal)
         /// The networking refused it, e.g. a symbolic link out of a `file` base.
         case networking(String)
+        /// Longer than ``URLPolicy/maximumLength``.
+        case tooLong(bytes: Int)
     }
 
     init(url: String, _ reason: Reason) {
@@ -24,21 +28,24 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line: what was refused, why, and, when a grant would allow it,
-    /// how to grant it.
-    package var description: String { "refused http_get of \(url): \(explanation)" }
+    /// how to grant it. The URL is the plugin's text, so it is cut
+    /// (``PluginOutputRules/echoed(_:)``): one refusal stays one readable line.
+    package var description: String { "refused http_get of \(PluginOutputRules.echoed(url)): \(explanation)" }
 
     private var explanation: String {
         switch reason {
         case .malformed(let problem):
             return "it \(problem)"
         case .outside(let url, let allowed, let grantOption):
-            let grant = url.textWithoutQuery
+            let grant = PluginOutputRules.echoed(url.textWithoutQuery)
             let advice = grantOption.map { "pass \($0) \(grant)" } ?? "grant the host \(grant)"
             return "it is outside the URLs plugins may fetch (\(allowed.joined(separator: ", "))); to allow it, \(advice)"
         case .redirect(let location, let refusal):
-            return "it redirects to \(location), and \(refusal.explanation)"
+            return "it redirects to \(PluginOutputRules.echoed(location)), and \(refusal.explanation)"
         case .networking(let reason):
             return reason
+        case .tooLong(let bytes):
+            return "it is \(bytes) bytes long, and a URL may be at most \(URLPolicy.maximumLength)"
         }
     }
 }

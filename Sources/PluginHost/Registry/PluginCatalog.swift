@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import WorkerProtocol
 
 /// Whether and how a run uses the registry cache.
 package enum RegistryCacheUse: Sendable, Equatable {
@@ -72,6 +73,10 @@ extension Host {
 
     /// Scans what the plan says needs it, then lists.
     private func carryOut(_ plan: Plan, options: LoadOptions) async -> (LoadedPlugins, RescanReport) {
+        if options.isolation.judgesSandbox && options.policy.mayIsolate {
+            // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
+            _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
+        }
         var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         scanner.progress = options.progress
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
@@ -205,8 +210,19 @@ extension Host {
         var onDemand: [OnDemandPlugin] = []
         let warned = OnceFlag()
         let rule = PlacementRule(policy: options.policy, trust: trust)
-        for (outcome, candidate, entry, scanned) in outcomes {
+        // This run's sandbox, not the one a scan recorded: judged once, when
+        // the first isolated plugin is listed, if the run shows or requires it.
+        var sandboxNow: SandboxReport?
+        for (listed, candidate, entry, scanned) in outcomes {
             let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+            var outcome = listed
+            if placement.place == .isolated && options.isolation.judgesSandbox {
+                let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
+                sandboxNow = sandbox
+                if options.isolation.requireFullSandbox && sandbox.level != .full, case .success = outcome {
+                    outcome = .failure(PluginLoader.Failure(error: PluginLoadError(.sandboxRequired(sandbox)), name: entry?.name, version: entry?.version, metadata: entry?.metadata))
+                }
+            }
             var fetchers: [PluginFetcher] = []
             if case .success(let (report, listed)) = outcome, let entry {
                 let plugin = OnDemandPlugin(
@@ -220,11 +236,11 @@ extension Host {
             let index = result.reports.count - 1
             result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
-            if placement.place == .isolated, let entry { result.reports[index].sandbox = entry.sandbox }
+            if placement.place == .isolated, let sandbox = sandboxNow ?? entry?.sandbox { result.reports[index].sandbox = sandbox }
             result.reports[index].allowedURLs = services.allowedURLs
         }
         noteLockFilesThatOnlyPin(rule)
-        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand)
+        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers), workers: [], onDemand: onDemand, services: services)
     }
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.

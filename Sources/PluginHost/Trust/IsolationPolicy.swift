@@ -1,5 +1,5 @@
 /// What the user asked of where plugins run: by who vouched for each (the
-/// default), or every plugin one way. ``PlacementRule`` applies it.
+/// default), or every plugin one way. `PlacementRule` applies it.
 package enum IsolationPolicy: Sendable, Equatable {
     /// Vouched plugins in-process, the rest in sandboxed workers.
     case byTrust

@@ -1,6 +1,6 @@
 /// Where a plugin's code runs, why it runs there, and who vouched for it.
 ///
-/// ``PlacementRule`` makes every placement; nothing else decides where a
+/// `PlacementRule` makes every placement; nothing else decides where a
 /// plugin runs.
 package struct Placement: Sendable, Equatable, Codable {
     /// In the host's own process, or in a sandboxed worker of its own.

@@ -7,7 +7,7 @@ import Glibc
 /// write: `$XDG_CONFIG_HOME/patchbay/trusted-plugins`
 /// (`~/.config/patchbay/trusted-plugins`), and is used only while it, its
 /// directory and every directory above it belong to the user or root and
-/// nobody else may write them (``TrustRules``). Its format is a lock
+/// nobody else may write them (`TrustRules`). Its format is a lock
 /// file's, with absolute names, so `sha256sum -c` checks it from anywhere:
 ///
 /// ```
@@ -52,7 +52,7 @@ package struct TrustStore: Sendable {
 
     /// Reads the store at `path` for the user this process runs as. A
     /// missing file is an empty store; one that cannot be believed is
-    /// ``Contents/unusable(_:)`` and vouches for nothing.
+    /// `Contents.unusable(_:)` and vouches for nothing.
     package static func read(at path: String) -> TrustStore {
         read(at: path, rules: TrustRules(currentUser: UInt32(geteuid())))
     }

@@ -17,6 +17,10 @@ package enum WorkerToHost: Sendable, Equatable, FrameCodable {
     case httpGet(HTTPRequestFrame)
     /// The outcome of ``HostToWorker/fetch(_:)``.
     case fetched(FetchReply)
+    /// The number of the first system call the worker's filter refused, sent
+    /// once, before the `loaded` or `fetched` reply that followed it. Its
+    /// plugin can forge it: the host only names it.
+    case refusedSystemCall(UInt32)
 
     /// A tag byte, then the case's message.
     package func encode(to writer: inout FrameWriter) {
@@ -26,6 +30,7 @@ package enum WorkerToHost: Sendable, Equatable, FrameCodable {
         case .log(let line): writer.write(UInt8(3)); writer.write(line)
         case .httpGet(let request): writer.write(UInt8(4)); writer.write(request)
         case .fetched(let reply): writer.write(UInt8(5)); writer.write(reply)
+        case .refusedSystemCall(let number): writer.write(UInt8(6)); writer.write(number)
         }
     }
 
@@ -37,6 +42,7 @@ package enum WorkerToHost: Sendable, Equatable, FrameCodable {
         case 3: self = .log(try reader.read())
         case 4: self = .httpGet(try reader.read())
         case 5: self = .fetched(try reader.read())
+        case 6: self = .refusedSystemCall(try reader.readUInt32())
         case let tag: throw .undecodable(.unknownTag(tag, of: "message from a worker"))
         }
     }

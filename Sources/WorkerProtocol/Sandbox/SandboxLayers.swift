@@ -6,6 +6,7 @@
 ///
 /// ```swift
 /// let skipped = try SandboxLayers(naming: "seccomp,rlimits")
+/// skipped.names   // "seccomp,rlimits"
 /// ```
 package struct SandboxLayers: OptionSet, Sendable, Hashable {
     package let rawValue: UInt8
@@ -19,23 +20,28 @@ package struct SandboxLayers: OptionSet, Sendable, Hashable {
     package static let seccomp = SandboxLayers(rawValue: 1 << 1)
     /// The resource limits.
     package static let rlimits = SandboxLayers(rawValue: 1 << 2)
+    /// The namespaces a worker starts in, and the task cap that comes with its PID namespace.
+    package static let namespaces = SandboxLayers(rawValue: 1 << 3)
     /// Every layer.
-    package static let all: SandboxLayers = [.landlock, .seccomp, .rlimits]
+    package static let all: SandboxLayers = [.landlock, .seccomp, .rlimits, .namespaces]
 
-    /// A name that is none of `landlock`, `seccomp`, `rlimits` or `all`.
+    /// Each layer with its name, in the order names are written.
+    private static let named: [(SandboxLayers, String)] = [(.landlock, "landlock"), (.seccomp, "seccomp"), (.rlimits, "rlimits"), (.namespaces, "namespaces")]
+
+    /// The layers as ``init(naming:)`` reads them, e.g. "seccomp,rlimits"; empty for none.
+    package var names: String {
+        Self.named.filter { contains($0.0) }.map(\.1).joined(separator: ",")
+    }
+
+    /// A name that is none of `landlock`, `seccomp`, `rlimits`, `namespaces` or `all`.
     package struct UnknownName: Error, Sendable, Equatable, CustomStringConvertible {
         /// The name as given.
         package let name: String
         /// The name `name`, which names no layer.
         package init(name: String) { self.name = name }
         package var description: String {
-            "'\(name)' names no sandbox layer; use landlock, seccomp, rlimits or all, separated by commas"
+            "'\(name)' names no sandbox layer; use landlock, seccomp, rlimits, namespaces or all, separated by commas"
         }
-    }
-
-    /// The layers' names, comma-separated, as ``init(naming:)`` reads them: "landlock,seccomp".
-    package var names: String {
-        [(SandboxLayers.landlock, "landlock"), (.seccomp, "seccomp"), (.rlimits, "rlimits")].filter { contains($0.0) }.map(\.1).joined(separator: ",")
     }
 
     /// Parses a comma-separated list such as `landlock,seccomp`; an empty string is no layer.
@@ -43,12 +49,12 @@ package struct SandboxLayers: OptionSet, Sendable, Hashable {
     package init(naming list: String) throws(UnknownName) {
         var layers: SandboxLayers = []
         for name in list.split(separator: ",").map({ $0.filter { !$0.isWhitespace }.lowercased() }) where !name.isEmpty {
-            switch name {
-            case "landlock": layers.insert(.landlock)
-            case "seccomp": layers.insert(.seccomp)
-            case "rlimits": layers.insert(.rlimits)
-            case "all": layers.formUnion(.all)
-            default: throw UnknownName(name: name)
+            if name == "all" {
+                layers.formUnion(.all)
+            } else if let layer = Self.named.first(where: { $0.1 == name })?.0 {
+                layers.insert(layer)
+            } else {
+                throw UnknownName(name: name)
             }
         }
         self = layers

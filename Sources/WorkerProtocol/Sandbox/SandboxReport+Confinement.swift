@@ -3,7 +3,10 @@ import CWorkerSandbox
 import Glibc
 
 extension SandboxReport {
-    /// Reads the C report: what is missing, and why, in the user's terms.
+    /// Reads the C report of `pb_sandbox_confine` (a worker's) or
+    /// `pb_sandbox_probe` (the host's guess): what is missing, and why, in
+    /// the user's terms. One wording for both, so that what a listing
+    /// predicts reads as what a worker reports.
     package init(_ report: pb_sandbox_report, skipping skipped: SandboxLayers) {
         func applied(_ layer: pb_sandbox_layer) -> Bool { report.applied & layer.rawValue != 0 }
         func reason(_ code: Int32) -> String { String(cString: strerror(code)) }

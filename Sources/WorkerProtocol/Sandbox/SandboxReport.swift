@@ -1,9 +1,11 @@
 /// How tightly the kernel confines a plugin's code.
 ///
-/// Under `--isolate` each worker confines itself before it loads its plugin
-/// (Landlock, a seccomp-bpf filter, resource limits) and reports what it got
-/// in its first frame, before any plugin code has run; a plugin loaded
-/// in-process runs with the host's own rights, which is ``Level/none``.
+/// Under `--isolate` each worker starts in namespaces of its own (user, PID,
+/// IPC, network, mount), then confines itself before it loads its plugin
+/// (Landlock, a seccomp-bpf allow list, resource limits) and reports what it
+/// got in its first frame, before any plugin code has run; the host adds
+/// what it knows of the namespaces. A plugin loaded in-process runs with the
+/// host's own rights, which is ``Level/none``.
 ///
 /// ```swift
 /// for report in loaded.reports where report.sandbox.level != .full {
@@ -13,7 +15,7 @@
 package struct SandboxReport: Sendable, Equatable, Codable {
     /// How much of the sandbox took effect.
     package enum Level: String, Sendable, Codable {
-        /// Every layer: Landlock (files, network, scopes), the seccomp filter and the resource limits.
+        /// Every layer: the namespaces, Landlock (files, network, scopes), the seccomp filter and the resource limits.
         case full
         /// Some layers; ``SandboxReport/missing`` names the others.
         case partial
@@ -82,6 +84,14 @@ package struct SandboxReport: Sendable, Equatable, Codable {
         self.cost = cost
     }
 
+    /// This report with more layers missing: the ones the host knows of
+    /// (the namespaces it started the worker in), after the worker's own.
+    /// A sandbox with neither Landlock nor the filter stays ``Level/none``.
+    package func adding(_ gaps: [Gap]) -> SandboxReport {
+        guard !gaps.isEmpty else { return self }
+        return SandboxReport(level: level == .none ? .none : .partial, missing: missing + gaps, cost: cost)
+    }
+
     /// No sandbox: an in-process plugin's, by design, and a plugin's whose
     /// worker never started.
     package static let unconfined = SandboxReport(level: .none, missing: [])
@@ -99,7 +109,7 @@ package struct SandboxReport: Sendable, Equatable, Codable {
         let fix =
             missing.allSatisfy({ $0.reason == Gap.turnedOff })
             ? "turn the missing layers back on, or allow a partial sandbox"
-            : "run it on a Linux kernel with Landlock ABI 6 or later and seccomp filters, or allow a partial sandbox"
+            : "run it on a Linux kernel (6.14 or later) with Landlock ABI 6, seccomp filters and user namespaces, or allow a partial sandbox"
         return "a full sandbox is required, and its worker got \(got): \(gaps); \(fix)"
     }
 

@@ -14,16 +14,19 @@
 /// | fd | what |
 /// | -- | ---- |
 /// | 0 | `/dev/null` |
-/// | 1, 2 | what the host gives its workers for output (see `WorkerProcess`) |
+/// | 1, 2 | one pipe the host reads: each line is a log line of the plugin |
 /// | ``framesIn`` (3) | frames from the host (a pipe) |
 /// | ``framesOut`` (4) | frames to the host (a pipe) |
 /// | ``pluginFile`` (5) | the plugin file, opened and checked by the host |
 ///
-/// **Environment.** ``hostPIDVariable`` (the host's pid, so the worker can
-/// tell that its host ended before it asked to die with it) and
-/// ``skippedLayersVariable`` (sandbox layers turned off, for tests and
-/// benchmarks; absent means none), besides what the host passes on for the
-/// runtime.
+/// **Environment.** Only what the host puts there, never its own
+/// (`WorkerEnvironment` in the host): the locale and time zone, the library
+/// path, what the runtime needs, and ``skippedLayersVariable`` (sandbox
+/// layers turned off, for tests and benchmarks; absent means none).
+///
+/// **Before it runs.** The host starts it in namespaces of its own, a
+/// session of its own, with the parent-death signal set (`worker_spawn.h`):
+/// it is PID 1 of its PID namespace, and its parent is out of sight.
 ///
 /// **Conversation.** The worker confines itself, on its main thread before
 /// any other exists, and sends ``WorkerToHost/sandboxed(_:)`` first. The
@@ -42,8 +45,6 @@ package enum WorkerStartup {
     /// The checked plugin file.
     package static let pluginFile: Int32 = 5
 
-    /// The variable through which the host tells the worker its pid.
-    package static let hostPIDVariable = "PATCHBAY_WORKER_HOST_PID"
     /// The variable naming the sandbox layers not to apply, in
     /// ``SandboxLayers/init(naming:)``'s form, e.g. `seccomp,rlimits`.
     package static let skippedLayersVariable = "PATCHBAY_WORKER_SANDBOX_SKIP"

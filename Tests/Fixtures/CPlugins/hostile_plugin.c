@@ -123,7 +123,8 @@ static void fetch(void *context, const pb_fetch_request *request, pb_fetch_compl
 
 #ifdef HOSTILE_FORGE_FRAME
 static void write_forged_frame(void) {
-    const char *hex = getenv("HOSTILE_FRAME_HEX");
+    /* Compiled in: a worker sees none of the test's environment. */
+    const char *hex = HOSTILE_FRAME_HEX;
     struct stat facts;
     // Only ever into a worker's frame pipe: in-process, descriptor 4 is the host's business.
     if (hex == NULL || fstat(4, &facts) != 0 || !S_ISFIFO(facts.st_mode)) return;

@@ -9,7 +9,9 @@
  *   DOTDOT    <api_base_url>/../outside/secret.json: `..` out of a file base
  *   SYMLINK   <api_base_url>/v2/prices/LINK-USD/spot: the test makes that a
  *             symbolic link to a file outside the base
- *   PORT      $HTTP_ATTACKS_OTHER_URL: another port on 127.0.0.1
+ *   PORT      HTTP_ATTACKS_OTHER_URL, compiled in (-D: an isolated worker
+ *             sees none of the test's environment): another port on
+ *             127.0.0.1
  *   HOPPORT   <api_base_url>/v2/redirect-port: the test's server answers
  *             302 to another port
  *   HOPPATH   <api_base_url>/v2/redirect-path: the test's server answers
@@ -77,7 +79,11 @@ static void fetch(void *context, const pb_fetch_request *request,
     snprintf(call->currency, sizeof call->currency, "%s", request->currency);
 
     const char *base = host->config_value(host->host_context, "api_base_url");
-    const char *other = getenv("HTTP_ATTACKS_OTHER_URL");
+#ifdef HTTP_ATTACKS_OTHER_URL
+    const char *other = HTTP_ATTACKS_OTHER_URL;
+#else
+    const char *other = NULL;
+#endif
     char url[2048];
     if (strcmp(symbol, "PASSWD") == 0) {
         snprintf(url, sizeof url, "file:///etc/passwd");

@@ -2,24 +2,58 @@
  * Plugins that attack their isolated worker's sandbox, one attack per build.
  *
  * Each registers one symbol and makes its attack inside `fetch`, from the
- * worker's own thread, then reports what happened as the fetch's error, so a
- * test reads the exact outcome from `host fetch`:
+ * worker's own thread (or, where it says so, while it registers, so that
+ * `host inspect` sees it), then reports what happened as the fetch's error,
+ * so a test reads the exact outcome from `host fetch`. A worker sees none of
+ * the test's environment, so a test's values are compiled in (-D):
  *
  *   ATTACK_OPEN_PASSWD   open("/etc/passwd") for reading            PASSWD
- *   ATTACK_CONNECT       connect() to 127.0.0.1:$SANDBOX_ATTACK_PORT CONNECT
+ *   ATTACK_CONNECT       connect() to 127.0.0.1:SANDBOX_ATTACK_PORT  CONNECT
  *   ATTACK_FORK          fork()                                     FORK
  *   ATTACK_EXEC          execve("/bin/sh")                          EXEC
- *   ATTACK_WRITE_FILE    create $SANDBOX_ATTACK_FILE and write it   WRITE
+ *   ATTACK_WRITE_FILE    create SANDBOX_ATTACK_FILE and write it    WRITE
  *   ATTACK_KILL_HOST     kill(getppid(), SIGKILL): the host          KILL
  *   ATTACK_PTRACE        ptrace(PTRACE_ATTACH) the host              PTRACE
- *   ATTACK_ORPHAN        fork a child named $SANDBOX_ATTACK_TOKEN
+ *   ATTACK_ORPHAN        fork a child named SANDBOX_ATTACK_TOKEN
  *                        that waits forever, trying to outlive the
  *                        host; answers "1.00" when the fork worked  ORPHAN
  *   ATTACK_AWAIT_KILL    try to outlive the host: put a pipe that never
  *                        ends where the host's frames come in (fd 3),
- *                        so the worker cannot see the host go; print
- *                        "worker PID waiting" on stderr and block
- *                        forever, for a test to kill the host       AWAIT
+ *                        and have the host answer an http_get, so the
+ *                        worker reads the new fd 3 from then on and
+ *                        cannot see the host go; print "worker
+ *                        waiting" on stderr and block forever, for a
+ *                        test to kill the host                      AWAIT
+ *   ATTACK_TIOCSTI       ioctl(2, TIOCSTI, "x"): type into the
+ *                        terminal the host's stderr may be          TIOCSTI
+ *   ATTACK_TCSETATTR     tcsetattr(2) with echo turned off          TCSET
+ *   ATTACK_OPEN_TTY      open("/dev/tty"): the controlling terminal TTY
+ *   ATTACK_SHM           shmget(SANDBOX_ATTACK_SHM_KEY) and
+ *                        shmat(SANDBOX_ATTACK_SHM_ID): a segment the
+ *                        test made                                  SHM
+ *   ATTACK_MSGGET        msgget(IPC_PRIVATE, IPC_CREAT): a queue
+ *                        left behind                                MSG
+ *   ATTACK_MQ_OPEN       mq_open("/SANDBOX_ATTACK_TOKEN", O_CREAT)  MQ
+ *   ATTACK_ENVIRONMENT   the names in its environment, and whether
+ *                        SANDBOX_ATTACK_TOKEN appears in any value
+ *                        or in /proc/self/environ                   ENV
+ *   ATTACK_FTRUNCATE     ftruncate(2, 0): empty the host's log      TRUNC
+ *   ATTACK_INOTIFY       inotify_init1 and a watch on
+ *                        SANDBOX_ATTACK_DIR                         WATCH
+ *   ATTACK_PIDFD         pidfd_open(the parent) and pidfd_getfd of
+ *                        its descriptor 2                           PIDFD
+ *   ATTACK_PERSONALITY   personality(0xffffffff), while it
+ *                        registers                                  PERS
+ *   ATTACK_KCMP          kcmp(self, parent, KCMP_FILE, 2, 2), while
+ *                        it registers                               KCMP
+ *   ATTACK_RENAME        prctl(PR_SET_NAME, "sshd"): pass for
+ *                        another program in ps                      RENAME
+ *   ATTACK_DESCRIPTORS   the descriptors it holds, from 0 to 1023,
+ *                        and what 0, 1 and 2 are                    FDS
+ *   ATTACK_SIGSYS        take over SIGSYS, to hide what the filter
+ *                        refuses                                    SIGSYS
+ *   ATTACK_SETOWN        fcntl(0, F_SETOWN, parent): have the
+ *                        kernel signal another process              SETOWN
  *
  * Messages read "<call>: <strerror>", or "<call>: succeeded" when the
  * sandbox let it through. None of these is built by `swift build`.
@@ -30,17 +64,38 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
+#include <mqueue.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
+#ifndef __NR_pidfd_getfd
+#define __NR_pidfd_getfd 438
+#endif
+
+extern char **environ;
 
 #if defined(ATTACK_OPEN_PASSWD)
 #define ATTACK_SYMBOL "PASSWD"
@@ -60,12 +115,67 @@
 #define ATTACK_SYMBOL "ORPHAN"
 #elif defined(ATTACK_AWAIT_KILL)
 #define ATTACK_SYMBOL "AWAIT"
+#elif defined(ATTACK_TIOCSTI)
+#define ATTACK_SYMBOL "TIOCSTI"
+#elif defined(ATTACK_TCSETATTR)
+#define ATTACK_SYMBOL "TCSET"
+#elif defined(ATTACK_OPEN_TTY)
+#define ATTACK_SYMBOL "TTY"
+#elif defined(ATTACK_SHM)
+#define ATTACK_SYMBOL "SHM"
+#elif defined(ATTACK_MSGGET)
+#define ATTACK_SYMBOL "MSG"
+#elif defined(ATTACK_MQ_OPEN)
+#define ATTACK_SYMBOL "MQ"
+#elif defined(ATTACK_ENVIRONMENT)
+#define ATTACK_SYMBOL "ENV"
+#elif defined(ATTACK_FTRUNCATE)
+#define ATTACK_SYMBOL "TRUNC"
+#elif defined(ATTACK_INOTIFY)
+#define ATTACK_SYMBOL "WATCH"
+#elif defined(ATTACK_PIDFD)
+#define ATTACK_SYMBOL "PIDFD"
+#elif defined(ATTACK_PERSONALITY)
+#define ATTACK_SYMBOL "PERS"
+#define ATTACK_WHILE_REGISTERING
+#elif defined(ATTACK_KCMP)
+#define ATTACK_SYMBOL "KCMP"
+#define ATTACK_WHILE_REGISTERING
+#elif defined(ATTACK_RENAME)
+#define ATTACK_SYMBOL "RENAME"
+#elif defined(ATTACK_DESCRIPTORS)
+#define ATTACK_SYMBOL "FDS"
+#elif defined(ATTACK_SIGSYS)
+#define ATTACK_SYMBOL "SIGSYS"
+#elif defined(ATTACK_SETOWN)
+#define ATTACK_SYMBOL "SETOWN"
 #else
 #error "build with one ATTACK_* switch"
 #endif
 
 /* The host's table; valid for the life of the process once registered. */
 static const pb_host_services *host;
+
+#ifdef ATTACK_WHILE_REGISTERING
+/* What the attack made while registering got, for `fetch` to report. */
+static char registering_outcome[256];
+#endif
+
+#ifdef ATTACK_AWAIT_KILL
+static pthread_mutex_t awaited = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t answer = PTHREAD_COND_INITIALIZER;
+static int answered;
+
+/* Any answer will do: it only has to come back over the host's pipe. */
+static void on_awaited(void *context, const pb_http_response *response) {
+    (void)context;
+    (void)response;
+    pthread_mutex_lock(&awaited);
+    answered = 1;
+    pthread_cond_signal(&answer);
+    pthread_mutex_unlock(&awaited);
+}
+#endif
 
 /* "<call>: <strerror(errno)>" when `failed`, else "<call>: succeeded". */
 __attribute__((unused)) static void outcome(char *message, size_t capacity, const char *call, int failed) {
@@ -79,13 +189,12 @@ static void attack(char *message, size_t capacity, const char **amount) {
     outcome(message, capacity, "open(/etc/passwd)", fd < 0);
     if (fd >= 0) close(fd);
 #elif defined(ATTACK_CONNECT)
-    const char *port = getenv("SANDBOX_ATTACK_PORT");
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) {
         outcome(message, capacity, "socket(AF_INET, SOCK_STREAM)", 1);
         return;
     }
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port ? port : "0"))};
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)(SANDBOX_ATTACK_PORT))};
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     int failed = connect(fd, (struct sockaddr *)&address, sizeof address) != 0;
     outcome(message, capacity, "connect(127.0.0.1)", failed);
@@ -100,8 +209,7 @@ static void attack(char *message, size_t capacity, const char **amount) {
     execve("/bin/sh", arguments, NULL);
     outcome(message, capacity, "execve(/bin/sh)", 1);
 #elif defined(ATTACK_WRITE_FILE)
-    const char *path = getenv("SANDBOX_ATTACK_FILE");
-    int fd = open(path ? path : "/tmp/sandbox-attack", O_WRONLY | O_CREAT | O_EXCL, 0644);
+    int fd = open(SANDBOX_ATTACK_FILE, O_WRONLY | O_CREAT | O_EXCL, 0644);
     int failed = fd < 0 || write(fd, "pwned\n", 6) != 6;
     outcome(message, capacity, "open(O_CREAT) and write", failed);
     if (fd >= 0) close(fd);
@@ -110,11 +218,10 @@ static void attack(char *message, size_t capacity, const char **amount) {
 #elif defined(ATTACK_PTRACE)
     outcome(message, capacity, "ptrace(PTRACE_ATTACH, host)", ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) != 0);
 #elif defined(ATTACK_ORPHAN)
-    const char *token = getenv("SANDBOX_ATTACK_TOKEN");
     pid_t child = fork();
     if (child == 0) {
         /* The name the test looks for among the processes left afterwards. */
-        prctl(PR_SET_NAME, token ? token : "orphan", 0, 0, 0);
+        prctl(PR_SET_NAME, SANDBOX_ATTACK_TOKEN, 0, 0, 0);
         for (;;) pause();
     }
     outcome(message, capacity, "fork()", child < 0);
@@ -123,20 +230,109 @@ static void attack(char *message, size_t capacity, const char **amount) {
     (void)outcome;
     int never_ends[2];
     if (pipe(never_ends) == 0) dup2(never_ends[0], 3);
-    /* A log line is a frame, which wakes the worker's pipe loop: it polls
-     * the new fd 3 from then on. The pause gives it time to; without it the
-     * test could pass on the old pipe's end of file, never fail wrongly. */
-    host->log(host->host_context, PB_LOG_WARNING, "hiding the host's pipe");
-    struct timespec pause_for = {.tv_sec = 0, .tv_nsec = 200 * 1000000L};
-    while (nanosleep(&pause_for, &pause_for) != 0) {}
-    dprintf(2, "worker %d waiting\n", (int)getpid());
+    /* The worker's reading thread is already waiting on the host's pipe:
+     * an answer from the host lets that read return, and the next one
+     * waits on the new fd 3, which never ends. Once the answer is here, the
+     * worker can no longer see the host go; only the kernel can end it. */
+    pthread_mutex_lock(&awaited);
+    host->http_get(host->host_context, "file:///", 1000, on_awaited, NULL);
+    while (!answered) pthread_cond_wait(&answer, &awaited);
+    pthread_mutex_unlock(&awaited);
+    dprintf(2, "worker waiting\n");
     for (;;) pause();
+#elif defined(ATTACK_TIOCSTI)
+    outcome(message, capacity, "ioctl(2, TIOCSTI)", ioctl(2, TIOCSTI, "x") != 0);
+#elif defined(ATTACK_TCSETATTR)
+    struct termios settings;
+    memset(&settings, 0, sizeof settings);
+    /* Whatever tcgetattr answers, try to set: echo off, as a password thief would. */
+    (void)tcgetattr(2, &settings);
+    settings.c_lflag &= ~(tcflag_t)ECHO;
+    outcome(message, capacity, "tcsetattr(2)", tcsetattr(2, TCSANOW, &settings) != 0);
+#elif defined(ATTACK_OPEN_TTY)
+    int fd = open("/dev/tty", O_RDWR);
+    outcome(message, capacity, "open(/dev/tty)", fd < 0);
+    if (fd >= 0) close(fd);
+#elif defined(ATTACK_SHM)
+    char got[128], attached[128];
+    int id = shmget((key_t)(SANDBOX_ATTACK_SHM_KEY), 0, 0);
+    outcome(got, sizeof got, "shmget(the test's key)", id < 0);
+    void *segment = shmat(SANDBOX_ATTACK_SHM_ID, NULL, SHM_RDONLY);
+    outcome(attached, sizeof attached, "shmat(the test's id)", segment == (void *)-1);
+    if (segment != (void *)-1) shmdt(segment);
+    snprintf(message, capacity, "%s; %s", got, attached);
+#elif defined(ATTACK_MSGGET)
+    outcome(message, capacity, "msgget(IPC_PRIVATE)", msgget(IPC_PRIVATE, IPC_CREAT | 0600) < 0);
+#elif defined(ATTACK_MQ_OPEN)
+    mqd_t queue = mq_open("/" SANDBOX_ATTACK_TOKEN, O_CREAT | O_RDWR, 0600, NULL);
+    outcome(message, capacity, "mq_open", queue == (mqd_t)-1);
+#elif defined(ATTACK_ENVIRONMENT)
+    /* Every name, in the order of the environment, and whether the token is anywhere. */
+    int seen = 0;
+    size_t used = (size_t)snprintf(message, capacity, "environment:");
+    for (char **entry = environ; *entry && used < capacity; entry++) {
+        const char *equals = strchr(*entry, '=');
+        int length = equals ? (int)(equals - *entry) : (int)strlen(*entry);
+        used += (size_t)snprintf(message + used, capacity - used, " %.*s", length, *entry);
+        if (strstr(*entry, SANDBOX_ATTACK_TOKEN)) seen = 1;
+    }
+    char environ_file[8192];
+    int fd = open("/proc/self/environ", O_RDONLY);
+    ssize_t length = fd >= 0 ? read(fd, environ_file, sizeof environ_file - 1) : -1;
+    if (fd >= 0) close(fd);
+    for (ssize_t at = 0; length > 0 && at < length; at += (ssize_t)strlen(environ_file + at) + 1) {
+        environ_file[length] = '\0';
+        if (strstr(environ_file + at, SANDBOX_ATTACK_TOKEN)) seen = 1;
+    }
+    if (used < capacity) snprintf(message + used, capacity - used, "; token %s", seen ? "seen" : "unseen");
+#elif defined(ATTACK_FTRUNCATE)
+    outcome(message, capacity, "ftruncate(2, 0)", ftruncate(2, 0) != 0);
+#elif defined(ATTACK_INOTIFY)
+    int watcher = inotify_init1(IN_CLOEXEC);
+    if (watcher < 0) {
+        outcome(message, capacity, "inotify_init1", 1);
+        return;
+    }
+    outcome(message, capacity, "inotify_add_watch(the test's directory)", inotify_add_watch(watcher, SANDBOX_ATTACK_DIR, IN_ALL_EVENTS) < 0);
+    close(watcher);
+#elif defined(ATTACK_PIDFD)
+    int process = (int)syscall(__NR_pidfd_open, getppid(), 0);
+    if (process < 0) {
+        outcome(message, capacity, "pidfd_open(the parent)", 1);
+        return;
+    }
+    int stolen = (int)syscall(__NR_pidfd_getfd, process, 2, 0);
+    outcome(message, capacity, "pidfd_getfd(the parent's 2)", stolen < 0);
+    if (stolen >= 0) close(stolen);
+    close(process);
+#elif defined(ATTACK_WHILE_REGISTERING)
+    snprintf(message, capacity, "%s", registering_outcome);
+#elif defined(ATTACK_RENAME)
+    outcome(message, capacity, "prctl(PR_SET_NAME, sshd)", prctl(PR_SET_NAME, "sshd", 0, 0, 0) != 0);
+#elif defined(ATTACK_DESCRIPTORS)
+    size_t used = (size_t)snprintf(message, capacity, "descriptors:");
+    for (int fd = 0; fd < 1024 && used < capacity; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0) used += (size_t)snprintf(message + used, capacity - used, " %d", fd);
+    }
+    static const char *const names[] = {"0", "1", "2"};
+    for (int fd = 0; fd < 3 && used < capacity; fd++) {
+        struct stat facts;
+        const char *kind = fstat(fd, &facts) != 0 ? "closed" : S_ISFIFO(facts.st_mode) ? "a pipe" : S_ISCHR(facts.st_mode) ? "a device" : "a file";
+        used += (size_t)snprintf(message + used, capacity - used, "%s %s %s", fd == 0 ? ";" : ",", names[fd], kind);
+    }
+#elif defined(ATTACK_SIGSYS)
+    struct sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.sa_handler = SIG_IGN;
+    outcome(message, capacity, "sigaction(SIGSYS)", sigaction(SIGSYS, &ignore, NULL) != 0);
+#elif defined(ATTACK_SETOWN)
+    outcome(message, capacity, "fcntl(0, F_SETOWN, parent)", fcntl(0, F_SETOWN, getppid() ? getppid() : 1) != 0);
 #endif
 }
 
 static void fetch(void *context, const pb_fetch_request *request, pb_fetch_completion_fn completion, void *completion_context) {
     (void)context;
-    char message[256];
+    char message[1024];
     const char *amount;
     attack(message, sizeof message, &amount);
     pb_fetch_result result = {
@@ -151,6 +347,12 @@ static void fetch(void *context, const pb_fetch_request *request, pb_fetch_compl
 
 static pb_status register_plugin(const pb_host_services *services) {
     host = services;
+#if defined(ATTACK_PERSONALITY)
+    outcome(registering_outcome, sizeof registering_outcome, "personality(0xffffffff)", personality(0xffffffff) == -1);
+#elif defined(ATTACK_KCMP)
+    outcome(registering_outcome, sizeof registering_outcome, "kcmp(self, parent, KCMP_FILE)",
+            syscall(__NR_kcmp, getpid(), getppid(), KCMP_FILE, 2, 2) < 0);
+#endif
     pb_fetcher fetcher = {
         .struct_size = sizeof fetcher,
         .symbol = ATTACK_SYMBOL,

@@ -26,13 +26,16 @@ enum CrossThreadCycle {
             try aStarted.wait()
             return CycleB(CycleC(try r.resolve(CycleA.self)))
         }
-        async let a = DedicatedThread.run {
-            failure(then: afterwards) { () throws(ResolutionError) in _ = try container.resolve(CycleA.self) }
+        // NB: both threads start at once, without waiting for the cooperative pool, and meet on the latches.
+        return await DedicatedThread.run { () -> [ResolutionError?] in
+            let a = JoinableThread {
+                failure(then: afterwards) { () throws(ResolutionError) in _ = try container.resolve(CycleA.self) }
+            }
+            let b = JoinableThread {
+                failure(then: afterwards) { () throws(ResolutionError) in _ = try container.resolve(CycleB.self) }
+            }
+            return [a.join() ?? nil, b.join() ?? nil]
         }
-        async let b = DedicatedThread.run {
-            failure(then: afterwards) { () throws(ResolutionError) in _ = try container.resolve(CycleB.self) }
-        }
-        return await [a, b]
     }
 
     /// What `resolve` threw, or nil; runs `afterwards` either way.

@@ -15,9 +15,10 @@ final class Latch: Sendable {
 
     /// Returns once the latch is open.
     ///
-    /// - Parameter limit: Far above what a loaded machine needs: this catches a hang, not slowness.
+    /// - Parameter limit: Far above what a loaded machine needs (a thread starting and reaching the
+    ///   latch takes milliseconds): this catches a hang, not slowness.
     /// - Throws: ``FactoryFailure`` if the latch is still closed after `limit`.
-    func wait(atMost limit: DispatchTimeInterval = .seconds(10)) throws(FactoryFailure) {
+    func wait(atMost limit: DispatchTimeInterval = .seconds(30)) throws(FactoryFailure) {
         guard semaphore.wait(timeout: .now() + limit) == .success else {
             throw FactoryFailure(reason: "the latch was never opened")
         }

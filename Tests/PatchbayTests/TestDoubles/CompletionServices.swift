@@ -11,7 +11,7 @@ final class CompletingChild {
 }
 
 /// Swinject's four objects: A, B and C built by initializer, each around the next;
-/// D points back at B and C, set by `initCompleted`.
+/// C points back at A, and D at B and C, set by `initCompleted`.
 final class FourA {
     let b: FourB
     init(b: FourB) { self.b = b }
@@ -24,6 +24,7 @@ final class FourB {
 
 final class FourC {
     let d: FourD
+    weak var a: FourA?
     init(d: FourD) { self.d = d }
 }
 

@@ -93,15 +93,18 @@ enum FixturePlugins {
     }
 
     /// The compiled library for `fixture`, built once per test run.
+    ///
+    /// Tests run in parallel and may build the same fixture at once, or two
+    /// fixtures of one file name with different switches (a test's port,
+    /// compiled in because a worker sees none of the test's environment):
+    /// each build goes to a directory of its own, so nobody ever copies a
+    /// half-written library or another fixture's.
     static func library(_ fixture: Fixture) async throws -> URL {
         if let url = built.withLock({ $0[fixture] }) { return url }
-        let output = try outputDirectory.get().appending(path: fixture.fileName)
-        // Tests run in parallel and may build the same fixture at once:
-        // each compiles to a file of its own and renames it into place, so
-        // nobody ever copies a half-written library.
-        let scratch = output.deletingLastPathComponent().appending(path: "\(UUID().uuidString)-\(fixture.fileName)")
-        try await compile(source: fixture.source, defines: fixture.defines, to: scratch)
-        guard rename(scratch.path, output.path) == 0 else { throw CompileError(message: "cannot rename \(scratch.path): \(errno)") }
+        let directory = try outputDirectory.get().appending(path: UUID().uuidString)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = directory.appending(path: fixture.fileName)
+        try await compile(source: fixture.source, defines: fixture.defines, to: output)
         built.withLock { $0[fixture] = output }
         return output
     }
@@ -199,7 +202,7 @@ enum FixturePlugins {
         let httpInclude = repositoryRoot.appending(path: "Sources/HostHTTPABI/include")
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = [compiler, "-shared", "-fPIC", "-std=c11", "-Wall", "-Werror", "-I", include.path, "-I", httpInclude.path] + defines
+        process.arguments = [compiler, "-shared", "-fPIC", "-std=c11", "-Wall", "-Werror", "-pthread", "-I", include.path, "-I", httpInclude.path] + defines
             + ["-o", output.path, source.path]
         let errors = Pipe()
         process.standardError = errors

@@ -1,0 +1,184 @@
+/*
+ * sandbox_start: what the worker sandbox's start costs, exec to first frame.
+ *
+ * Starts each given worker in turn, ROUNDS times, interleaved and in a
+ * shuffled order each round, and times the start to the last byte of the
+ * worker's first frame (its sandbox report, sent once it has confined
+ * itself). Each worker is given as MODE:PATH, where MODE is how it starts:
+ *
+ *   posix   posix_spawn with the host's environment, as the host did before
+ *           this sandbox (fds 1 and 2 inherited): for a build of `main`
+ *           from before it, today's sandbox;
+ *   plain   pb_spawn_worker with no namespace, the allow-listed environment
+ *           and the output pipe: every layer but the namespaces;
+ *   full    pb_spawn_worker with every namespace, as the host starts one now.
+ *
+ * The namespaces every worker of a host shares are made once, before the
+ * rounds, and timed on their own (`pb_spawn_prepare_shared`), ROUNDS times
+ * in fresh children of this process. Prints one line per worker, and the
+ * load average.
+ *
+ * Usage: sandbox_start ROUNDS PLUGIN.so MODE:WORKER [MODE:WORKER]...
+ */
+#define _GNU_SOURCE
+#include "worker_spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probe_timing.h"
+
+extern char **environ;
+
+typedef enum mode { MODE_POSIX, MODE_PLAIN, MODE_FULL } mode;
+
+static pb_spawn_shared shared = {.struct_size = sizeof shared, .user_fd = -1, .net_fd = -1};
+static char *allowed_environment[] = {"SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO", NULL};
+
+/* One start: the time to the first whole frame, or a negative number. */
+static double start_once(mode mode, const char *path, int plugin, int null_device) {
+    int down[2], up[2], output[2];
+    if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC) || pipe2(output, O_CLOEXEC)) return -1;
+    char *argv[] = {(char *)path, NULL};
+    pid_t pid = -1;
+    double begun = now_us();
+    if (mode == MODE_POSIX) {
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, down[0], 3);
+        posix_spawn_file_actions_adddup2(&actions, up[1], 4);
+        posix_spawn_file_actions_adddup2(&actions, plugin, 5);
+        posix_spawnattr_t attributes;
+        posix_spawnattr_init(&attributes);
+        posix_spawnattr_setpgroup(&attributes, 0);
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+        int failed = posix_spawn(&pid, path, &actions, &attributes, argv, environ);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attributes);
+        if (failed) pid = -1;
+    } else {
+        int32_t descriptors[] = {null_device, output[1], output[1], down[0], up[1], plugin};
+        pb_spawn_request request = {
+            .struct_size = sizeof request, .namespaces = mode == MODE_FULL ? PB_SPAWN_ALL_NAMESPACES : 0, .path = path, .argv = argv,
+            .envp = allowed_environment, .descriptors = descriptors, .descriptor_count = 6, .shared_user_fd = shared.user_fd,
+            .shared_net_fd = shared.net_fd, .uid = getuid(), .gid = getgid(), .max_tasks = 300,
+        };
+        pb_spawn_result result = {.struct_size = sizeof result};
+        if (pb_spawn_worker(&request, &result) == 0) pid = result.pid;
+    }
+    close(down[0]);
+    close(up[1]);
+    close(output[1]);
+    double elapsed = -1;
+    unsigned char prefix[4];
+    if (pid > 0 && read_all(up[0], prefix, 4) == 0) {
+        size_t length = (size_t)prefix[0] << 24 | (size_t)prefix[1] << 16 | (size_t)prefix[2] << 8 | prefix[3];
+        unsigned char *body = malloc(length ? length : 1);
+        if (body && read_all(up[0], body, length) == 0) elapsed = now_us() - begun;
+        free(body);
+    }
+    close(down[1]);
+    close(up[0]);
+    close(output[0]);
+    int status;
+    if (pid > 0) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    }
+    return elapsed;
+}
+
+/* The shared namespaces, made once per host: timed in a fresh child each round. */
+static double prepare_once(void) {
+    int timing[2];
+    if (pipe(timing)) return -1;
+    pid_t child = fork();
+    if (child == 0) {
+        pb_spawn_shared fresh = {.struct_size = sizeof fresh};
+        double begun = now_us();
+        pb_spawn_prepare_shared(getuid(), getgid(), &fresh);
+        double elapsed = fresh.net_fd >= 0 ? now_us() - begun : -1;
+        (void)!write(timing[1], &elapsed, sizeof elapsed);
+        _exit(0);
+    }
+    close(timing[1]);
+    double elapsed = -1;
+    if (child < 0 || read(timing[0], &elapsed, sizeof elapsed) != sizeof elapsed) elapsed = -1;
+    close(timing[0]);
+    if (child > 0) waitpid(child, NULL, 0);
+    return elapsed;
+}
+
+static void report(const char *name, double *t, int rounds, double load) {
+    qsort(t, (size_t)rounds, sizeof *t, compare);
+    printf("%-64s median %7.0f us  p10 %7.0f  p90 %7.0f  (load %.2f)\n", name, t[rounds / 2], t[rounds / 10], t[rounds * 9 / 10], load);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) {
+        fprintf(stderr, "usage: %s ROUNDS PLUGIN.so MODE:WORKER [MODE:WORKER]...\n", argv[0]);
+        return 64;
+    }
+    int rounds = atoi(argv[1]);
+    int plugin = open(argv[2], O_RDONLY | O_CLOEXEC);
+    int null_device = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (plugin < 0 || null_device < 0) {
+        perror(argv[2]);
+        return 66;
+    }
+    int workers = argc - 3;
+    mode *modes = calloc((size_t)workers, sizeof *modes);
+    const char **paths = calloc((size_t)workers, sizeof *paths);
+    for (int w = 0; w < workers; w++) {
+        char *colon = strchr(argv[3 + w], ':');
+        if (!colon) {
+            fprintf(stderr, "sandbox_start: %s is not MODE:WORKER\n", argv[3 + w]);
+            return 64;
+        }
+        *colon = '\0';
+        modes[w] = strcmp(argv[3 + w], "posix") == 0 ? MODE_POSIX : strcmp(argv[3 + w], "plain") == 0 ? MODE_PLAIN : MODE_FULL;
+        paths[w] = colon + 1;
+    }
+    pb_spawn_prepare_shared(getuid(), getgid(), &shared);
+    if (shared.net_fd < 0) fprintf(stderr, "sandbox_start: no shared network namespace: %s\n", strerror(shared.net_errno));
+
+    double *times = calloc((size_t)(workers + 1) * (size_t)rounds, sizeof(double));
+    int *order = calloc((size_t)workers + 1, sizeof(int));
+    srand((unsigned)time(NULL));
+    const int warmup = 5;
+    for (int round = 0; round < rounds + warmup; round++) {
+        for (int w = 0; w <= workers; w++) order[w] = w;
+        for (int w = workers; w > 0; w--) {
+            int other = rand() % (w + 1), kept = order[w];
+            order[w] = order[other];
+            order[other] = kept;
+        }
+        for (int k = 0; k <= workers; k++) {
+            int w = order[k];
+            double elapsed = w == workers ? prepare_once() : start_once(modes[w], paths[w], plugin, null_device);
+            if (elapsed < 0) {
+                fprintf(stderr, "sandbox_start: %s failed\n", w == workers ? "the shared namespaces" : paths[w]);
+                return 1;
+            }
+            if (round >= warmup) times[w * rounds + round - warmup] = elapsed;
+        }
+    }
+    double load[1] = {0};
+    getloadavg(load, 1);
+    static const char *const names[] = {"posix", "plain", "full"};
+    for (int w = 0; w < workers; w++) {
+        char name[4096];
+        snprintf(name, sizeof name, "%s:%s", names[modes[w]], paths[w]);
+        report(name, times + w * rounds, rounds, load[0]);
+    }
+    report("the shared user and network namespaces, once per host", times + workers * rounds, rounds, load[0]);
+    return 0;
+}
