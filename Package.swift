@@ -116,6 +116,7 @@ let package = Package(
         .executableTarget(
             name: "HostCommand",
             dependencies: [
+                "Patchbay",
                 "PluginBoundary",
                 "PluginHost",
                 "WorkerProtocol",
