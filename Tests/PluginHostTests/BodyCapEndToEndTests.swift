@@ -31,11 +31,11 @@ struct BodyCapEndToEndTests {
         ])
         defer { Task { await server.stop() } }
 
-        let fits = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags, hostDefaults: true)
+        let fits = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags)
         #expect(fits.status == 0, "\(fits.stderr)")
         #expect(fits.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nETH     USD       3000.5  EthereumPlugin\n")
 
-        let over = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags, hostDefaults: true)
+        let over = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags)
         #expect(over.status == 1)
         #expect(over.stdout == "")
         #expect(over.stderrLines == [Self.tooLarge(server.baseURL)])
@@ -48,7 +48,7 @@ struct BodyCapEndToEndTests {
         try FileManager.default.createDirectory(at: prices, withIntermediateDirectories: true)
         func fetch(size: Int) async throws -> CommandRunner.Output {
             try Data(Self.body(size: size).utf8).write(to: prices.appending(path: "spot"))
-            return try await CommandRunner.host(["fetch", "ETH", "--api-base-url", base.absoluteString] + flags, hostDefaults: true)
+            return try await CommandRunner.host(["fetch", "ETH", "--api-base-url", base.absoluteString] + flags)
         }
 
         let fits = try await fetch(size: Self.cap)

@@ -14,7 +14,7 @@ struct CachedListingChecksEndToEndTests {
         ]
 
         func host(_ arguments: [String]) async throws -> CommandRunner.Output {
-            try await CommandRunner.host(arguments, environment: environment, hostDefaults: true)
+            try await CommandRunner.host(arguments, environment: environment)
         }
 
         /// `list-plugins --format json`'s row of each file, by file name.

@@ -6,11 +6,11 @@ import Testing
 /// Plugins whose completion callback comes never, twice, or after the
 /// timeout. In-process, the host hands out numeric tokens, never pointers,
 /// as `completion_context`, so a stray call finds no waiter and is ignored;
-/// under `--isolate` the worker does the same. Either way the host neither
+/// in a sandboxed worker, where an unvouched plugin runs, the worker does the same. Either way the host neither
 /// crashes nor waits past `--timeout`.
 @Suite("Completion callbacks that misbehave", .timeLimit(.minutes(5)))
 struct CallbackMisbehaviourTests {
-    static let modes: [[String]] = [[], ["--isolate"]]
+    static let modes = CommandRunner.fixturePlacements
 
     func fetch(_ symbol: String, _ variant: FixturePlugins.Variant, _ flags: [String]) async throws -> (CommandRunner.Output, Duration) {
         let directory = try await FixturePlugins.directory(with: [variant], bundled: ["Ethereum"])
@@ -37,7 +37,7 @@ struct CallbackMisbehaviourTests {
         #expect(output.stdout.contains("TWICE   USD       1.00                        TwicePlugin"), "\(output.stdout)")
         #expect(!output.stdout.contains("666"))
         // A worker's log lines are attributed to its plugin, whoever wrote them.
-        let source = flags.isEmpty ? "" : "[TwicePlugin] "
+        let source = flags.isEmpty ? "[TwicePlugin] " : ""
         #expect(output.stderrLines == [
             "host: \(source)warning: ignored a fetch callback from TwicePlugin that came after the fetch had already finished (a second call or a call after the timeout)"
         ])

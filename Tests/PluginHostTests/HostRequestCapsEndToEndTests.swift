@@ -27,7 +27,7 @@ struct HostRequestCapsEndToEndTests {
         let directory = try await FixturePlugins.directory(containing: fixtures)
         let output = try await CommandRunner.host(
             ["fetch"] + symbols + ["--format", "json", "--timeout", "60", "--load-timeout", "60", "--plugins-dir", directory.path, "--api-base-url", api] + flags,
-            hostDefaults: true, deadline: .seconds(90))
+            deadline: .seconds(90))
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         return (Dictionary(uniqueKeysWithValues: rows.compactMap { row in row["symbol"].map { ($0, row) } }), output)
     }

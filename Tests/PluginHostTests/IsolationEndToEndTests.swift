@@ -187,7 +187,7 @@ struct IsolationEndToEndTests {
         let directory = try await FixturePlugins.directory(with: [.cPlugin, .exitInFetch])
 
         let output = try await CommandRunner.host(
-            ["list-plugins", "--format", "json", "--plugins-dir", directory.path], executable: host.appending(path: "host"), hostDefaults: true)
+            ["list-plugins", "--format", "json", "--plugins-dir", directory.path], executable: host.appending(path: "host"))
 
         let searched = "\(host.path)/patchbay-worker or \(host.deletingLastPathComponent().path)/lib/patchbay/patchbay-worker"
         let line = "cannot run plugins in sandboxed workers: there is no executable \(searched); this host is neither in a checkout's build folder nor installed, so it is not where it looks: run the host from its build folder, or install it with `scripts/install.sh`"

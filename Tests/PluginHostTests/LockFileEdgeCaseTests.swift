@@ -47,7 +47,7 @@ struct LockFileEdgeCaseTests {
         try spoiled.make(at: lock)
 
         for flags in [["--no-cache"], []] {
-            let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags, hostDefaults: true)
+            let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags)
             #expect(output.status == 0)
             #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n", "\(flags)")
             let reason = spoiled.reason.replacingOccurrences(of: "LOCK", with: lock)

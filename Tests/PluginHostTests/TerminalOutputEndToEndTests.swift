@@ -51,7 +51,7 @@ struct TerminalOutputEndToEndTests {
         let shownJunk = "\(directory.path)/\(Self.shownJunkName)"
         let environment = ["XDG_CONFIG_HOME": try TemporaryDirectory.make().path, "XDG_CACHE_HOME": try TemporaryDirectory.make().path]
         func host(_ arguments: [String]) async throws -> CommandRunner.Output {
-            try await CommandRunner.host(arguments, environment: environment, hostDefaults: true)
+            try await CommandRunner.host(arguments, environment: environment)
         }
         let plugins = ["--plugins-dir", directory.path]
         let skippingJunk =

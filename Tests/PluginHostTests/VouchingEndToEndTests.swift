@@ -40,7 +40,7 @@ struct VouchingEndToEndTests {
 
         /// `host` with its defaults, as this user.
         func host(_ arguments: [String], in directory: URL? = nil, executable: URL? = nil) async throws -> CommandRunner.Output {
-            try await CommandRunner.host(arguments, environment: environment, in: directory, executable: executable, hostDefaults: true)
+            try await CommandRunner.host(arguments, environment: environment, in: directory, executable: executable)
         }
     }
 

@@ -79,6 +79,7 @@ extension Host {
         }
         var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         scanner.progress = options.progress
+        scanner.warnedAboutSandbox = plan.warnedAboutSandbox
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks), options: options)
     }
 
@@ -107,6 +108,8 @@ extension Host {
         /// once, when the plan is carried out.
         let refusal: RegistryCacheStore.Refusal?
         let locks: LockFileCache
+        /// Set by the first worker of the run, scanning or loading, whose sandbox is partial: one warning per run.
+        let warnedAboutSandbox = OnceFlag()
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
             items.compactMap { if case .needsScan(let candidate) = $0 { candidate } else { nil } }
@@ -179,7 +182,7 @@ extension Host {
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, locks: plan.locks, options: options)
+        let loaded = compose(items, locks: plan.locks, options: options, warned: plan.warnedAboutSandbox)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
@@ -189,7 +192,7 @@ extension Host {
     /// order, with the rules loading in that order would apply: the first
     /// file to register a symbol keeps it. The host's checks that depend on
     /// more than the file (its directory, the lock file) are made again here.
-    private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions) -> LoadedPlugins {
+    private func compose(_ items: [Listed], locks: LockFileCache, options: LoadOptions, warned: OnceFlag) -> LoadedPlugins {
         // Two passes: every on-demand plugin shares the finished ownership.
         let ownership = SymbolOwnership()
         var outcomes: [(Result<(PluginReport, [RegistryCache.Fetcher]), PluginLoader.Failure>, PluginDiscovery.Candidate, RegistryCache.Entry?, scanned: Bool)] = []
@@ -208,7 +211,6 @@ extension Host {
 
         var result = PluginLoader.Outcome()
         var onDemand: [OnDemandPlugin] = []
-        let warned = OnceFlag()
         let rule = PlacementRule(policy: options.policy, trust: trust)
         // This run's sandbox, not the one a scan recorded: judged once, when
         // the first isolated plugin is listed, if the run shows or requires it.
