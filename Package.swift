@@ -16,6 +16,17 @@ import PackageDescription
 /// Target dependencies that only the host uses.
 let hostOnly: TargetDependencyCondition? = .when(traits: ["Host"])
 
+/// For the worker and the modules it links: no implicit import of the
+/// concurrency and string-processing modules, so `patchbay-worker` loads
+/// only libswiftCore (and libswiftGlibc, libswiftSynchronization) at start:
+/// libswift_Concurrency alone brings libdispatch and libBlocksRuntime.
+/// Only the host's targets use these, and no consumer builds them.
+let workerSwiftSettings: [SwiftSetting] = [
+    .unsafeFlags([
+        "-Xfrontend", "-disable-implicit-concurrency-module-import", "-Xfrontend", "-disable-implicit-string-processing-module-import",
+    ])
+]
+
 let package = Package(
     name: "Patchbay",
     // The minimums the container and the SDK need (Synchronization's `Mutex`
@@ -78,11 +89,12 @@ let package = Package(
 
         .target(name: "HostShared", dependencies: ["HostHTTPABI", "PluginABI"]),
         // The host's side of the C boundary, for the host's own loader and a worker's alike: no Foundation.
-        .target(name: "PluginBoundary", dependencies: ["PluginABI"]),
+        .target(name: "PluginBoundary", dependencies: ["PluginABI"], swiftSettings: workerSwiftSettings),
         // The frames between the host and a worker, and the worker's start-up contract: no Foundation.
-        .target(name: "WorkerProtocol", dependencies: ["CWorkerSandbox", "PluginBoundary"]),
+        .target(name: "WorkerProtocol", dependencies: ["CWorkerSandbox", "PluginBoundary"], swiftSettings: workerSwiftSettings),
         // `patchbay-worker`: only the sandbox, the frames and the boundary; PluginHost is out of its reach.
-        .executableTarget(name: "PluginWorker", dependencies: ["CWorkerSandbox", "PluginABI", "PluginBoundary", "WorkerProtocol"]),
+        .executableTarget(
+            name: "PluginWorker", dependencies: ["CWorkerSandbox", "PluginABI", "PluginBoundary", "WorkerProtocol"], swiftSettings: workerSwiftSettings),
         // NB: Landlock, seccomp-bpf and rlimits for isolated workers, in C: raw system calls Swift cannot make.
         .target(name: "CWorkerSandbox"),
         .target(name: "HostHTTPABI", dependencies: ["PluginABI"]),
@@ -128,8 +140,18 @@ let package = Package(
         // The commit and the Swift version `host --version` prints, written into the build folder, never the source tree.
         .plugin(name: "BuildInfo", capability: .buildTool(), path: "BuildPlugins/BuildInfo"),
 
+        // Fuzz targets for every parser of untrusted input (docs/FUZZING.md).
+        // `scripts/fuzz.sh` builds PatchbayFuzz as a libFuzzer binary; in a
+        // normal build it replays saved inputs, and FuzzTargetTests replays
+        // the corpora under `Fuzz/`. No product: nothing outside uses them.
+        .target(name: "FuzzTargets", dependencies: ["HostHTTPABI", "HostShared", "PluginABI", "PluginBoundary", "PluginHost", "PriceKit", "WorkerProtocol"]),
+        // NB: declares libFuzzer's driver, which PatchbayFuzz's own `main` calls.
+        .target(name: "CFuzzerDriver"),
+        .executableTarget(name: "PatchbayFuzz", dependencies: ["CFuzzerDriver", "FuzzTargets", "PluginHost"]),
+
         .testTarget(name: "PatchbayTests", dependencies: ["Patchbay", "PatchbayTesting"]),
         .testTarget(name: "PriceKitTests", dependencies: ["PriceKit"]),
+        .testTarget(name: "FuzzTargetTests", dependencies: ["FuzzTargets"]),
         .testTarget(name: "PluginSDKTests", dependencies: ["PluginABI", "PluginSDK"]),
         .testTarget(name: "WorkerProtocolTests", dependencies: ["PluginBoundary", "WorkerProtocol"]),
         .testTarget(

@@ -14,7 +14,12 @@
 #      program that links the sandbox alone.
 # Usage: scripts/benchmark-sandbox.sh                      (release build)
 #        BEFORE_REF=e879e1f ROUNDS=100 scripts/benchmark-sandbox.sh
-#        SCRATCH=.build-other scripts/benchmark-sandbox.sh
+#        SCRATCH=.build-other JOBS=2 scripts/benchmark-sandbox.sh   (JOBS: build jobs, 1 by default)
+#        REALTIME=1 BEFORE_REF=e879e1f scripts/benchmark-sandbox.sh
+# REALTIME=1 (root) runs the timed parts, never the builds, at real-time
+# priority (chrt -f 50): on a machine busy with other work, every extra
+# sleep and wake-up on a worker's path waits its turn behind that work, and
+# the figures measure the machine's load more than the sandbox.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,10 +27,12 @@ scratch=${SCRATCH:-.build}
 rounds=${ROUNDS:-60}
 work=.build-bench/sandbox
 mkdir -p "$work"
+timed=()
+[ "${REALTIME:-0}" = 1 ] && timed=(chrt -f 50)
 
 build() { # DIR SCRATCH: the release products a worker benchmark needs
     for product in host patchbay-worker BitcoinPlugin EthereumPlugin; do
-        (cd "$1" && swift build -c release --scratch-path "$2" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true)
+        (cd "$1" && swift build -c release -j "${JOBS:-1}" --scratch-path "$2" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true)
     done
 }
 build . "$scratch"
@@ -53,7 +60,7 @@ echo '{"data":{"base":"DOGE","currency":"USD","amount":"0.25"}}' >"$prices/spot.
 api="file://$PWD/$work/prices"
 
 echo "== 1. confinement inside the worker (median of $rounds runs, 2 workers each)"
-python3 - "$bin/host" "$rounds" <<'PY'
+${timed[@]+"${timed[@]}"} python3 - "$bin/host" "$rounds" <<'PY'
 import re, statistics, subprocess, sys
 host, rounds = sys.argv[1], int(sys.argv[2])
 pattern = re.compile(r"confined in (\d+) µs \(Landlock (\d+) µs, seccomp (\d+) µs, rlimits (\d+) µs\)")
@@ -68,13 +75,13 @@ PY
 
 echo "== 2. a worker's start, exec to first frame ($rounds interleaved rounds)"
 clang -O2 -std=c11 -I Sources/CWorkerSandbox/include scripts/probes/sandbox_start.c Sources/CWorkerSandbox/worker_spawn.c -o "$work/sandbox_start"
-workers=("full:$PWD/$bin/patchbay-worker" "plain:$PWD/$bin/patchbay-worker")
-[ -n "$before" ] && workers+=("posix:$PWD/$before/patchbay-worker")
-"$work/sandbox_start" "$rounds" "$plugins/libCDogecoinPlugin.so" "${workers[@]}"
+workers=("full:$bin/patchbay-worker" "plain:$bin/patchbay-worker")
+[ -n "$before" ] && workers+=("posix:$before/patchbay-worker")
+${timed[@]+"${timed[@]}"} "$work/sandbox_start" "$rounds" "$plugins/libCDogecoinPlugin.so" "${workers[@]}"
 
 if [ -n "$before" ]; then
     echo "== 3. host fetch DOGE, one worker: $BEFORE_REF's host against this one ($rounds interleaved rounds)"
-    scripts/compare-hosts.sh -n "$rounds" "$before" "$bin" -- fetch DOGE --no-cache --plugins-dir "$plugins" --api-base-url "$api"
+    ${timed[@]+"${timed[@]}"} scripts/compare-hosts.sh -n "$rounds" "$before" "$bin" -- fetch DOGE --no-cache --plugins-dir "$plugins" --api-base-url "$api"
 fi
 
 echo "== 4. the C sandbox alone: each layer, and getppid() under the filter"
@@ -115,7 +122,7 @@ C
 clang -O2 -std=c11 -I Sources/CWorkerSandbox/include Sources/CWorkerSandbox/worker_sandbox.c Sources/CWorkerSandbox/seccomp_filter.c \
     Sources/CWorkerSandbox/syscall_names.c "$work/layers.c" -o "$work/layers" -ldl
 # Its output goes through a pipe: the file-size limit of 0 would refuse a file.
-for _ in $(seq "$rounds"); do "$work/layers" | cat; done | python3 -c '
+for _ in $(seq "$rounds"); do ${timed[@]+"${timed[@]}"} "$work/layers" | cat; done | python3 -c '
 import statistics, sys
 rows = [list(map(float, line.split())) for line in sys.stdin]
 assert all(row[0] == 0 for row in rows), "a layer did not apply"

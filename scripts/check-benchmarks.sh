@@ -9,14 +9,18 @@
 #                 same count on every run;
 #   startup       the release `host`'s start-up as a ratio to a Swift
 #                 hello-world: both run in the same interleaved rounds, and
-#                 the ratio of their medians is compared.
+#                 the ratio of their medians is compared;
+#   registry      issue 27's table from scripts/benchmark-registry.sh (1,000
+#                 generated plugins): each pair's ratio from interleaved
+#                 rounds, the cold scan against starting as many trivial
+#                 processes, and a worker's exec to first frame in µs.
 # The thresholds are files in Benchmarks/Thresholds, one per metric, each with
 # its value and its margin in percent. A measure above threshold × (1 + margin)
 # prints one REGRESSION line naming the metric, the measure, the threshold and
 # the margin, and the script exits 1.
 #
-# Usage: scripts/check-benchmarks.sh                  check both kinds
-#        scripts/check-benchmarks.sh instructions     or one of them
+# Usage: scripts/check-benchmarks.sh                  check every kind
+#        scripts/check-benchmarks.sh instructions     or some of them
 #        scripts/check-benchmarks.sh --update [KIND]  rewrite the thresholds' values
 #                                                     from this run (margins stay)
 #        HOST_DIR=DIR scripts/check-benchmarks.sh     time the host in DIR (with the
@@ -35,11 +39,11 @@ kinds=()
 for argument in "$@"; do
     case $argument in
         --update) update=1 ;;
-        instructions | startup) kinds+=("$argument") ;;
-        *) echo "usage: $0 [--update] [instructions|startup]..." >&2; exit 64 ;;
+        instructions | startup | registry) kinds+=("$argument") ;;
+        *) echo "usage: $0 [--update] [instructions|startup|registry]..." >&2; exit 64 ;;
     esac
 done
-[ ${#kinds[@]} -gt 0 ] || kinds=(instructions startup)
+[ ${#kinds[@]} -gt 0 ] || kinds=(instructions startup registry)
 wants() { [[ " ${kinds[*]} " == *" $1 "* ]]; }
 
 thresholds=$repo/Benchmarks/Thresholds
@@ -84,11 +88,11 @@ for workload, runs in sorted(counts.items()):
 PY
 fi
 
-if wants startup; then
+if wants startup || wants registry; then
     if [ -n "${HOST_DIR:-}" ]; then
         bin=$(cd "$HOST_DIR" && pwd)
     else
-        for product in host BitcoinPlugin EthereumPlugin; do
+        for product in host patchbay-worker BitcoinPlugin EthereumPlugin; do
             swift build -c release --scratch-path "$scratch" --product "$product" >"$work/host-build.log" 2>&1 || {
                 tail -n 20 "$work/host-build.log" >&2
                 echo "check-benchmarks: the release $product does not build (above)" >&2
@@ -98,6 +102,9 @@ if wants startup; then
         bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
     fi
     [ -x "$bin/host" ] || { echo "check-benchmarks: no executable host in $bin" >&2; exit 1; }
+fi
+
+if wants startup; then
     echo 'print("hello")' >"$work/hello.swift"
     swiftc -O "$work/hello.swift" -o "$work/hello" 2>"$work/hello.log" || { cat "$work/hello.log" >&2; exit 1; }
     python3 - "$work/hello" "$bin/host" "$repo/Fixtures/coinbase" "$rounds" "$thresholds" >>"$measures" <<'PY'
@@ -135,11 +142,23 @@ for name, samples in times.items():
 PY
 fi
 
+if wants registry; then
+    # Fewer rounds than the script's default: a guard rail, not a report.
+    BIN=$bin ROUNDS=${REGISTRY_ROUNDS:-15} scripts/benchmark-registry.sh >"$work/registry.log" 2>&1 || {
+        tail -n 20 "$work/registry.log" >&2
+        echo "check-benchmarks: scripts/benchmark-registry.sh failed (above)" >&2
+        exit 1
+    }
+    grep -v '^MEASURE' "$work/registry.log" | sed -n '/^==/,$p'
+    sed -n 's/^MEASURE //p' "$work/registry.log" >>"$measures"
+fi
+
 status=0
 python3 - "$thresholds" "$measures" "$update" <<'PY' || status=$?
 import json, pathlib, sys
 directory, measures, update = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "1"
-units = {"instructionsPerOperation": "instructions per operation", "ratioToHelloWorld": "× a Swift hello-world"}
+units = {"instructionsPerOperation": "instructions per operation", "ratioToHelloWorld": "× a Swift hello-world",
+         "ratio": "× its pair", "microseconds": "µs"}
 failures = 0
 for line in open(measures):
     stem, value, detail = line.split()
@@ -148,11 +167,11 @@ for line in open(measures):
     threshold = json.loads(path.read_text())
     (key,) = [key for key in threshold if key in units]
     limit = threshold[key] * (1 + threshold["marginPercent"] / 100)
-    shown = f"{value:.0f}" if key == "instructionsPerOperation" else f"{value:.2f}"
+    shown = f"{value:.0f}" if key in ("instructionsPerOperation", "microseconds") else f"{value:.2f}"
     what = f"{stem}: {shown} {units[key]}" + ("" if detail == "-" else f" ({detail})")
     bound = f"threshold {threshold[key]:g}, margin {threshold['marginPercent']:g}% (limit {limit:.2f})"
     if update:
-        threshold[key] = round(value) if key == "instructionsPerOperation" else round(value, 2)
+        threshold[key] = round(value) if key in ("instructionsPerOperation", "microseconds") else round(value, 2)
         path.write_text(json.dumps(threshold, indent=2, sort_keys=True) + "\n")
         print(f"updated     {what}; was {bound}")
     elif value > limit:

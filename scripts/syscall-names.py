@@ -22,11 +22,14 @@ NEWER = {
     "file_getattr": 468, "file_setattr": 469,
 }
 
+# Numbers the generic table defines that are not calls.
+NOT_CALLS = {"syscalls", "arch_specific_syscall"}
+
 names = {}
 for path in HEADERS:
     for line in open(path):
         match = re.match(r"#define __NR(?:3264)?_([a-z0-9_]+)\s+(\d+)", line)
-        if match:
+        if match and match.group(1) not in NOT_CALLS:
             names.setdefault(match.group(1), int(match.group(2)))
 
 print("""/*

@@ -752,9 +752,6 @@ static const char *const names[] = {
 #ifdef __NR_mq_timedreceive
     NAME(mq_timedreceive),
 #endif
-#ifdef __NR_arch_specific_syscall
-    NAME(arch_specific_syscall),
-#endif
 #ifdef __NR_mq_notify
     NAME(mq_notify),
 #endif
@@ -1168,9 +1165,6 @@ static const char *const names[] = {
 #endif
 #ifdef __NR_set_mempolicy_home_node
     NAME(set_mempolicy_home_node),
-#endif
-#ifdef __NR_syscalls
-    NAME(syscalls),
 #endif
 #ifdef __NR_cachestat
     NAME(cachestat),

@@ -27,6 +27,9 @@
 #ifndef __NR_close_range
 #define __NR_close_range 436
 #endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open 434
+#endif
 
 /* Enough for the few glibc wrappers a child calls; taken from the waiting thread's stack. */
 #define PB_CHILD_STACK (16 << 10)
@@ -292,4 +295,9 @@ int pb_spawn_worker(const pb_spawn_request *request, pb_spawn_result *caller_res
     memcpy(caller_result, &result, size);
     caller_result->struct_size = size;
     return result.failed_step == PB_SPAWN_STEP_NONE ? 0 : -1;
+}
+
+int pb_spawn_pidfd(int32_t pid) {
+    /* pidfd_open's descriptors are close-on-exec. */
+    return (int)syscall(__NR_pidfd_open, pid, 0);
 }

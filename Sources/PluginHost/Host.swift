@@ -85,8 +85,8 @@ package struct Host: Sendable {
     package func loadPlugins(_ options: LoadOptions) async -> LoadedPlugins {
         var loaded =
             switch options.cache {
-            case .use(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: false).0
-            case .rebuild(let cacheHome): await catalog(options, cacheHome: cacheHome, rebuild: true).0
+            case .use(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: false).0
+            case .rebuild(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true).0
             case .off: await loadEagerly(options)
             }
         loaded.noPluginsFix = noPluginsFix
@@ -99,7 +99,7 @@ package struct Host: Sendable {
     package func loadPluginsWithoutWaiting(_ options: LoadOptions) -> PreparedLoad {
         switch options.cache {
         case .use(let cacheHome):
-            return catalogWithoutScanning(options, cacheHome: cacheHome)
+            return PluginCatalog(host: self, options: options, cacheHome: cacheHome).loadWithoutScanning()
         case .off where !options.policy.mayIsolate:
             return .loaded(loadPlugins(placing: PlacementRule(policy: options.policy, trust: trust)))
         case .off, .rebuild:
@@ -109,17 +109,12 @@ package struct Host: Sendable {
 
     /// Scans every plugin again and rewrites the registry cache.
     package func rescan(_ options: LoadOptions, cacheHome: String) async -> (LoadedPlugins, RescanReport) {
-        await catalog(options, cacheHome: cacheHome, rebuild: true)
-    }
-
-    /// Finds and loads every plugin in-process and fills the registry with their fetchers.
-    package func loadPlugins() -> LoadedPlugins {
-        loadPlugins(placing: nil)
+        await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true)
     }
 
     /// Loads every plugin in-process; `rule`, when given, says for each
     /// report where the policy puts it (everything in-process) and who vouched.
-    private func loadPlugins(placing rule: PlacementRule?) -> LoadedPlugins {
+    func loadPlugins(placing rule: PlacementRule?) -> LoadedPlugins {
         let candidates = pluginCandidates()
         let result = PluginLoader(services: services, trust: trust).load(candidates.map(\.path))
         let locks = LockFileCache(trust: trust)
@@ -128,24 +123,6 @@ package struct Host: Sendable {
         }
         return LoadedPlugins(
             reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [], services: services)
-    }
-
-    /// Finds the plugins and loads each in a worker process of its own, so a
-    /// plugin that crashes, exits or hangs, while loading or fetching, is
-    /// reported and the others carry on.
-    ///
-    /// The checks before loading are the same as in-process, made here in the
-    /// host; the worker loads the very descriptor the host checked. Host
-    /// services, networking included, still come from this host: workers
-    /// ask for them over their pipes.
-    ///
-    /// Call ``LoadedPlugins/shutdown()`` when done, to stop the workers.
-    /// - Parameter isolation: The worker executable and the load timeout.
-    /// - Returns: The reports and a registry whose fetchers call into the workers.
-    package func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
-        let files = pluginFiles()
-        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(files)
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers, services: services)
     }
 
     /// Loads every plugin in search order, each where the policy puts it,
@@ -188,7 +165,7 @@ package struct Host: Sendable {
     }
 
     /// `report`, recording the URLs its plugin may fetch and where it ran.
-    private func withAllowedURLs(_ report: PluginReport, placement: Placement? = nil) -> PluginReport {
+    func withAllowedURLs(_ report: PluginReport, placement: Placement? = nil) -> PluginReport {
         var report = report
         report.allowedURLs = services.allowedURLs
         report.placement = placement
@@ -201,6 +178,13 @@ extension Host {
     /// an empty listing alone would not say where the host looked.
     func pluginFiles() -> [String] {
         pluginCandidates().map(\.path)
+    }
+
+    /// The files discovery finds, with a warning line when there are none.
+    func pluginCandidates() -> [PluginDiscovery.Candidate] {
+        let candidates = discovery.candidates { services.logger.warning("\($0)") }
+        if candidates.isEmpty { warnNoPluginFiles() }
+        return candidates
     }
 
     /// One line per lock file that pinned a plugin nobody vouched for: it
@@ -258,7 +242,7 @@ package struct LoadedPlugins: Sendable {
     /// The isolated workers serving the fetchers, if loaded with `--isolate`.
     let workers: [WorkerConnection]
     /// The plugins that load on their first fetch, with the registry cache.
-    var onDemand: [OnDemandPlugin] = []
+    var onDemand: OnDemandPlugins?
     /// How to get plugins when none loaded, for an unknown symbol's message.
     var noPluginsFix: String?
     /// The services the plugins were given, whose allowances the run ends with.
@@ -273,7 +257,7 @@ package struct LoadedPlugins: Sendable {
                 group.addTask { await worker.shutdown() }
             }
             // Only the few a fetch loaded in workers: a task each for a thousand idle plugins is not free.
-            for plugin in onDemand where plugin.hasWorker {
+            for plugin in onDemand?.loadedInWorkers ?? [] {
                 group.addTask { await plugin.shutdown() }
             }
         }

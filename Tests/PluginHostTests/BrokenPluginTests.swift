@@ -9,10 +9,25 @@ struct BrokenPluginTests {
         return data.prefix(1000)
     }()
 
+    /// An ELF header whose program headers start past `Int64.max`: it
+    /// crashed the host before the check read the offset as a whole
+    /// number (found by the `elf-header` fuzz target).
+    static let programHeadersPastInt64: Data = {
+        var header = [UInt8](repeating: 0, count: 64)
+        header[0..<8] = [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1, 0]
+        header[16] = 3  // ET_DYN
+        header[18] = 62  // x86-64
+        header[32..<40] = [0, 0, 0, 0, 0xF7, 0xFF, 0xFF, 0xFF]  // e_phoff
+        header[54] = 56  // e_phentsize
+        header[56] = 1  // e_phnum
+        return Data(header)
+    }()
+
     static let cases: [(file: String, data: Data?, variant: FixturePlugins.Variant?, message: String)] = [
         ("junk.so", Data("this is not an ELF file, just some bytes".utf8), nil, "not a loadable plugin library"),
         ("empty.so", Data(), nil, "not a loadable plugin library"),
         ("truncated.so", truncated, nil, "not a loadable plugin library"),
+        ("far-program-headers.so", programHeadersPastInt64, nil, "its program headers end past the end of the file (64 bytes)"),
         ("no-entry-point.so", nil, .noEntryPoint, "does not export patchbay_plugin_entry()"),
         ("wrong-abi.so", nil, .wrongABI, "the host uses ABI version 1, the plugin was built for ABI version 99"),
         ("bad-magic.so", nil, .badMagic, "descriptor magic is 0xDEADBEEF, expected 0x50424159"),

@@ -70,6 +70,11 @@ struct NetworkSettingsTests {
         #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_800) == .zero)
         #expect(RetryAfter.delay("soon", now: 0) == nil)
         #expect(RetryAfter.delay("-5", now: 0) == nil)
+        // Found by the host-http-answer fuzz target: a year past four digits
+        // overflowed the day count and crashed the host.
+        #expect(RetryAfter.delay("d, 2 Oct 444444442015 0:8:00 GMT", now: 0) == nil)
+        #expect(RetryAfter.delay("Sun, 06 Nov 9223372036854775807 08:49:37 GMT", now: 0) == nil)
+        #expect(RetryAfter.delay("Fri, 31 Dec 9999 23:59:59 GMT", now: 0) == .seconds(253_402_300_799))
     }
 
     @Test("Backoff doubles, and its jitter stays within the upper half")

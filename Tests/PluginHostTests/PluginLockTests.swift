@@ -23,6 +23,15 @@ struct PluginLockTests {
         #expect(lock.expectedDigest(for: "/srv/plugins/libB.so") == nil)
     }
 
+    @Test("CRLF line endings, as a Windows editor saves them, lock every file")
+    func crlfLines() throws {
+        // Found by the lock-file fuzz target: "\r\n" is one Character, so
+        // the file was read as one line naming "libA.so\r\n…".
+        let lock = try PluginLock.parse("\(Self.a)  libA.so\r\n\(Self.b)  libB.so\r\n", path: "/srv/plugins/plugins.lock")
+        #expect(lock.expectedDigest(for: "/srv/plugins/libA.so") == Self.a)
+        #expect(lock.expectedDigest(for: "/srv/plugins/libB.so") == Self.b)
+    }
+
     @Test("Names keep their spaces")
     func namesWithSpaces() throws {
         let lock = try PluginLock.parse("\(Self.a)  my plugin.so\n", path: "/srv/p/plugins.lock")

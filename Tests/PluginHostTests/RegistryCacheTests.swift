@@ -8,7 +8,7 @@ import WorkerProtocol
 /// whenever it cannot be trusted to say what it says.
 @Suite("Registry cache file", .timeLimit(.minutes(1)))
 struct RegistryCacheTests {
-    static let cache = RegistryCache(
+    static let cache = ScanCache(
         host: "host-1", abiVersion: 1, searchPath: ["/plugins"],
         entries: [
             .init(
@@ -31,8 +31,8 @@ struct RegistryCacheTests {
                 sandbox: SandboxReport(level: .partial, missing: [.init(layer: "seccomp\tfilter", reason: "off\u{1E}")])),
         ])
 
-    static func store() throws -> RegistryCacheStore {
-        RegistryCacheStore(cacheHome: try TemporaryDirectory.make().appending(path: "cache").path, searchPath: ["/plugins"])
+    static func store() throws -> ScanCacheStore {
+        ScanCacheStore(cacheHome: try TemporaryDirectory.make().appending(path: "cache").path, searchPath: ["/plugins"])
     }
 
     static func mode(_ path: String) throws -> Int {
@@ -67,8 +67,8 @@ struct RegistryCacheTests {
 
     @Test("Each search path has a file of its own")
     func oneFilePerSearchPath() {
-        let first = RegistryCacheStore(cacheHome: "/c", searchPath: ["/a", "/b"])
-        let second = RegistryCacheStore(cacheHome: "/c", searchPath: ["/b", "/a"])
+        let first = ScanCacheStore(cacheHome: "/c", searchPath: ["/a", "/b"])
+        let second = ScanCacheStore(cacheHome: "/c", searchPath: ["/b", "/a"])
         #expect(first.path != second.path)
         #expect(first.path.hasPrefix("/c/patchbay/registry-"))
     }
@@ -144,7 +144,7 @@ struct RegistryCacheTests {
         let directory = FilePaths.directory(of: store.path)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try HostFixtures.chmod(directory, 0o755)
-        #expect(throws: RegistryCacheStore.WriteError(path: directory, reason: "its mode is 755, not 700; run `chmod 700 \(directory)`")) {
+        #expect(throws: ScanCacheStore.WriteError(path: directory, reason: "its mode is 755, not 700; run `chmod 700 \(directory)`")) {
             try store.write(Self.cache)
         }
     }
@@ -165,6 +165,40 @@ struct RegistryCacheTests {
         #expect(read.entries[0].name.hasPrefix("Writer"))
         let names = try FileManager.default.contentsOfDirectory(atPath: FilePaths.directory(of: store.path))
         #expect(names == [FilePaths.name(of: store.path)])
+    }
+
+    @Test("A file dated past 2262 has an identity, which the cache keeps")
+    func farFutureFile() throws {
+        // Found by the registry-cache-writer fuzz target: the nanoseconds
+        // overflowed, and `list-plugins` crashed on a plugin whose owner had
+        // run `touch -d 2300-01-01` on it.
+        let file = try TemporaryDirectory.make().appending(path: "plugin.so")
+        try Data("one".utf8).write(to: file)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 10_413_792_000)], ofItemAtPath: file.path)
+        let identity = try FileIdentity.of(path: file.path)
+        var cache = Self.cache
+        cache.entries[0].identity = identity
+        #expect(try ScanCacheCodec.decode(ScanCacheCodec.encode(cache)) == cache)
+    }
+
+    @Test("Identities at the ends of Int64 read back", arguments: [Int64.min, Int64.min + 1, -1, 0, Int64.max])
+    func extremeIdentities(value: Int64) throws {
+        var cache = Self.cache
+        cache.entries[0].identity = FileIdentity(device: .max, inode: 0, size: value, modifiedNanoseconds: value, changedNanoseconds: value)
+        #expect(try ScanCacheCodec.decode(ScanCacheCodec.encode(cache)) == cache)
+    }
+
+    @Test("Texts that start with a combining mark read back", arguments: ["\u{301}1.0", "\u{301}", "\u{20DD}\\t"])
+    func combiningMarks(text: String) throws {
+        // Found by review and confirmed by the registry-cache-writer fuzz
+        // target: "=" and a combining mark are one Character, so a plugin
+        // whose version began with one made the cache unreadable, and every
+        // run rescanned every plugin.
+        var cache = Self.cache
+        cache.entries[0].version = text
+        cache.entries[0].error = text
+        cache.entries[0].sha256 = text
+        #expect(try ScanCacheCodec.decode(ScanCacheCodec.encode(cache)) == cache)
     }
 
     @Test("A file's identity changes when it is replaced or rewritten, even with its mtime put back")

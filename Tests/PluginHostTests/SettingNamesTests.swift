@@ -27,15 +27,15 @@ struct SettingNamesTests {
             "may provide it: list the plugins to see why", "may provide it: run `host list-plugins` to see why"
         ),
         (
-            FetchError(symbol: "ETH", .worker(WorkerFailure(.fetching, .hung(after: .seconds(1)), plugin: plugin))),
+            FetchError(symbol: "ETH", .worker(WorkerError(.fetching, .hung(after: .seconds(1)), plugin: plugin))),
             "raise the fetch timeout if it is only slow", "raise --timeout if it is only slow"
         ),
         (
-            FetchError(symbol: "ETH", .worker(WorkerFailure(.loading, .hung(after: .seconds(1)), plugin: plugin))),
+            FetchError(symbol: "ETH", .worker(WorkerError(.loading, .hung(after: .seconds(1)), plugin: plugin))),
             "raise the load timeout if it is only slow", "raise --load-timeout if it is only slow"
         ),
         (
-            FetchError(symbol: "ETH", .worker(WorkerFailure(.loading, .spawnFailed("no such file"), plugin: plugin))),
+            FetchError(symbol: "ETH", .worker(WorkerError(.loading, .spawnFailed("no such file"), plugin: plugin))),
             "no such file; load plugins in-process, or check", "no such file; run without --isolate, or check"
         ),
     ]

@@ -47,7 +47,7 @@ struct WorkerConnectionStateMachineTests {
     func sandboxTwice() {
         var machine = Self.serving()
         let (_, _) = machine.fetch(symbol: "ETH", currency: "USD", timeoutMilliseconds: 500, waiter: "fetch")
-        let failure = WorkerFailure(.fetching, .protocolViolation("it reported its sandbox twice"))
+        let failure = WorkerError(.fetching, .protocolViolation("it reported its sandbox twice"))
         #expect(machine.sandboxReceived(Self.sandbox) == .fail(["fetch"], failure, stop: true))
     }
 
@@ -55,16 +55,16 @@ struct WorkerConnectionStateMachineTests {
     func unaskedLoadReport() {
         var early = Machine()
         _ = early.sandboxReceived(Self.sandbox)
-        #expect(early.loadReplyReceived(Self.reply) == .fail([], WorkerFailure(.loading, .protocolViolation("it sent a load report nobody asked for")), stop: true))
+        #expect(early.loadReplyReceived(Self.reply) == .fail([], WorkerError(.loading, .protocolViolation("it sent a load report nobody asked for")), stop: true))
         var late = Self.serving()
-        #expect(late.loadReplyReceived(Self.reply) == .fail([], WorkerFailure(.fetching, .protocolViolation("it sent a load report nobody asked for")), stop: true))
+        #expect(late.loadReplyReceived(Self.reply) == .fail([], WorkerError(.fetching, .protocolViolation("it sent a load report nobody asked for")), stop: true))
     }
 
     @Test("An answer after a failure changes nothing and answers no one twice")
     func answerAfterFailure() {
         var machine = Self.serving()
         _ = machine.fetch(symbol: "ETH", currency: "USD", timeoutMilliseconds: 500, waiter: "fetch")
-        let failure = WorkerFailure(.fetching, .signal(11))
+        let failure = WorkerError(.fetching, .signal(11))
         #expect(machine.exited(.signal(11)) == .fail(["fetch"], failure, stop: false))
         #expect(machine.fetchReplyReceived(FetchReply(id: 1, outcome: .noSuchFetcher)) == .none)
         #expect(machine.loadReplyReceived(Self.reply) == .none)
@@ -82,7 +82,7 @@ struct WorkerConnectionStateMachineTests {
         #expect(machine.fetchReplyReceived(FetchReply(id: 1, outcome: .noSuchFetcher)) == .none)
         #expect(
             machine.fetchReplyReceived(FetchReply(id: 7, outcome: .noSuchFetcher))
-                == .fail([], WorkerFailure(.fetching, .protocolViolation("it answered fetch 7, which the host never asked for")), stop: true))
+                == .fail([], WorkerError(.fetching, .protocolViolation("it answered fetch 7, which the host never asked for")), stop: true))
     }
 
     @Test("A timeout blames the network while the plugin waits on an http_get, and the plugin otherwise")
@@ -101,7 +101,7 @@ struct WorkerConnectionStateMachineTests {
         var machine = Machine()
         _ = machine.sandboxReceived(Self.sandbox)
         _ = machine.load(Self.request, waiter: "load")
-        #expect(machine.close() == .fail(["load"], WorkerFailure(.loading, .exited(0)), stop: false))
+        #expect(machine.close() == .fail(["load"], WorkerError(.loading, .exited(0)), stop: false))
         #expect(machine.exited(.signal(9)) == .none)
         #expect(machine.loadReplyReceived(Self.reply) == .none)
         #expect(machine.close() == .none)
@@ -111,7 +111,7 @@ struct WorkerConnectionStateMachineTests {
     func twoFailures() {
         var machine = Machine()
         #expect(machine.waitForSandbox("sandbox") == .none)
-        let hung = WorkerFailure(.loading, .hung(after: .seconds(1)))
+        let hung = WorkerError(.loading, .hung(after: .seconds(1)))
         #expect(machine.timedOut(after: .seconds(1)) == .fail(["sandbox"], hung, stop: true))
         #expect(machine.exited(.signal(9)) == .none)
         #expect(machine.protocolViolation("late") == .none)
@@ -123,23 +123,23 @@ struct WorkerConnectionStateMachineTests {
         var machine = Self.serving()
         machine.identify(as: "EthereumPlugin")
         _ = machine.fetch(symbol: "ETH", currency: "USD", timeoutMilliseconds: 500, waiter: "fetch")
-        #expect(machine.exited(.exited(3)) == .fail(["fetch"], WorkerFailure(.fetching, .exited(3), plugin: "EthereumPlugin"), stop: false))
+        #expect(machine.exited(.exited(3)) == .fail(["fetch"], WorkerError(.fetching, .exited(3), plugin: "EthereumPlugin"), stop: false))
     }
 
     @Test("Requests out of turn are answered at once, never left waiting")
     func requestsOutOfTurn() {
         var machine = Machine()
-        #expect(machine.load(Self.request, waiter: "early") == .resume("early", .failed(WorkerFailure(.loading, .exited(0)))))
-        #expect(machine.fetch(symbol: "ETH", currency: "USD", timeoutMilliseconds: 500, waiter: "fetch").action == .resume("fetch", .failed(WorkerFailure(.loading, .exited(0)))))
+        #expect(machine.load(Self.request, waiter: "early") == .resume("early", .failed(WorkerError(.loading, .exited(0)))))
+        #expect(machine.fetch(symbol: "ETH", currency: "USD", timeoutMilliseconds: 500, waiter: "fetch").action == .resume("fetch", .failed(WorkerError(.loading, .exited(0)))))
         _ = machine.waitForSandbox("first")
-        #expect(machine.waitForSandbox("second") == .resume("second", .failed(WorkerFailure(.loading, .exited(0)))))
+        #expect(machine.waitForSandbox("second") == .resume("second", .failed(WorkerError(.loading, .exited(0)))))
     }
 
     @Test("Closing a serving worker answers every fetch still waiting, in the order asked")
     func closeWhileServing() {
         var machine = Self.serving()
         for name in ["a", "b", "c"] { _ = machine.fetch(symbol: "ETH", currency: "USD", timeoutMilliseconds: 500, waiter: name) }
-        #expect(machine.close() == .fail(["a", "b", "c"], WorkerFailure(.fetching, .exited(0)), stop: false))
+        #expect(machine.close() == .fail(["a", "b", "c"], WorkerError(.fetching, .exited(0)), stop: false))
         #expect(machine.fetchReplyReceived(FetchReply(id: 2, outcome: .noSuchFetcher)) == .none)
     }
 }

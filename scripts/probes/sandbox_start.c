@@ -15,8 +15,11 @@
  *
  * The namespaces every worker of a host shares are made once, before the
  * rounds, and timed on their own (`pb_spawn_prepare_shared`), ROUNDS times
- * in fresh children of this process. Prints one line per worker, and the
- * load average.
+ * in fresh children of this process. Prints two lines per worker: its
+ * start, and its end (from closing its input to reaping it: a namespace's
+ * first process takes its namespaces down as it exits), with the load average.
+ *
+ * A WORKER may carry its arguments after a space: 'posix:/old/host plugin-worker'.
  *
  * Usage: sandbox_start ROUNDS PLUGIN.so MODE:WORKER [MODE:WORKER]...
  */
@@ -43,11 +46,22 @@ typedef enum mode { MODE_POSIX, MODE_PLAIN, MODE_FULL } mode;
 static pb_spawn_shared shared = {.struct_size = sizeof shared, .user_fd = -1, .net_fd = -1};
 static char *allowed_environment[] = {"SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO", NULL};
 
+/* The last start's end: from closing the worker's input to reaping it. */
+static double last_end_us;
+
 /* One start: the time to the first whole frame, or a negative number. */
 static double start_once(mode mode, const char *path, int plugin, int null_device) {
     int down[2], up[2], output[2];
     if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC) || pipe2(output, O_CLOEXEC)) return -1;
-    char *argv[] = {(char *)path, NULL};
+    /* A worker may be given with its arguments, e.g. "/old/host plugin-worker",
+     * the worker before it was an executable of its own. */
+    char words[4096];
+    snprintf(words, sizeof words, "%s", path);
+    char *argv[8] = {NULL};
+    int count = 0;
+    for (char *word = strtok(words, " "); word && count < 7; word = strtok(NULL, " ")) argv[count++] = word;
+    if (count == 0) return -1;
+    path = argv[0];
     pid_t pid = -1;
     double begun = now_us();
     if (mode == MODE_POSIX) {
@@ -86,6 +100,7 @@ static double start_once(mode mode, const char *path, int plugin, int null_devic
         if (body && read_all(up[0], body, length) == 0) elapsed = now_us() - begun;
         free(body);
     }
+    double ending = now_us();
     close(down[1]);
     close(up[0]);
     close(output[0]);
@@ -93,6 +108,7 @@ static double start_once(mode mode, const char *path, int plugin, int null_devic
     if (pid > 0) {
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     }
+    last_end_us = now_us() - ending;
     return elapsed;
 }
 
@@ -151,6 +167,7 @@ int main(int argc, char **argv) {
     if (shared.net_fd < 0) fprintf(stderr, "sandbox_start: no shared network namespace: %s\n", strerror(shared.net_errno));
 
     double *times = calloc((size_t)(workers + 1) * (size_t)rounds, sizeof(double));
+    double *ends = calloc((size_t)workers * (size_t)rounds, sizeof(double));
     int *order = calloc((size_t)workers + 1, sizeof(int));
     srand((unsigned)time(NULL));
     const int warmup = 5;
@@ -169,6 +186,7 @@ int main(int argc, char **argv) {
                 return 1;
             }
             if (round >= warmup) times[w * rounds + round - warmup] = elapsed;
+            if (round >= warmup && w < workers) ends[w * rounds + round - warmup] = last_end_us;
         }
     }
     double load[1] = {0};
@@ -178,6 +196,8 @@ int main(int argc, char **argv) {
         char name[4096];
         snprintf(name, sizeof name, "%s:%s", names[modes[w]], paths[w]);
         report(name, times + w * rounds, rounds, load[0]);
+        snprintf(name, sizeof name, "  and its end, input closed to reaped");
+        report(name, ends + w * rounds, rounds, load[0]);
     }
     report("the shared user and network namespaces, once per host", times + workers * rounds, rounds, load[0]);
     return 0;

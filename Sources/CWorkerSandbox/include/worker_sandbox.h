@@ -161,7 +161,7 @@ void pb_sandbox_probe(uint32_t layers, pb_sandbox_report *report);
 
 /**
  * Writes the directory of the shared library that defines `symbol` (found
- * with dlsym and dladdr), e.g. the Swift runtime's for "swift_retain".
+ * with dlsym and dl_iterate_phdr), e.g. the Swift runtime's for "swift_retain".
  *
  * @param symbol Borrowed NUL-terminated name.
  * @param buffer Receives a NUL-terminated path of at most `capacity` bytes.

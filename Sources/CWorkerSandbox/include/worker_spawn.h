@@ -189,6 +189,15 @@ void pb_spawn_prepare_shared(uint32_t uid, uint32_t gid, pb_spawn_shared *shared
  */
 int pb_spawn_worker(const pb_spawn_request *request, pb_spawn_result *result);
 
+/**
+ * A descriptor that becomes readable when the process `pid` ends
+ * (pidfd_open(2), Linux 5.3), for a poll loop to wait on a worker's end
+ * instead of polling waitpid. The caller must not have reaped `pid`.
+ *
+ * @return A close-on-exec descriptor the caller owns, or -1 with errno set.
+ */
+int pb_spawn_pidfd(int32_t pid);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,7 +14,7 @@ import WorkerProtocol
 /// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
 enum Rendering {
     /// The fetcher listing.
-    static func fetchers(_ fetchers: [PluginFetcher], as format: OutputFormat) -> String {
+    static func fetchers(_ fetchers: [FetcherListing], as format: OutputFormat) -> String {
         switch format {
         case .json:
             return json(fetchers.map { FetcherRow(symbol: $0.symbol, name: $0.displayName, plugin: $0.plugin.name) })

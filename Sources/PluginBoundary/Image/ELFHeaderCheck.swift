@@ -32,10 +32,10 @@ package struct ELFHeaderCheck {
         guard machine == Self.hostMachine else {
             throw failure("it is built for ELF machine \(machine), and this host is ELF machine \(Self.hostMachine)")
         }
-        let programHeaders = Int(word64(header, 32))
         let entrySize = Int(word16(header, 54))
         let count = Int(word16(header, 56))
-        guard entrySize >= 56, let table = read(entrySize * count, at: programHeaders) else {
+        // `Int(exactly:)`: an offset past Int.max is past any file, not a trap.
+        guard entrySize >= 56, let programHeaders = Int(exactly: word64(header, 32)), let table = read(entrySize * count, at: programHeaders) else {
             throw failure("it is truncated: its program headers end past the end of the file (\(size) bytes)")
         }
         for index in 0..<count {

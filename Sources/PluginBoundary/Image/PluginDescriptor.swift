@@ -32,10 +32,15 @@ package struct PluginDescriptor: Sendable {
         guard let symbol = library.symbol(named: PB_PLUGIN_ENTRY_SYMBOL) else { throw .missingEntryPoint }
         let entry = unsafeBitCast(symbol, to: pb_plugin_entry_fn.self)
         guard let pointer = entry() else { throw .nullDescriptor }
+        return try read(UnsafeRawPointer(pointer))
+    }
 
+    /// Reads and checks the descriptor at `prefix`, which the plugin owns and
+    /// which may be shorter than this header's `pb_plugin_descriptor`.
+    /// - Throws: ``PluginImageError`` naming the first check that failed.
+    static func read(_ prefix: UnsafeRawPointer) throws(PluginImageError) -> PluginDescriptor {
         // Read the fixed-layout prefix first: a plugin from another ABI may
         // have a smaller struct, and reading past it would be undefined.
-        let prefix = UnsafeRawPointer(pointer)
         let magic = prefix.load(as: UInt32.self)
         guard magic == PB_PLUGIN_MAGIC else { throw .badMagic(found: magic) }
         let abiVersion = prefix.load(fromByteOffset: 4, as: UInt32.self)

@@ -14,7 +14,7 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The plugin's answer broke one of ``PluginOutputRules``'s rules.
         case invalidAnswer(plugin: String, violation: PluginOutputRules.Violation)
         /// The plugin's isolated worker crashed, exited, hung or broke the protocol.
-        case worker(WorkerFailure)
+        case worker(WorkerError)
     }
 
     /// The symbol that failed, as the user typed it.

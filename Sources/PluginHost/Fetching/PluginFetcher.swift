@@ -25,7 +25,7 @@ package struct PluginFetcher: Sendable {
         /// The plugin runs in an isolated worker (`--isolate`).
         case isolated(WorkerConnection)
         /// The plugin is known from a listing and loads on the first fetch.
-        case onDemand(OnDemandPlugin)
+        case listed(OnDemandPlugins, index: Int)
     }
 
     init(symbol: String, displayName: String, plugin: PluginIdentity, registration: FetcherRegistrations.Registration, session: PluginSession) {
@@ -42,11 +42,11 @@ package struct PluginFetcher: Sendable {
         self.backend = .isolated(worker)
     }
 
-    init(symbol: String, displayName: String, plugin: OnDemandPlugin) {
+    init(symbol: String, displayName: String, plugin: PluginIdentity, listedIn listing: OnDemandPlugins, at index: Int) {
         self.symbol = symbol
         self.displayName = displayName
-        self.plugin = plugin.identity
-        self.backend = .onDemand(plugin)
+        self.plugin = plugin
+        self.backend = .listed(listing, index: index)
     }
 
     /// Fetches the current price.
@@ -65,8 +65,8 @@ package struct PluginFetcher: Sendable {
             await price(in: currency, timeout: timeout, registration: registration, session: session)
         case .isolated(let worker):
             await price(in: currency, timeout: timeout, worker: worker)
-        case .onDemand(let plugin):
-            await price(in: currency, timeout: timeout, loading: plugin)
+        case .listed(let listing, let index):
+            await price(in: currency, timeout: timeout, loading: listing.plugin(at: index))
         }
     }
 
@@ -76,7 +76,7 @@ package struct PluginFetcher: Sendable {
     private func price(in currency: String, timeout: Duration, loading plugin: OnDemandPlugin) async -> Result<Quote, FetchError> {
         switch await plugin.fetchers() {
         case .failure(let failure):
-            return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) could not be loaded: \(failure.error.message(naming: plugin.names))")))
+            return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) could not be loaded: \(failure.message(naming: plugin.names))")))
         case .success(let fetchers):
             guard let fetcher = fetchers.first(where: { $0.symbol == symbol }) else {
                 return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) no longer registers \(symbol)")))

@@ -4,7 +4,7 @@ extension Host {
     /// The checks run here, on the file alone; the plugin's code runs only in
     /// an isolated worker (sandboxed, where the kernel allows), never in this
     /// process, so inspecting a hostile file is as safe as `--isolate`. The
-    /// worker loads the plugin as ``loadPlugins(isolation:)`` would, with no
+    /// worker loads the plugin as ``loadPlugins(_:)`` would in a worker, with no
     /// other plugin claiming its symbols, and is stopped before this returns.
     /// - Parameters:
     ///   - path: The plugin file.

@@ -29,7 +29,7 @@ struct IsolatedPluginLoader: Sendable {
     /// Loads `files`; the result's fetchers call into the workers.
     func load(_ files: [String]) async -> (PluginLoader.Outcome, [WorkerConnection]) {
         let locks = LockFileCache(trust: trust)
-        var started: [Result<WorkerConnection, PluginLoader.Failure>] = []
+        var started: [Result<WorkerConnection, PluginLoadError>] = []
         for path in files {
             started.append(await start(path, locks: locks))
         }
@@ -50,14 +50,14 @@ struct IsolatedPluginLoader: Sendable {
     /// - Returns: The outcome, the worker's sandbox, and the worker when the
     ///   plugin loaded (the caller shuts it down).
     func loadOne(_ path: String, expecting identity: FileIdentity?) async -> (
-        Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport, WorkerConnection?
+        Result<(PluginReport, [PluginFetcher]), PluginLoadError>, SandboxReport, WorkerConnection?
     ) {
         await finish(path, started: await start(path, locks: LockFileCache(trust: trust), expecting: identity))
     }
 
     /// Has a started worker load its plugin; shuts the worker down unless the plugin loaded.
-    func finish(_ path: String, started: Result<WorkerConnection, PluginLoader.Failure>) async -> (
-        Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport, WorkerConnection?
+    func finish(_ path: String, started: Result<WorkerConnection, PluginLoadError>) async -> (
+        Result<(PluginReport, [PluginFetcher]), PluginLoadError>, SandboxReport, WorkerConnection?
     ) {
         switch started {
         case .failure(let failure):
@@ -88,11 +88,11 @@ struct IsolatedPluginLoader: Sendable {
     /// plugin: it is the machine's kernel, the same for every worker.
     private func loadConfined(
         _ path: String, in worker: WorkerConnection
-    ) async -> (Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, SandboxReport) {
+    ) async -> (Result<(PluginReport, [PluginFetcher]), PluginLoadError>, SandboxReport) {
         let sandbox: SandboxReport
         switch await worker.sandbox(timeout: options.loadTimeout) {
         case .failure(let failure):
-            return (.failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure)))), .unconfined)
+            return (.failure(PluginLoadError(.isolated(failure))), .unconfined)
         case .success(let report):
             // The worker says what it did to itself; the host knows what it started it in.
             sandbox = report.adding(worker.process.missing)
@@ -102,7 +102,7 @@ struct IsolatedPluginLoader: Sendable {
         }
         if sandbox.level != .full {
             if options.requireFullSandbox {
-                return (.failure(PluginLoader.Failure(error: PluginLoadError(.sandboxRequired(sandbox)))), sandbox)
+                return (.failure(PluginLoadError(.sandboxRequired(sandbox))), sandbox)
             }
             if warnedAboutSandbox.set() {
                 services.logger.warning("\(sandbox.machineWarning)")
@@ -113,7 +113,7 @@ struct IsolatedPluginLoader: Sendable {
 
     /// Checks the file here, and that it is still the one a listing
     /// described when `identity` is given, and starts its worker.
-    func start(_ path: String, locks: LockFileCache, expecting identity: FileIdentity? = nil) async -> Result<WorkerConnection, PluginLoader.Failure> {
+    func start(_ path: String, locks: LockFileCache, expecting identity: FileIdentity? = nil) async -> Result<WorkerConnection, PluginLoadError> {
         switch open(path, locks: locks, expecting: identity) {
         case .failure(let failure): .failure(failure)
         case .success(let file): await spawn(path, file: file)
@@ -122,36 +122,36 @@ struct IsolatedPluginLoader: Sendable {
 
     /// Opens and checks the file, as in-process: trust rules, lock file, ELF
     /// headers; and when `identity` is given, that it is still that file.
-    func open(_ path: String, locks: LockFileCache, expecting identity: FileIdentity?) -> Result<PluginFile, PluginLoader.Failure> {
+    func open(_ path: String, locks: LockFileCache, expecting identity: FileIdentity?) -> Result<PluginFile, PluginLoadError> {
         do throws(PluginLoadError) {
             return .success(try PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path), expecting: identity))
         } catch {
-            return .failure(PluginLoader.Failure(error: error))
+            return .failure(error)
         }
     }
 
     /// Starts a worker for a checked file, handing it the descriptor.
-    func spawn(_ path: String, file: PluginFile) async -> Result<WorkerConnection, PluginLoader.Failure> {
+    func spawn(_ path: String, file: PluginFile) async -> Result<WorkerConnection, PluginLoadError> {
         // The worker has its own copy of the descriptor; the host never loads this one.
         defer { file.closeUnloaded() }
-        do throws(WorkerFailure) {
+        do throws(WorkerError) {
             let executable = try options.executable.get()
             let process = try await WorkerProcess.spawn(executable: executable, plugin: file.descriptor, skipping: options.skippedSandboxLayers)
             return .success(WorkerConnection.connect(to: process, path: path, services: services))
         } catch {
-            return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(error))))
+            return .failure(PluginLoadError(.isolated(error)))
         }
     }
 
     /// Has the worker load its plugin, checks its reply as an in-process
     /// registration is checked, and settles which symbols it keeps.
-    private func load(_ path: String, in worker: WorkerConnection) async -> Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure> {
+    private func load(_ path: String, in worker: WorkerConnection) async -> Result<(PluginReport, [PluginFetcher]), PluginLoadError> {
         let request = LoadRequest(
             path: path, configuration: services.configurationValues, defaultTimeoutMilliseconds: services.defaultTimeout.timeoutMilliseconds,
             logLevel: LogFrame.Level(services.logger.logLevel))
         let reply: LoadReply
         switch await worker.load(request, timeout: options.loadTimeout) {
-        case .failure(let failure): return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(failure))))
+        case .failure(let failure): return .failure(PluginLoadError(.isolated(failure)))
         case .success(let received): reply = received
         }
         // The plugin runs in the worker and can write this reply itself: it
@@ -162,14 +162,14 @@ struct IsolatedPluginLoader: Sendable {
         } catch {
             let detail = "its load report was refused: \(error)"
             worker.protocolViolation(detail)
-            return .failure(PluginLoader.Failure(error: PluginLoadError(.isolated(WorkerFailure(.loading, .protocolViolation(detail))))))
+            return .failure(PluginLoadError(.isolated(WorkerError(.loading, .protocolViolation(detail)))))
         }
-        func fail(_ error: PluginLoadError, _ descriptor: LoadReply.Descriptor) -> PluginLoader.Failure {
-            PluginLoader.Failure(error: error, name: descriptor.name, version: descriptor.version, metadata: descriptor.metadata)
+        func fail(_ error: PluginLoadError, _ descriptor: LoadReply.Descriptor) -> PluginLoadError {
+            error.describing(name: descriptor.name, version: descriptor.version, metadata: descriptor.metadata)
         }
         switch checked {
         case .refused(let error):
-            return .failure(PluginLoader.Failure(error: PluginLoadError(image: error)))
+            return .failure(PluginLoadError(image: error))
         case .registrationFailed(let descriptor, let status, let lastError):
             worker.identify(as: descriptor.name)
             return .failure(fail(PluginLoadError(.registrationFailed(status: status, lastError: lastError)), descriptor))

@@ -22,7 +22,7 @@ package struct IsolationOptions: Sendable {
     /// to see how the host behaves without one; they report them missing.
     package var skippedSandboxLayers: SandboxLayers
     /// A listing shows each isolated plugin's sandbox: judge the sandbox
-    /// this run can give (``SandboxProbe``) rather than repeat a scan's.
+    /// this run can give (`SandboxProbe`) rather than repeat a scan's.
     package var reportsSandbox = false
 
     /// Whether a listing judges the sandbox now: to show it, or to refuse by it.
@@ -45,7 +45,7 @@ package struct IsolationOptions: Sendable {
     }
 
     /// The worker executable to start, or why there is none.
-    var executable: Result<String, WorkerFailure> {
+    var executable: Result<String, WorkerError> {
         workerExecutable.map { .success($0) } ?? WorkerExecutable.located
     }
 }

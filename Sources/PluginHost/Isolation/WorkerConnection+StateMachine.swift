@@ -13,7 +13,7 @@ extension WorkerConnection {
         /// `http_get` outstanding says whose fault it was.
         case timedOut(waitingOnNetwork: Bool)
         /// The worker is gone, was given up on, or was closed.
-        case failed(WorkerFailure)
+        case failed(WorkerError)
     }
 
     /// The life of one worker connection, as a value: every event is a
@@ -41,7 +41,7 @@ extension WorkerConnection {
             /// Send a frame to the worker.
             case send(HostToWorker)
             /// Answer every waiter with the failure, and kill the worker when `stop`.
-            case fail([Waiter], WorkerFailure, stop: Bool)
+            case fail([Waiter], WorkerError, stop: Bool)
         }
 
         private enum Lifecycle {
@@ -56,7 +56,7 @@ extension WorkerConnection {
             /// The host closed the pipe on purpose.
             case closed
             /// Gone or given up on; every later request gets this.
-            case failed(WorkerFailure)
+            case failed(WorkerError)
         }
 
         private var lifecycle = Lifecycle.starting(sandboxWaiter: nil)
@@ -73,7 +73,7 @@ extension WorkerConnection {
         init() {}
 
         /// Whether the worker failed while loading or while serving fetches.
-        private var phase: WorkerFailure.Phase {
+        private var phase: WorkerError.Phase {
             switch lifecycle {
             case .starting, .confined, .loading: .loading
             case .serving, .closed, .failed: .fetching
@@ -92,7 +92,7 @@ extension WorkerConnection {
         }
 
         /// The failure a request gets once the host has closed the worker.
-        private var closedFailure: WorkerFailure { WorkerFailure(phase, .exited(0), plugin: plugin) }
+        private var closedFailure: WorkerError { WorkerError(phase, .exited(0), plugin: plugin) }
 
         // MARK: Requests
 
@@ -224,7 +224,7 @@ extension WorkerConnection {
         }
 
         /// The worker's process ended (its pipe closed, and it was reaped).
-        mutating func exited(_ cause: WorkerFailure.Cause) -> Action {
+        mutating func exited(_ cause: WorkerError.Cause) -> Action {
             if case .closed = lifecycle {
                 lifecycle = .failed(closedFailure)
                 return .none
@@ -237,9 +237,9 @@ extension WorkerConnection {
         }
 
         /// Records the first failure; a second one, or one after a close, changes nothing.
-        private mutating func fail(_ cause: WorkerFailure.Cause, stop: Bool) -> Action {
+        private mutating func fail(_ cause: WorkerError.Cause, stop: Bool) -> Action {
             guard let waiters else { return .none }
-            let failure = WorkerFailure(phase, cause, plugin: plugin)
+            let failure = WorkerError(phase, cause, plugin: plugin)
             lifecycle = .failed(failure)
             return .fail(waiters, failure, stop: stop)
         }

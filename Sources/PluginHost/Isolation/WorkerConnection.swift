@@ -12,7 +12,7 @@ import WorkerProtocol
 /// lines with the host's logger), as far as the plugin's
 /// ``PluginAllowance`` goes, logs each line of the worker's output as the
 /// plugin's, keeps the time of every request, and turns the worker's end (a
-/// crash, an exit, a hang the host stopped) into a ``WorkerFailure`` for
+/// crash, an exit, a hang the host stopped) into a ``WorkerError`` for
 /// whatever was waiting.
 final class WorkerConnection: Sendable {
     let process: WorkerProcess
@@ -77,26 +77,26 @@ final class WorkerConnection: Sendable {
 
     /// Waits, at most `timeout`, for the sandbox the worker confined itself
     /// with, which it reports before it loads its plugin.
-    func sandbox(timeout: Duration) async -> Result<SandboxReport, WorkerFailure> {
+    func sandbox(timeout: Duration) async -> Result<SandboxReport, WorkerError> {
         switch await ask(timeout: timeout, { machine, waiter in machine.waitForSandbox(waiter) }) {
         case .sandboxed(let report): .success(report)
         case .failed(let failure): .failure(failure)
-        case .loaded, .fetched, .timedOut: .failure(WorkerFailure(.loading, .protocolViolation("it answered out of turn")))
+        case .loaded, .fetched, .timedOut: .failure(WorkerError(.loading, .protocolViolation("it answered out of turn")))
         }
     }
 
     /// Asks the worker to load its plugin, waiting at most `timeout`.
-    func load(_ request: LoadRequest, timeout: Duration) async -> Result<LoadReply, WorkerFailure> {
+    func load(_ request: LoadRequest, timeout: Duration) async -> Result<LoadReply, WorkerError> {
         switch await ask(timeout: timeout, { machine, waiter in machine.load(request, waiter: waiter) }) {
         case .loaded(let reply): .success(reply)
         case .failed(let failure): .failure(failure)
-        case .sandboxed, .fetched, .timedOut: .failure(WorkerFailure(.loading, .protocolViolation("it answered out of turn")))
+        case .sandboxed, .fetched, .timedOut: .failure(WorkerError(.loading, .protocolViolation("it answered out of turn")))
         }
     }
 
     /// Asks the worker for a price, waiting at most `timeout`: a fetch the
     /// plugin has not answered by then is over, and a later answer ignored.
-    func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchOutcome, WorkerFailure> {
+    func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchOutcome, WorkerError> {
         allowance.fetchStarted()
         let timer = FetchTimer()
         let answer = await withCheckedContinuation { (waiter: Waiter) in
@@ -116,7 +116,7 @@ final class WorkerConnection: Sendable {
         case .fetched(let outcome): return .success(.replied(outcome))
         case .timedOut(let waitingOnNetwork): return .success(.timedOut(waitingOnNetwork: waitingOnNetwork))
         case .failed(let failure): return .failure(failure)
-        case .sandboxed, .loaded: return .failure(WorkerFailure(.fetching, .protocolViolation("it answered out of turn")))
+        case .sandboxed, .loaded: return .failure(WorkerError(.fetching, .protocolViolation("it answered out of turn")))
         }
     }
 
@@ -222,7 +222,7 @@ final class WorkerConnection: Sendable {
     /// The worker's end of the pipe closed: it exited, crashed or was killed.
     private func streamEnded() {
         Task {
-            let cause: WorkerFailure.Cause =
+            let cause: WorkerError.Cause =
                 switch await reap() {
                 case .signal(let signal): .signal(signal)
                 case .exited(let status): .exited(status)

@@ -56,19 +56,19 @@ struct WorkerProcess: Sendable {
     ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5;
     ///     it must stay open until this returns.
     ///   - skipped: The sandbox layers this run turns off.
-    /// - Throws: ``WorkerFailure`` with the reason when a pipe or the start fails.
-    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers = []) async throws(WorkerFailure) -> WorkerProcess {
+    /// - Throws: ``WorkerError`` with the reason when a pipe or the start fails.
+    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers = []) async throws(WorkerError) -> WorkerProcess {
         let environment = WorkerEnvironment.make(from: ProcessInfo.processInfo.environment, skipping: skipped)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerFailure>, Never>) in
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerError>, Never>) in
             // One thread runs every start: it is the parent whose death kills
             // the worker, and it never ends; and no other start of ours runs
             // between creating these descriptors and marking them close-on-exec.
             let refused = WorkerSpawnThread.shared.run {
-                continuation.resume(returning: Result { () throws(WorkerFailure) in
+                continuation.resume(returning: Result { () throws(WorkerError) in
                     try spawnOnThisThread(executable: executable, environment: environment, plugin: plugin, skipping: skipped)
                 })
             }
-            if let refused { continuation.resume(returning: .failure(WorkerFailure(.loading, .spawnFailed(refused)))) }
+            if let refused { continuation.resume(returning: .failure(WorkerError(.loading, .spawnFailed(refused)))) }
         }
         return try result.get()
     }
@@ -85,9 +85,9 @@ struct WorkerProcess: Sendable {
 
     private static func spawnOnThisThread(
         executable: String, environment: [String], plugin: Int32, skipping skipped: SandboxLayers
-    ) throws(WorkerFailure) -> WorkerProcess {
-        func failure(_ what: String) -> WorkerFailure {
-            WorkerFailure(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
+    ) throws(WorkerError) -> WorkerProcess {
+        func failure(_ what: String) -> WorkerError {
+            WorkerError(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
         }
         var opened: [Int32] = []
         defer { opened.forEach { close($0) } }
@@ -144,7 +144,7 @@ struct WorkerProcess: Sendable {
             guard WorkerNamespaces.shared.refuse(after: result, asked: plan) else { break }
         }
         let reason = String(cString: strerror(result.error))
-        throw WorkerFailure(.loading, .spawnFailed(result.failed_step == PB_SPAWN_STEP_EXEC.rawValue ? "cannot run \(executable): \(reason)" : "cannot start a worker: \(reason)"))
+        throw WorkerError(.loading, .spawnFailed(result.failed_step == PB_SPAWN_STEP_EXEC.rawValue ? "cannot run \(executable): \(reason)" : "cannot start a worker: \(reason)"))
     }
 
     /// Sends SIGKILL to the worker and its process group. Harmless when the
@@ -156,10 +156,26 @@ struct WorkerProcess: Sendable {
     }
 
     /// Waits for the worker to end and reaps it, without blocking a thread:
-    /// it polls `waitpid(WNOHANG)` with growing pauses. A worker still alive
-    /// after `limit` is killed.
+    /// the pipe loop watches its pidfd (``WorkerExitWatch``), or, on a kernel
+    /// without pidfds, it polls `waitpid(WNOHANG)` with growing pauses. A
+    /// worker still alive after `limit` is killed.
     /// - Returns: How it ended.
     func exit(within limit: Duration = .seconds(5)) async -> Exit {
+        if let watch = WorkerExitWatch(pid: pid) {
+            let stopper = Task {
+                try await Task.sleep(for: limit)
+                kill()
+            }
+            await watch.ended()
+            stopper.cancel()
+            // Ended, and not reaped yet, so its pid, which is also its
+            // group's id, cannot have been reused: kill what it started.
+            _ = Glibc.kill(-pid, SIGKILL)
+            var status: Int32 = 0
+            // Returns at once: the worker has ended.
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return decode(status)
+        }
         let start = ContinuousClock.now
         var pause = Duration.milliseconds(1)
         var killed = false

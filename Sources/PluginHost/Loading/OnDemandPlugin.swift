@@ -26,7 +26,7 @@ final class OnDemandPlugin: Sendable {
     /// by every plugin of the listing, not copied.
     private let ownership: SymbolOwnership
 
-    private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoader.Failure>, Never>?>(nil)
+    private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoadError>, Never>?>(nil)
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
@@ -46,7 +46,7 @@ final class OnDemandPlugin: Sendable {
 
     /// The plugin's fetchers, loading it on the first call; later and
     /// concurrent calls share that one load.
-    func fetchers() async -> Result<[PluginFetcher], PluginLoader.Failure> {
+    func fetchers() async -> Result<[PluginFetcher], PluginLoadError> {
         let task = loading.withLock { loading in
             if let loading { return loading }
             let task = Task { await load() }
@@ -67,7 +67,7 @@ final class OnDemandPlugin: Sendable {
         if let worker = worker.withLock({ $0 }) { await worker.shutdown() }
     }
 
-    private func load() async -> Result<[PluginFetcher], PluginLoader.Failure> {
+    private func load() async -> Result<[PluginFetcher], PluginLoadError> {
         let started = ContinuousClock.now
         defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
         switch placement.place {
@@ -87,7 +87,7 @@ final class OnDemandPlugin: Sendable {
                         continuation.resume(returning: loader.loadOne(path, expecting: fileIdentity).map(\.1))
                     }
                 } catch {
-                    continuation.resume(returning: .failure(PluginLoader.Failure(error: PluginLoadError(.notALibrary(reason: "\(error)")))))
+                    continuation.resume(returning: .failure(PluginLoadError(.notALibrary(reason: "\(error)"))))
                 }
             }
         }

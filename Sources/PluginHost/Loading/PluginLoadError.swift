@@ -19,7 +19,7 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case digestMismatch(actual: String, expected: String, lock: String, role: LockFileError.Role)
         /// The user vouched for another digest of this file in their trust store.
         case trustedDigestMismatch(actual: String, trusted: String, store: String)
-        case isolated(WorkerFailure)
+        case isolated(WorkerError)
         /// A full sandbox is required, and the worker got less.
         case sandboxRequired(SandboxReport)
         /// Its scan failed, as the registry cache remembers until the file changes.
@@ -29,8 +29,21 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     let kind: Kind
+    /// The plugin's name, when its descriptor was read before the failure.
+    var name: String?
+    /// The plugin's version, when its descriptor was read before the failure.
+    var version: String?
+    /// What the descriptor said beyond name and version, when it was read.
+    var metadata: PluginMetadata?
 
     init(_ kind: Kind) { self.kind = kind }
+
+    /// This failure, with what the plugin's descriptor said before it happened.
+    func describing(name: String?, version: String?, metadata: PluginMetadata?) -> PluginLoadError {
+        var described = self
+        (described.name, described.version, described.metadata) = (name, version, metadata)
+        return described
+    }
 
     /// What the host's loader, or a worker's, found wrong with the file or its descriptor.
     init(image: PluginImageError) {

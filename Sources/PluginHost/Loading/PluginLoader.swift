@@ -52,7 +52,7 @@ package struct PluginLoader: Sendable {
         let clock = ContinuousClock()
         let opened = files.map { path in
             let started = clock.now
-            let descriptor = Result { () throws(Failure) in try open(path, locks: locks) }
+            let descriptor = Result { () throws(PluginLoadError) in try open(path, locks: locks) }
             if case .success = descriptor {
                 services.logger.debug("\(path): checked and loaded in \((clock.now - started).humanReadable)")
             }
@@ -61,7 +61,7 @@ package struct PluginLoader: Sendable {
         var result = Outcome()
         for (path, descriptor) in opened {
             let started = clock.now
-            let outcome = Result { () throws(Failure) in try register(path, descriptor.get()) }
+            let outcome = Result { () throws(PluginLoadError) in try register(path, descriptor.get()) }
             if case .success = outcome {
                 services.logger.debug("\(path): registered in \((clock.now - started).humanReadable)")
             }
@@ -71,52 +71,28 @@ package struct PluginLoader: Sendable {
     }
 
     /// Opens and checks one file, loads it and checks its descriptor.
-    private func open(_ path: String, locks: LockFileCache) throws(Failure) -> PluginDescriptor {
-        do throws(PluginLoadError) {
-            return try Self.descriptor(of: PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path)))
-        } catch {
-            throw Failure(error: error)
-        }
+    private func open(_ path: String, locks: LockFileCache) throws(PluginLoadError) -> PluginDescriptor {
+        try Self.descriptor(of: PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path)))
     }
 
     /// Loads one file that was already opened and checked, and settles its
     /// symbols. Logs nothing: the caller reports the outcome.
-    func load(_ path: String, from file: PluginFile) throws(Failure) -> (PluginReport, [PluginFetcher]) {
-        let descriptor: PluginDescriptor
-        do {
-            descriptor = try Self.descriptor(of: file)
-        } catch {
-            throw Failure(error: error)
-        }
-        return try register(path, descriptor)
+    func load(_ path: String, from file: PluginFile) throws(PluginLoadError) -> (PluginReport, [PluginFetcher]) {
+        try register(path, Self.descriptor(of: file))
     }
 
     /// Opens, checks and loads one file, checking first that it is still the
     /// file a listing described. Logs nothing: the caller reports the outcome.
-    func loadOne(_ path: String, expecting identity: FileIdentity?) -> Result<(PluginReport, [PluginFetcher]), Failure> {
-        Result { () throws(Failure) in
-            let file: PluginFile
-            do throws(PluginLoadError) {
-                file = try PluginFile.open(path, rules: trust.rules, lock: LockFileCache(trust: trust).lock(for: path), expecting: identity)
-            } catch {
-                throw Failure(error: error)
-            }
-            return try load(path, from: file)
+    func loadOne(_ path: String, expecting identity: FileIdentity?) -> Result<(PluginReport, [PluginFetcher]), PluginLoadError> {
+        Result { () throws(PluginLoadError) in
+            try load(path, from: PluginFile.open(path, rules: trust.rules, lock: LockFileCache(trust: trust).lock(for: path), expecting: identity))
         }
     }
 
-    /// A failure with whatever the descriptor told us before it happened.
-    struct Failure: Error, Sendable {
-        let error: PluginLoadError
-        var name: String?
-        var version: String?
-        var metadata: PluginMetadata?
-    }
-
-    private func register(_ path: String, _ descriptor: PluginDescriptor) throws(Failure) -> (PluginReport, [PluginFetcher]) {
+    private func register(_ path: String, _ descriptor: PluginDescriptor) throws(PluginLoadError) -> (PluginReport, [PluginFetcher]) {
         let (name, version) = (descriptor.name, descriptor.version)
         let identity = PluginIdentity(name: name, version: version, path: path)
-        func fail(_ error: PluginLoadError) -> Failure { Failure(error: error, name: name, version: version, metadata: descriptor.metadata) }
+        func fail(_ error: PluginLoadError) -> PluginLoadError { error.describing(name: name, version: version, metadata: descriptor.metadata) }
 
         let session = PluginSession(path: path, name: name, services: services, ownership: ownership)
         let status = session.register(descriptor)
@@ -149,7 +125,7 @@ package struct PluginLoader: Sendable {
 extension PluginLoader.Outcome {
     /// Adds one file's outcome, logging a warning line per problem.
     mutating func record(
-        _ outcome: Result<(PluginReport, [PluginFetcher]), PluginLoader.Failure>, for path: String, services: HostServices
+        _ outcome: Result<(PluginReport, [PluginFetcher]), PluginLoadError>, for path: String, services: HostServices
     ) {
         let logger = services.logger
         switch outcome {
@@ -160,23 +136,23 @@ extension PluginLoader.Outcome {
             reports.append(report)
             self.fetchers += fetchers
         case .failure(let failure):
-            if case .isolated(let worker) = failure.error.kind, case .missingExecutable = worker.cause {
+            if case .isolated(let worker) = failure.kind, case .missingExecutable = worker.cause {
                 // The same for every plugin of the run: one line says it.
-                if WorkerFailure.missingExecutableReported.set() { logger.error("\(failure.error.message(naming: services.names))") }
+                if WorkerError.missingExecutableReported.set() { logger.error("\(failure.message(naming: services.names))") }
             } else {
-                logger.warning("skipping \(path): \(failure.error.message(naming: services.names))")
+                logger.warning("skipping \(path): \(failure.message(naming: services.names))")
             }
             reports.append(failure.report(for: path, names: services.names))
         }
     }
 }
 
-extension PluginLoader.Failure {
+extension PluginLoadError {
     /// The `failed` report for the file at `path`, its error worded with `names`.
     func report(for path: String, names: SettingNames = SettingNames()) -> PluginReport {
         var report = PluginReport(
             name: name ?? URL(filePath: path).lastPathComponent, version: version, path: path,
-            status: .failed, fetchers: [], error: error.message(naming: names), warnings: []
+            status: .failed, fetchers: [], error: message(naming: names), warnings: []
         )
         report.metadata = metadata
         return report

@@ -22,7 +22,9 @@ enum RetryAfter {
     /// section 5.6.7); the obsolete forms are not read.
     static func imfFixdate(_ text: String) -> Int64? {
         let fields = text.split(separator: " ")
-        guard fields.count == 6, fields[0].hasSuffix(","), fields[5] == "GMT",
+        // The year is 4DIGIT: a longer one overflowed the day count, and a
+        // server's header crashed the host.
+        guard fields.count == 6, fields[0].hasSuffix(","), fields[5] == "GMT", fields[3].utf8.count == 4,
             let day = Int64(fields[1]), let monthIndex = months.firstIndex(of: fields[2].lowercased()), let year = Int64(fields[3])
         else { return nil }
         let time = fields[4].split(separator: ":")

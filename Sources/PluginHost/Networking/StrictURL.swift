@@ -148,7 +148,10 @@ struct StrictURL: Sendable, Hashable {
                 continue
             }
             let high = utf8.index(after: index)
+            // Each of the two must be a hex digit: `UInt8(_:radix:)` also
+            // takes a sign, and "%+e" is no escape to any other reader.
             guard high < utf8.endIndex, utf8.index(after: high) < utf8.endIndex,
+                utf8[high...utf8.index(after: high)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
                 let value = UInt8(String(decoding: utf8[high...utf8.index(after: high)], as: UTF8.self), radix: 16)
             else {
                 throw Problem(description: "has a '%' that is not followed by two hex digits")

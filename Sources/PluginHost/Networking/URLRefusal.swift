@@ -29,7 +29,7 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// One line: what was refused, why, and, when a grant would allow it,
     /// how to grant it. The URL is the plugin's text, so it is cut
-    /// (``PluginOutputRules/echoed(_:)``): one refusal stays one readable line.
+    /// (`PluginOutputRules.echoed(_:)`, in PluginBoundary): one refusal stays one readable line.
     package var description: String { "refused http_get of \(PluginOutputRules.echoed(url)): \(explanation)" }
 
     private var explanation: String {

@@ -6,13 +6,16 @@ import Synchronization
 ///
 /// Each plugin is registered too, under its name, and its fetchers resolve it,
 /// so the container's dependency graph shows which plugin provides what.
+///
+/// The rows (``fetchers``) are data, and listings need nothing else. A
+/// fetcher is registered in the container when a fetch first asks for its
+/// symbol, so a fetch registers only the providers it calls; ``graph(_:)``
+/// registers them all.
 package struct FetcherRegistry: Sendable {
-    /// The container, filled on first use: a listing prints ``fetchers`` and
-    /// needs none, and with a thousand plugins registering them all cost a
-    /// listing a fifth of its time.
-    private let filled: FilledOnce
     /// Every fetcher, in load order.
-    package let fetchers: [PluginFetcher]
+    package let fetchers: [FetcherListing]
+    /// The container, filled on demand.
+    private let container: RegistryContainer
 
     /// The graph notations ``graph(_:)`` can print.
     package enum GraphNotation: String, Sendable, CaseIterable {
@@ -22,59 +25,20 @@ package struct FetcherRegistry: Sendable {
         case mermaid
     }
 
-    /// A registry of `fetchers`, and the plugins they come from.
+    /// A registry of fetchers that plugins registered, and the plugins they come from.
     package init(_ fetchers: [PluginFetcher]) {
-        self.fetchers = fetchers
-        self.filled = FilledOnce(fetchers)
+        self.fetchers = fetchers.map { FetcherListing(symbol: $0.symbol, displayName: $0.displayName, plugin: $0.plugin) }
+        container = RegistryContainer(self.fetchers) { fetchers[$0] }
     }
 
-    /// The container of every fetcher and plugin.
-    var container: Container { filled.container }
-
-    /// Registers the fetchers in a new container the first time it is asked for.
-    private final class FilledOnce: Sendable {
-        private let fetchers: [PluginFetcher]
-        private let filled = Mutex<Container?>(nil)
-
-        init(_ fetchers: [PluginFetcher]) {
-            self.fetchers = fetchers
+    /// A registry of a listing's rows, whose fetchers load their plugin on
+    /// the first call: `plugins[i]` is the index in `onDemand` of the plugin
+    /// that provides `rows[i]`.
+    init(_ rows: [FetcherListing], providedBy onDemand: OnDemandPlugins, plugins: [Int]) {
+        fetchers = rows
+        container = RegistryContainer(rows) { index in
+            PluginFetcher(symbol: rows[index].symbol, displayName: rows[index].displayName, plugin: rows[index].plugin, listedIn: onDemand, at: plugins[index])
         }
-
-        var container: Container {
-            filled.withLock { filled in
-                if let filled { return filled }
-                let container = FetcherRegistry.fill(with: fetchers)
-                filled = container
-                return container
-            }
-        }
-    }
-
-    /// A container in which each fetcher is registered under its symbol and
-    /// resolves the plugin that provides it.
-    private static func fill(with fetchers: [PluginFetcher]) -> Container {
-        let container = Container(defaultScope: .singleton)
-        var pluginKeys: [String: String] = [:]
-        var taken = Set<String>()
-        for fetcher in fetchers {
-            let plugin = fetcher.plugin
-            let key = pluginKeys[plugin.path] ?? Self.uniqueKey(for: plugin, taken: taken)
-            if pluginKeys[plugin.path] == nil {
-                pluginKeys[plugin.path] = key
-                taken.insert(key)
-                container.register(PluginIdentity.self, name: key) { _ in plugin }
-            }
-            container.register(PluginFetcher.self, name: fetcher.symbol) { resolver in
-                _ = try resolver.resolve(PluginIdentity.self, name: key)
-                return fetcher
-            }
-        }
-        return container
-    }
-
-    /// Two files may carry a plugin of the same name; the path tells them apart.
-    private static func uniqueKey(for plugin: PluginIdentity, taken: Set<String>) -> String {
-        taken.contains(plugin.name) ? "\(plugin.name) (\(plugin.path))" : plugin.name
     }
 
     /// The registered symbols, sorted.
@@ -83,10 +47,12 @@ package struct FetcherRegistry: Sendable {
     /// The fetcher for `symbol`, matched case-insensitively.
     /// - Throws: ``FetchError`` naming the available symbols when none matches.
     package func fetcher(for symbol: String) throws(FetchError) -> PluginFetcher {
-        do {
-            return try container.resolve(PluginFetcher.self, name: FetcherSymbol.normalized(symbol))
-        } catch where error.code == .notRegistered {
+        let name = FetcherSymbol.normalized(symbol)
+        guard let index = fetchers.firstIndex(where: { $0.symbol == name }) else {
             throw FetchError(symbol: symbol, .unknownSymbol(available: symbols))
+        }
+        do {
+            return try container.filled(with: [index]).resolve(PluginFetcher.self, name: name)
         } catch {
             // Registrations here only return values they captured; anything
             // else is a bug worth showing in full rather than hiding.
@@ -98,10 +64,66 @@ package struct FetcherRegistry: Sendable {
     package func graph(_ notation: GraphNotation) -> String {
         let graph: DependencyGraph
         do {
-            graph = try container.verify()
+            graph = try container.filled(with: Array(fetchers.indices)).verify()
         } catch {
             graph = error.graph
         }
         return (notation == .dot ? graph.dot : graph.mermaid) + "\n"
+    }
+}
+
+/// The registry's container: each fetcher is registered under its symbol
+/// the first time it is needed, with the plugin it resolves.
+private final class RegistryContainer: Sendable {
+    private let rows: [FetcherListing]
+    private let provider: @Sendable (Int) -> PluginFetcher
+    private let state = Mutex(State())
+
+    private struct State {
+        var container = Container(defaultScope: .singleton)
+        var registered = Set<Int>()
+        var registeredPlugins = Set<String>()
+        /// Each plugin's registration name, by path; made once, for every row.
+        var keys: [String: String]?
+    }
+
+    init(_ rows: [FetcherListing], provider: @escaping @Sendable (Int) -> PluginFetcher) {
+        self.rows = rows
+        self.provider = provider
+    }
+
+    /// The container, with the fetchers at `indices` registered.
+    func filled(with indices: [Int]) -> Container {
+        state.withLock { state in
+            let keys = state.keys ?? Self.keys(for: rows)
+            state.keys = keys
+            for index in indices where state.registered.insert(index).inserted {
+                let fetcher = provider(index)
+                let plugin = fetcher.plugin
+                // Every row's plugin has a key: the keys are made from these rows.
+                let key = keys[plugin.path] ?? plugin.name
+                if state.registeredPlugins.insert(plugin.path).inserted {
+                    state.container.register(PluginIdentity.self, name: key) { _ in plugin }
+                }
+                state.container.register(PluginFetcher.self, name: fetcher.symbol) { resolver in
+                    _ = try resolver.resolve(PluginIdentity.self, name: key)
+                    return fetcher
+                }
+            }
+            return state.container
+        }
+    }
+
+    /// Each plugin's registration name: its own, or with its path when an
+    /// earlier plugin of the same name took it.
+    private static func keys(for rows: [FetcherListing]) -> [String: String] {
+        var keys: [String: String] = [:]
+        var taken = Set<String>()
+        for row in rows where keys[row.plugin.path] == nil {
+            let key = taken.contains(row.plugin.name) ? "\(row.plugin.name) (\(row.plugin.path))" : row.plugin.name
+            keys[row.plugin.path] = key
+            taken.insert(key)
+        }
+        return keys
     }
 }

@@ -120,12 +120,12 @@ package struct HostWiring: Sendable {
 
     /// `$XDG_CACHE_HOME`, or `$HOME/.cache`: where the registry cache is kept.
     package func cacheHome() -> String? {
-        RegistryCacheUse.cacheHome(xdgCacheHome: environment[.xdgCacheHome], home: environment[.home])
+        ScanCacheUse.cacheHome(xdgCacheHome: environment[.xdgCacheHome], home: environment[.home])
     }
 
     /// Whether the registry cache is used: not when the settings or
     /// `HOST_NO_CACHE=1` turn it off, nor when there is nowhere to keep it.
-    package func cacheUse() throws(HostSettingError) -> RegistryCacheUse {
+    package func cacheUse() throws(HostSettingError) -> ScanCacheUse {
         if settings.noCache { return .off }
         if try boolean(.noCache) == true { return .off }
         guard let home = cacheHome() else { return .off }

@@ -126,7 +126,7 @@ extension Host {
         await worker?.shutdown()
         switch outcome {
         case .success: return .passed(sha256)
-        case .failure(let failure): return .refused(failure.error.message(naming: names))
+        case .failure(let failure): return .refused(failure.message(naming: names))
         }
     }
 

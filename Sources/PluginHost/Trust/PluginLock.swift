@@ -39,7 +39,9 @@ struct PluginLock: Sendable {
 
     /// The digest the lock expects for `pluginPath`, or nil when it is not listed.
     func expectedDigest(for pluginPath: String) -> String? {
-        digests[Self.canonical(pluginPath)]
+        // Canonical paths cost a realpath each: none for an empty lock (a trust store not written yet).
+        guard !digests.isEmpty else { return nil }
+        return digests[Self.canonical(pluginPath)]
     }
 
     /// Reads and checks the lock file at `path`.
@@ -99,8 +101,11 @@ struct PluginLock: Sendable {
         let base = directory(of: path)
         var digests: [String: String] = [:]
         var lineOf: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // NB: split the bytes, not the Characters: "\r\n" is one Character,
+        // so a CRLF file split on "\n" was one long line.
+        for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let rawLine = String(decoding: bytes, as: UTF8.self)
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine[...]
             if line.allSatisfy(\.isWhitespace) || line.hasPrefix("#") { continue }
             let number = index + 1
             let utf8 = Array(line.utf8)

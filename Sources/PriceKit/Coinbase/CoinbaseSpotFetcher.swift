@@ -63,7 +63,8 @@ public struct CoinbaseSpotFetcher: PriceFetcher {
     /// - Parameters:
     ///   - currency: The quote currency, e.g. `"USD"`; case does not matter.
     ///   - timeout: Passed to the networking service; `nil` uses its default.
-    /// - Returns: The price as Coinbase sent it, amount text unchanged.
+    /// - Returns: The price as Coinbase sent it, amount text unchanged, for
+    ///   the pair asked (upper-cased) whatever case Coinbase wrote it in.
     /// - Throws: ``PriceFetchError``: ``PriceFetchError/Code/invalidRequest``
     ///   for a bad code, ``PriceFetchError/Code/unreachable`` when no response
     ///   arrived, ``PriceFetchError/Code/httpStatus`` for a non-2xx answer
@@ -94,7 +95,9 @@ public struct CoinbaseSpotFetcher: PriceFetcher {
         guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {
             throw .undecodable(source: "Coinbase", pair: pair, detail: "it quotes \(quote.base)-\(quote.currency) instead")
         }
-        return Price(base: quote.base, currency: quote.currency, amount: quote.amount)
+        // The codes as asked, not as answered: the host takes only a quote
+        // for exactly the symbol and currency it asked for.
+        return Price(base: requested[0], currency: requested[1], amount: quote.amount)
     }
 
     private func pair(currency: String) throws(PriceFetchError) -> String {

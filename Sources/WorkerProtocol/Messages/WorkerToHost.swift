@@ -52,9 +52,13 @@ package enum WorkerToHost: Sendable, Equatable, FrameCodable {
 package struct LogFrame: Sendable, Equatable, FrameCodable {
     /// How severe a line is, from the plugin's `pb_log_level` or the worker's own.
     package enum Level: UInt8, Sendable, Comparable, FrameCodable {
+        /// `PB_LOG_DEBUG`, and what `-v` shows.
         case debug = 0
+        /// `PB_LOG_INFO`.
         case info = 1
+        /// `PB_LOG_WARNING`, and the worker's own warnings.
         case warning = 2
+        /// `PB_LOG_ERROR`: the last one is a failed registration's reason.
         case error = 3
 
         /// By severity.

@@ -1,0 +1,18 @@
+/// How a run learns what the plugins provide, and where each one runs.
+package struct LoadOptions: Sendable {
+    /// Who decides where each plugin runs.
+    package var policy: IsolationPolicy
+    /// How workers run: the scanners, and plugins the policy isolates.
+    package var isolation: IsolationOptions
+    /// Whether the registry cache is read and written.
+    package var cache: ScanCacheUse
+    /// Told how a scan of plugin files progresses, if one is needed.
+    package var progress: ScanProgress.Handler?
+
+    /// Creates the options.
+    package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: ScanCacheUse) {
+        self.policy = policy
+        self.isolation = isolation
+        self.cache = cache
+    }
+}

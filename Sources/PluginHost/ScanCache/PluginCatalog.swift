@@ -1,0 +1,301 @@
+import Logging
+import WorkerProtocol
+
+/// What the plugin files provide, as the scan cache describes them and
+/// scans in sandboxed workers fill in: the reports and the fetcher rows of a
+/// run that loads no plugin until a fetch calls one.
+///
+/// Only files that are new or changed since their last scan are scanned. A
+/// fetch then loads only the plugins that provide the symbols asked for
+/// (``LoadedPlugins/fetch(_:currency:timeout:)``), each in its ``Placement``.
+/// A listing builds nothing per plugin beyond its row: no loader, no
+/// fetcher, no container registration (see ``FetcherRegistry``).
+struct PluginCatalog: Sendable {
+    /// The host whose plugins are described.
+    let host: Host
+    /// Where plugins run, and how workers run.
+    let options: LoadOptions
+    /// Where the cache file lives: `cacheHome`/patchbay.
+    let cacheHome: String
+
+    /// The plugins, scanning what the cache lacks; with `rebuild`, every
+    /// plugin is scanned again, as `host rescan` asks.
+    func load(rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
+        await carryOut(plan(rebuild: rebuild))
+    }
+
+    /// ``load(rebuild:)`` as far as it goes without a task: the plugins when
+    /// nothing needs a scan, else the scan still to do, which starts from
+    /// what was read here rather than reading it again.
+    func loadWithoutScanning() -> PreparedLoad {
+        let plan = plan(rebuild: false)
+        guard plan.needingScan.isEmpty else {
+            return .needsTask(PendingLoad { await carryOut(plan).0 })
+        }
+        return .loaded(finish(plan, scanned: []).0)
+    }
+
+    private var services: HostServices { host.services }
+    private var trust: PluginTrust { host.trust }
+
+    /// Scans what the plan says needs it, then lists.
+    private func carryOut(_ plan: Plan) async -> (LoadedPlugins, RescanReport) {
+        if options.isolation.judgesSandbox && options.policy.mayIsolate {
+            // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
+            _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
+        }
+        var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
+        scanner.progress = options.progress
+        scanner.warnedAboutSandbox = plan.warnedAboutSandbox
+        return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks))
+    }
+
+    /// One plugin file as this run's plan knows it.
+    private enum Item: Sendable {
+        /// Described by the cache: its entry at this index.
+        case cached(PluginDiscovery.Candidate, entry: Int)
+        /// New or changed: to be scanned.
+        case needsScan(PluginDiscovery.Candidate)
+        /// Refused by the host's own checks before any of its code ran.
+        case refused(PluginDiscovery.Candidate, PluginLoadError)
+    }
+
+    /// One plugin file once scanned, if it needed a scan.
+    private enum Listed {
+        /// What it provides: the new cache's entry at this index, from the
+        /// old cache or, when `scanned`, from this run's scan.
+        case described(PluginDiscovery.Candidate, entry: Int, scanned: Bool)
+        /// Refused by the host's own checks before any of its code ran.
+        case refused(PluginDiscovery.Candidate, PluginLoadError)
+
+        /// The file.
+        var candidate: PluginDiscovery.Candidate {
+            switch self {
+            case .described(let candidate, _, _), .refused(let candidate, _): candidate
+            }
+        }
+    }
+
+    private struct Plan: Sendable {
+        let store: ScanCacheStore
+        let previous: ScanCache?
+        /// Why the cache file there was not used, when it was refused: said
+        /// once, when the plan is carried out.
+        let refusal: ScanCacheStore.ReadError?
+        let locks: LockFileCache
+        /// Set by the first worker of the run, scanning or loading, whose sandbox is partial: one warning per run.
+        let warnedAboutSandbox = OnceFlag()
+        var items: [Item]
+        var needingScan: [PluginDiscovery.Candidate] {
+            items.compactMap { if case .needsScan(let candidate) = $0 { candidate } else { nil } }
+        }
+    }
+
+    private func plan(rebuild: Bool) -> Plan {
+        let candidates = host.pluginCandidates()
+        // Not keyed by the configuration: a plugin registers the same fetchers whatever API it is pointed at,
+        // and switching --api-base-url must not rescan every plugin.
+        let store = ScanCacheStore(cacheHome: cacheHome, searchPath: host.discovery.locations.map(\.directory))
+        var previous: ScanCache?
+        var refusal: ScanCacheStore.ReadError?
+        if !rebuild {
+            switch store.read(host: HostIdentity.current, abiVersion: PluginABIVersion.current) {
+            case .success(let cache): previous = cache
+            case .failure(.missing): break
+            case .failure(let reason): refusal = reason
+            }
+        }
+        let entries = EntryIndex(previous?.entries ?? [])
+        let locks = LockFileCache(trust: trust)
+        let items = candidates.map { candidate -> Item in
+            if let identity = candidate.identity, let index = entries.index(of: candidate.path), entries.entries[index].identity == identity {
+                // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
+                if entries.entries[index].sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry: index) }
+            }
+            // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
+            do throws(PluginLoadError) {
+                try PluginFile.open(candidate.path, rules: trust.rules, lock: locks.lock(for: candidate.path)).closeUnloaded()
+                return .needsScan(candidate)
+            } catch {
+                return .refused(candidate, error)
+            }
+        }
+        return Plan(store: store, previous: previous, refusal: refusal, locks: locks, items: items)
+    }
+
+    private func finish(_ plan: Plan, scanned: [PluginScanner.Outcome]) -> (LoadedPlugins, RescanReport) {
+        if let refusal = plan.refusal {
+            services.logger.warning("ignoring the plugin cache \(plan.store.path): \(refusal); rebuilding it")
+        }
+        let previous = plan.previous?.entries ?? []
+        // A run that scanned nothing and lists every entry in the cache's order writes nothing, and copies no entry.
+        let unchanged = plan.refusal == nil && plan.previous != nil && plan.items.count == previous.count
+            && plan.items.indices.allSatisfy { if case .cached(_, let entry) = plan.items[$0] { entry == $0 } else { false } }
+        var entries = unchanged ? previous : []
+        var outcomes = scanned.makeIterator()
+        let items = plan.items.map { item -> Listed in
+            switch item {
+            case .cached(let candidate, let index):
+                if unchanged { return .described(candidate, entry: index, scanned: false) }
+                entries.append(previous[index])
+                return .described(candidate, entry: entries.count - 1, scanned: false)
+            case .refused(let candidate, let failure): return .refused(candidate, failure)
+            case .needsScan(let candidate):
+                // The scanner answers once per file it was given, in order.
+                switch outcomes.next() {
+                case .scanned(let entry)?:
+                    entries.append(entry)
+                    return .described(candidate, entry: entries.count - 1, scanned: true)
+                case .refused(let failure)?: return .refused(candidate, failure)
+                case nil: return .refused(candidate, PluginLoadError(.changedSinceListed))
+                }
+            }
+        }
+
+        var writeError: String?
+        if !unchanged {
+            let cache = ScanCache(
+                host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: host.discovery.locations.map(\.directory), entries: entries)
+            do throws(ScanCacheStore.WriteError) {
+                try plan.store.write(cache)
+            } catch {
+                writeError = error.description
+                services.logger.warning("\(error); the next run scans the plugins again")
+            }
+        }
+        let scannedEntries = items.compactMap { if case .described(_, let entry, scanned: true) = $0 { entries[entry] } else { nil } }
+        services.logger.debug(
+            "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
+
+        let loaded = compose(items, entries: entries, locks: plan.locks, warned: plan.warnedAboutSandbox)
+        let report = RescanReport(
+            cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
+        return (loaded, report)
+    }
+
+    /// The reports and fetcher rows of the listed files, in search order,
+    /// with the rules loading in that order would apply (``SymbolOwnership``).
+    /// The host's checks that depend on more than the file (its directory,
+    /// the lock file) are made again here.
+    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, warned: OnceFlag) -> LoadedPlugins {
+        let ownership = SymbolOwnership()
+        var result = PluginLoader.Outcome()
+        result.reports.reserveCapacity(items.count)
+        var plugins: [OnDemandPlugins.Plugin] = []
+        var rows: [FetcherListing] = []
+        var providers: [Int] = []
+        var checkedDirectories = Set<String>()
+        let allowedURLs = services.allowedURLs
+        let rule = PlacementRule(policy: options.policy, trust: trust)
+        // This run's sandbox, not the one a scan recorded: judged once, when
+        // the first isolated plugin is listed, if the run shows or requires it.
+        var sandboxNow: SandboxReport?
+        for item in items {
+            let candidate = item.candidate
+            // Once per plugin: with a trust store, each look resolves the plugin's directory.
+            let lock = locks.lock(for: candidate.path)
+            var outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
+            var entry: Int?
+            var scanned = false
+            switch item {
+            case .refused(_, let failure):
+                outcome = .failure(failure)
+            case .described(_, let index, let wasScanned):
+                (entry, scanned) = (index, wasScanned)
+                outcome = Result { () throws(PluginLoadError) in
+                    try listing(entries[index], candidate: candidate, ownership: ownership, lock: lock, checkedDirectories: &checkedDirectories)
+                }
+            }
+            let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: lock)
+            if placement.place == .isolated && options.isolation.judgesSandbox {
+                let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
+                sandboxNow = sandbox
+                if options.isolation.requireFullSandbox && sandbox.level != .full, case .success = outcome, let entry {
+                    let listed = entries[entry]
+                    outcome = .failure(
+                        PluginLoadError(.sandboxRequired(sandbox)).describing(name: listed.name, version: listed.version, metadata: listed.metadata))
+                }
+            }
+            if case .success(let (report, kept)) = outcome, let entry {
+                let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
+                plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entries[entry].identity))
+                for fetcher in kept {
+                    rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity))
+                    providers.append(plugins.count - 1)
+                }
+            }
+            result.record(outcome.map { ($0.0, []) }, for: candidate.path, services: services)
+            let index = result.reports.count - 1
+            result.reports[index].placement = placement
+            result.reports[index].cached = entry != nil && !scanned
+            if placement.place == .isolated, let sandbox = sandboxNow ?? entry.map({ entries[$0].sandbox }) { result.reports[index].sandbox = sandbox }
+            result.reports[index].allowedURLs = allowedURLs
+        }
+        host.noteLockFilesThatOnlyPin(rule)
+        let onDemand = OnDemandPlugins(
+            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, ownership: ownership)
+        return LoadedPlugins(
+            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers), workers: [], onDemand: onDemand,
+            services: services)
+    }
+
+    /// One listed file's report and the fetchers it keeps, or why it fails now.
+    private func listing(
+        _ entry: ScanCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, lock: ApplicableLock,
+        checkedDirectories: inout Set<String>
+    ) throws(PluginLoadError) -> (PluginReport, [ScanCache.Fetcher]) {
+        let path = candidate.path
+        func fail(_ error: PluginLoadError) -> PluginLoadError {
+            error.describing(name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
+        }
+        do throws(PluginLoadError) {
+            try PluginFile.checkPlacement(of: path, isSymbolicLink: candidate.isSymbolicLink, rules: trust.rules, checked: &checkedDirectories)
+            // The lock-file and trust-store check of loading, on the digest the scan took of this unchanged file.
+            _ = try lock.verify(path) { () throws(PluginLoadError) in
+                // A scan takes the digest whenever a lock or a vouch applies; without one the file is scanned again.
+                guard let digest = entry.sha256 else { throw PluginLoadError(.changedSinceListed) }
+                return digest
+            }
+        } catch {
+            throw fail(error)
+        }
+        guard entry.status == .loaded, let version = entry.version else {
+            var failure = fail(PluginLoadError(.failedScan(entry.error ?? "failed")))
+            failure.name = entry.name
+            throw failure
+        }
+        let settled = ownership.settle(entry.fetchers, symbol: \.symbol, for: path)
+        if let failure = settled.failure(after: [], refused: []) { throw fail(failure) }
+        var report = PluginReport(
+            name: entry.name, version: version, path: path, status: .loaded, fetchers: settled.kept.map(\.symbol), error: nil,
+            warnings: entry.warnings + settled.duplicates.map(Settlement<ScanCache.Fetcher>.warning))
+        report.metadata = entry.metadata
+        return (report, settled.kept)
+    }
+}
+
+/// The cache's entries by path, read in order: a listing meets the files in
+/// the order the cache wrote them, so a dictionary is built only when one
+/// is out of place (a file added or removed).
+private final class EntryIndex {
+    let entries: [ScanCache.Entry]
+    private var next = 0
+    private var byPath: [String: Int]?
+
+    init(_ entries: [ScanCache.Entry]) {
+        self.entries = entries
+    }
+
+    /// Where the entry for `path` is, if the cache has one.
+    func index(of path: String) -> Int? {
+        if next < entries.count, entries[next].path == path {
+            next += 1
+            return next - 1
+        }
+        let byPath = self.byPath ?? Dictionary(entries.indices.map { (entries[$0].path, $0) }, uniquingKeysWith: { first, _ in first })
+        self.byPath = byPath
+        guard let index = byPath[path] else { return nil }
+        next = index + 1
+        return index
+    }
+}

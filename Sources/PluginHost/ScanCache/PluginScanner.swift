@@ -1,0 +1,128 @@
+import Glibc
+
+/// Scans plugin files for the registry cache: each in a sandboxed worker of
+/// its own, several at once, so a plugin that crashes or hangs while it
+/// registers costs its own entry and nothing else.
+///
+/// A scan is a load with no symbol taken: the worker loads the plugin,
+/// reports what it registered, and is stopped. Which plugin keeps a symbol
+/// two of them register is decided later, from the entries in search order,
+/// exactly as loading in that order would decide it.
+struct PluginScanner: Sendable {
+    let services: HostServices
+    let trust: PluginTrust
+    let options: IsolationOptions
+    /// How many workers run at once.
+    let parallelism: Int
+    /// Told as each scan starts, and when the last ends.
+    var progress: ScanProgress.Handler?
+    /// Set once a partial sandbox was reported, shared with the rest of the run.
+    var warnedAboutSandbox = OnceFlag()
+
+    /// What scanning one file found.
+    enum Outcome: Sendable {
+        /// The plugin ran in its worker: what it registered, or how it failed.
+        /// This is what the cache remembers until the file changes.
+        case scanned(ScanCache.Entry)
+        /// The host refused the file before any of its code ran (trust rules,
+        /// lock file, ELF headers, a sandbox short of the one required, or a
+        /// worker that could not be started).
+        /// These depend on more than the file, so they are checked again on
+        /// every run rather than remembered.
+        case refused(PluginLoadError)
+    }
+
+    /// Creates a scanner running at most `parallelism` workers at once; by
+    /// default one per online core.
+    init(services: HostServices, trust: PluginTrust, options: IsolationOptions, parallelism: Int? = nil) {
+        self.services = services
+        self.trust = trust
+        self.options = options
+        self.parallelism = max(1, parallelism ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// Scans `candidates`, returning one outcome per candidate, in order.
+    ///
+    /// A worker's slot is free as soon as it has answered: stopping it, which
+    /// waits for it to exit, overlaps the next scan.
+    /// - Parameter locks: The run's lock files, read once for the whole run.
+    func scan(_ candidates: [PluginDiscovery.Candidate], locks: LockFileCache) async -> [Outcome] {
+        var configured = IsolatedPluginLoader(services: services, trust: trust, options: options)
+        configured.warnedAboutSandbox = warnedAboutSandbox
+        let loader = configured
+        var outcomes = [Outcome?](repeating: nil, count: candidates.count)
+        enum Step: Sendable {
+            case scanned(Int, Outcome, WorkerConnection?)
+            case stopped
+        }
+        await withTaskGroup(of: Step.self) { group in
+            var next = 0
+            var done = 0
+            func startNext() {
+                guard next < candidates.count else { return }
+                let index = next
+                next += 1
+                progress?(ScanProgress(done: done, total: candidates.count, path: candidates[index].path))
+                group.addTask {
+                    let (outcome, worker) = await scan(candidates[index], loader: loader, locks: locks)
+                    return .scanned(index, outcome, worker)
+                }
+            }
+            for _ in 0..<parallelism { startNext() }
+            for await step in group {
+                guard case .scanned(let index, let outcome, let worker) = step else { continue }
+                outcomes[index] = outcome
+                done += 1
+                if done == candidates.count { progress?(ScanProgress(done: done, total: done, path: candidates[index].path)) }
+                if let worker {
+                    group.addTask {
+                        await worker.shutdown()
+                        return .stopped
+                    }
+                }
+                startNext()
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// Scans one file; the worker, when its plugin loaded, is the caller's to stop.
+    private func scan(_ candidate: PluginDiscovery.Candidate, loader: IsolatedPluginLoader, locks: LockFileCache) async -> (Outcome, WorkerConnection?) {
+        let path = candidate.path
+        let file: PluginFile
+        switch loader.open(path, locks: locks, expecting: nil) {
+        case .failure(let failure): return (.refused(failure), nil)
+        case .success(let opened): file = opened
+        }
+        // What was checked is what is described: the identity of the open file.
+        guard let identity = file.identity() else {
+            file.closeUnloaded()
+            return (.refused(PluginLoadError(.changedSinceListed)), nil)
+        }
+        let digest = file.digest
+        let (outcome, sandbox, worker) = await loader.finish(path, started: await loader.spawn(path, file: file))
+        var entry = ScanCache.Entry(
+            path: path, identity: identity, sha256: digest, name: FilePaths.name(of: path), version: nil, abiVersion: nil,
+            fetchers: [], status: .failed, error: nil)
+        entry.sandbox = sandbox
+        switch outcome {
+        case .success(let (report, fetchers)):
+            entry.name = report.name
+            entry.version = report.version
+            entry.abiVersion = report.metadata?.abiVersion
+            entry.metadata = report.metadata
+            entry.status = .loaded
+            entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
+            entry.warnings = report.warnings
+        case .failure(let failure):
+            if case .sandboxRequired = failure.kind { return (.refused(failure), worker) }
+            if case .isolated(let cause) = failure.kind, cause.neverStarted { return (.refused(failure), worker) }
+            entry.name = failure.name ?? entry.name
+            entry.version = failure.version
+            entry.abiVersion = failure.metadata?.abiVersion
+            entry.metadata = failure.metadata
+            entry.error = failure.message(naming: services.names)
+        }
+        return (.scanned(entry), worker)
+    }
+}

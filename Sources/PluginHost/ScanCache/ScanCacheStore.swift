@@ -1,0 +1,180 @@
+import Glibc
+
+/// Where the registry cache lives, and how it is read and written so that
+/// neither another user nor a crash nor a second host can spoil it.
+///
+/// - One file per search path: `registry-<digest>.cache` under
+///   `$XDG_CACHE_HOME/patchbay/` (`~/.cache/patchbay/`).
+/// - Written to a temporary file of mode 0600 in the same directory, then
+///   renamed over the old one: a reader sees the old cache or the new one,
+///   never half of either, and two hosts racing leave one complete file.
+/// - The directory must be the user's and of mode 0700; the file the user's
+///   and writable by nobody else. Anything else is refused, not repaired.
+struct ScanCacheStore: Sendable {
+    /// The cache file.
+    let path: String
+
+    /// The file for `searchPath`, in `cacheHome`/patchbay.
+    /// - Parameters:
+    ///   - cacheHome: `$XDG_CACHE_HOME`, or `$HOME/.cache`.
+    ///   - searchPath: The plugin directories, in order; each order has its own file.
+    init(cacheHome: String, searchPath: [String]) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        // FNV-1a: a name, not a secret; the file's contents are checked on read.
+        for byte in searchPath.joined(separator: "\u{0}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let name = "registry-" + String(hash, radix: 16) + ".cache"
+        path = FilePaths.join(FilePaths.join(cacheHome, "patchbay"), name)
+    }
+
+    /// `$XDG_CACHE_HOME`, or `$HOME/.cache`, as the XDG base directory
+    /// specification defines the user's cache directory.
+    static func cacheHome(xdgCacheHome: String?, home: String?) -> String? {
+        if let xdgCacheHome, xdgCacheHome.hasPrefix("/") { return xdgCacheHome }
+        guard let home, !home.isEmpty else { return nil }
+        return FilePaths.join(home, ".cache")
+    }
+
+    /// Why a cache file was not used.
+    enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// There is none yet: not worth a warning.
+        case missing
+        case notOwned(owner: UInt32)
+        case writableByOthers(mode: String)
+        case notARegularFile
+        case unreadable(String)
+        case corrupt(String)
+        case otherFormat(Int)
+        case otherHost
+        case otherABI(UInt32)
+
+        var description: String {
+            switch self {
+            case .missing: "there is none yet"
+            case .notOwned(let owner): "it belongs to uid \(owner), not to you"
+            case .writableByOthers(let mode): "others may write it (mode \(mode))"
+            case .notARegularFile: "it is not a regular file"
+            case .unreadable(let reason): "it cannot be read (\(reason))"
+            case .corrupt(let reason): "it is truncated or corrupt (\(reason))"
+            case .otherFormat(let format): "it has format \(format), this host reads format \(ScanCache.format)"
+            case .otherHost: "another host build wrote it"
+            case .otherABI(let abi): "it was made under plugin ABI \(abi)"
+            }
+        }
+    }
+
+    /// Reads the cache, refusing one that is not the user's, that others may
+    /// write, that is cut short or corrupt, or that another host or ABI made.
+    func read(host: String, abiVersion: UInt32) -> Result<ScanCache, ReadError> {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            return .failure(errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno))))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
+        guard status.st_uid == geteuid() else { return .failure(.notOwned(owner: status.st_uid)) }
+        guard status.st_mode & 0o022 == 0 else { return .failure(.writableByOthers(mode: String(status.st_mode & 0o7777, radix: 8))) }
+        let bytes: [UInt8]
+        do {
+            bytes = try Self.readAll(descriptor, size: Int(status.st_size))
+        } catch {
+            return .failure(.unreadable(error.reason))
+        }
+        let cache: ScanCache
+        do {
+            cache = try ScanCacheCodec.decode(bytes)
+        } catch {
+            return .failure(.corrupt(error.description))
+        }
+        guard cache.format == ScanCache.format else { return .failure(.otherFormat(cache.format)) }
+        guard cache.host == host else { return .failure(.otherHost) }
+        guard cache.abiVersion == abiVersion else { return .failure(.otherABI(cache.abiVersion)) }
+        return .success(cache)
+    }
+
+    /// Writes the cache atomically, creating its directory (mode 0700) if needed.
+    /// - Throws: ``WriteError`` when the directory is not the user's or the
+    ///   file cannot be written; the old cache, if any, is then untouched.
+    func write(_ cache: ScanCache) throws(WriteError) {
+        let directory = FilePaths.directory(of: path)
+        try Self.prepare(directory: directory)
+        let data = ScanCacheCodec.encode(cache)
+        let temporary = FilePaths.join(directory, ".\(FilePaths.name(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw WriteError(path: temporary, reason: String(cString: strerror(errno))) }
+        let failure: Int32? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32? in
+            var offset = 0
+            while offset < bytes.count, let base = bytes.baseAddress {
+                let count = Glibc.write(descriptor, base + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += count
+            }
+            // No fsync: a cache torn by a crash is refused as corrupt and
+            // rebuilt, and a rescan should not wait on the disk.
+            return nil
+        }
+        close(descriptor)
+        if let failure {
+            unlink(temporary)
+            throw WriteError(path: temporary, reason: String(cString: strerror(failure)))
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw WriteError(path: path, reason: reason)
+        }
+    }
+
+    /// Why the cache could not be written.
+    struct WriteError: Error, Sendable, Equatable, CustomStringConvertible {
+        let path: String
+        let reason: String
+        var description: String { "cannot write the plugin cache \(path): \(reason)" }
+    }
+
+    /// Creates `directory` and its parents with mode 0700, and checks that
+    /// the directory is the user's and open to nobody else.
+    private static func prepare(directory: String) throws(WriteError) {
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            if errno == ENOENT {
+                try prepare(directory: FilePaths.directory(of: directory))
+                if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                    throw WriteError(path: directory, reason: String(cString: strerror(errno)))
+                }
+            } else {
+                throw WriteError(path: directory, reason: String(cString: strerror(errno)))
+            }
+        }
+        var status = stat()
+        guard lstat(directory, &status) == 0 else { throw WriteError(path: directory, reason: String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw WriteError(path: directory, reason: "it is not a directory") }
+        guard status.st_uid == geteuid() else { throw WriteError(path: directory, reason: "it belongs to uid \(status.st_uid), not to you") }
+        guard status.st_mode & 0o077 == 0 || FilePaths.name(of: directory) != "patchbay" else {
+            throw WriteError(path: directory, reason: "its mode is \(String(status.st_mode & 0o7777, radix: 8)), not 700; run `chmod 700 \(directory)`")
+        }
+    }
+
+    private static func readAll(_ descriptor: Int32, size: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress.map { $0 + offset }, size - offset)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError(operation: "read", errno: errno)
+            }
+            // A file cut short since the fstat: the decoder will refuse what is left.
+            if count == 0 { break }
+            offset += count
+        }
+        return Array(bytes.prefix(offset))
+    }
+}
