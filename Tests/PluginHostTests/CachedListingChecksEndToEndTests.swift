@@ -5,7 +5,7 @@ import Testing
 /// more than the plugin file (a lock file or a vouch that appeared since the
 /// scan, a directory others may now write) are made again on every run, so
 /// a file the cache describes is refused just as an uncached one would be.
-@Suite("What changed since a scan is checked again, with the registry cache on", .timeLimit(.minutes(3)))
+@Suite("What changed since a scan is checked again, with the registry cache on", .timeLimit(.minutes(10)))
 struct CachedListingChecksEndToEndTests {
     /// One user's cache and configuration, kept across runs.
     struct User {

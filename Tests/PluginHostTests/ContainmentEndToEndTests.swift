@@ -7,7 +7,7 @@ import WorkerProtocol
 /// Hostile plugins, each attacking the host or the other plugins through the
 /// ABI, run through the `host` executable in both modes: the attack fails in
 /// the way the containment rules promise.
-@Suite("Hostile plugins, end to end", .timeLimit(.minutes(2)))
+@Suite("Hostile plugins, end to end", .timeLimit(.minutes(10)))
 struct ContainmentEndToEndTests {
     /// In a sandboxed worker, as a user runs an unvouched plugin, and in-process.
     static let modes = CommandRunner.fixturePlacements

@@ -6,7 +6,7 @@ import Testing
 /// The optional text fields appended to `pb_plugin_descriptor`: read only
 /// when `struct_size` covers them, checked like any plugin text, and shown by
 /// `list-plugins`, as a user runs it (in a sandboxed worker) and in-process.
-@Suite("Descriptor metadata", .timeLimit(.minutes(5)))
+@Suite("Descriptor metadata", .timeLimit(.minutes(10)))
 struct DescriptorMetadataTests {
     /// Built against the first revision of the header, which ends at
     /// `register_plugin`; fault-on-read pointers follow it in memory.

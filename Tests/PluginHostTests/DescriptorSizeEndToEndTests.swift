@@ -4,7 +4,7 @@ import Testing
 /// `struct_size` versioning through the `host` executable: a descriptor
 /// smaller than the header's is refused in one line, and a larger one from a
 /// later minor revision loads, as a user runs it (in a sandboxed worker) and in-process.
-@Suite("Descriptor sizes, end to end", .timeLimit(.minutes(5)))
+@Suite("Descriptor sizes, end to end", .timeLimit(.minutes(10)))
 struct DescriptorSizeEndToEndTests {
     static let modes = CommandRunner.fixturePlacements
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `HostHTTPNetworking` loads the HTTP client from `libHostHTTP.so`
 /// on its first request; these talk to it directly, over loopback.
-@Suite("The HTTP client library", .timeLimit(.minutes(5)))
+@Suite("The HTTP client library", .timeLimit(.minutes(10)))
 struct HTTPLibraryTests {
     private static let library = CommandRunner.buildDirectory.appending(path: HostHTTPNetworking.libraryName).path
 

@@ -9,7 +9,7 @@ import WorkerProtocol
 /// (`Tests/Fixtures/CPlugins/request_floods.c`) runs with the host's
 /// defaults, beside a well-behaved plugin that must not notice, and
 /// in-process too where the cap applies there.
-@Suite("Caps on what a plugin may ask, end to end", .timeLimit(.minutes(3)))
+@Suite("Caps on what a plugin may ask, end to end", .timeLimit(.minutes(10)))
 struct HostRequestCapsEndToEndTests {
     static func flood(_ name: String, _ defines: [String] = []) -> FixturePlugins.Fixture {
         FixturePlugins.Fixture(

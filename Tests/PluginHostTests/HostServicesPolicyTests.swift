@@ -7,7 +7,7 @@ import Testing
 
 /// ``HostServices/get(_:timeout:for:)``: the one place a plugin's
 /// `http_get` is checked, hop by hop, before any networking runs.
-@Suite("http_get checks every hop against the URL policy", .timeLimit(.minutes(1)))
+@Suite("http_get checks every hop against the URL policy", .timeLimit(.minutes(10)))
 struct HostServicesPolicyTests {
     /// Networking that answers each URL from a script of hops and records
     /// every URL it was asked for.

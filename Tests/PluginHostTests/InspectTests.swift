@@ -3,7 +3,7 @@ import Testing
 
 /// `host inspect FILE`: what the host sees in one file, without fetching,
 /// with the plugin's code run only in an isolated worker.
-@Suite("host inspect", .timeLimit(.minutes(5)))
+@Suite("host inspect", .timeLimit(.minutes(10)))
 struct InspectTests {
     /// The JSON `host inspect --format json` printed.
     private func inspection(_ output: CommandRunner.Output) throws -> [String: Any] {

@@ -5,7 +5,7 @@ import Testing
 /// `--isolate`: plugins that crash, abort, exit or hang, while loading or
 /// fetching, are reported with their name and the signal or status, and the
 /// bundled Ethereum plugin in the same run keeps working.
-@Suite("Crash isolation, end to end", .timeLimit(.minutes(5)))
+@Suite("Crash isolation, end to end", .timeLimit(.minutes(10)))
 struct IsolationEndToEndTests {
     static let fix = "remove it from the plugins directory or ask its author for a fix"
 

@@ -4,7 +4,7 @@ import Testing
 /// A `plugins.lock` that is there but not a usable lock file pins harder,
 /// never less: every plugin beside it is refused, in one line each, and the
 /// run neither hangs nor reads without bound.
-@Suite("Lock files that are there but unusable", .timeLimit(.minutes(2)))
+@Suite("Lock files that are there but unusable", .timeLimit(.minutes(10)))
 struct LockFileEdgeCaseTests {
     /// What is put where `plugins.lock` goes, and the reason every plugin
     /// beside it is then refused for (`LOCK` stands for the lock's path).

@@ -3,7 +3,7 @@ import Testing
 
 /// `host lock-plugins`, the lock files beside plugins (which pin) and
 /// `--allowlist`, through the `host` executable.
-@Suite("Lock files, end to end", .timeLimit(.minutes(5)))
+@Suite("Lock files, end to end", .timeLimit(.minutes(10)))
 struct LockFileEndToEndTests {
     @Test("lock-plugins records every plugin found in the user's trust store, sha256sum-compatible, and writes nothing beside the plugins")
     func lockWritesTrustStore() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// (C0, DEL, C1, a bidirectional mark, override and isolate, a paragraph
 /// separator) and a file name holding an escape sequence and an override
 /// reach stdout and stderr shown, never raw.
-@Suite("Plugin text and file names reach the terminal escaped, in every command", .timeLimit(.minutes(3)))
+@Suite("Plugin text and file names reach the terminal escaped, in every command", .timeLimit(.minutes(10)))
 struct TerminalOutputEndToEndTests {
     /// ESC, DEL, CSI (C1), LRM, RLO, PARAGRAPH SEPARATOR, LRI and BEL, each
     /// followed by a character that is no hexadecimal digit, so C reads each

@@ -5,7 +5,7 @@ import Testing
 /// worker (as a user runs it) and in-process: a C plugin asks for what it must not fetch, one fetcher
 /// per attack (Tests/Fixtures/CPlugins/http_attacks.c), and each gets
 /// exactly the refusal, with the host's warning naming it and the URL.
-@Suite("What a plugin may fetch, end to end", .timeLimit(.minutes(5)))
+@Suite("What a plugin may fetch, end to end", .timeLimit(.minutes(10)))
 struct URLPolicyEndToEndTests {
     static let attacks = FixturePlugins.Fixture(fileName: "http-attacks.so", source: "Tests/Fixtures/CPlugins/http_attacks.c")
 
