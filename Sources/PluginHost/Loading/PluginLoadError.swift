@@ -9,6 +9,8 @@ import WorkerProtocol
 package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case notALibrary(reason: String)
+        /// A system call on the file, or on its `directory`, failed.
+        case unreadable(SystemError, directory: String? = nil)
         /// Its descriptor was missing or wrong, as the host's loader or a worker's found.
         case descriptor(PluginImageError)
         case registrationFailed(status: Int32, lastError: String?)
@@ -75,6 +77,10 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         switch kind {
         case .notALibrary(let reason):
             Self.message(for: .notALibrary(reason: reason))
+        case .unreadable(let error, nil):
+            Self.message(for: .notALibrary(reason: error.description))
+        case .unreadable(let error, let directory?):
+            Self.message(for: .notALibrary(reason: "cannot \(error.operation) its directory \(directory): \(error.reason)"))
         case .descriptor(let problem):
             Self.message(for: problem)
         case .registrationFailed(let status, let lastError):
