@@ -56,6 +56,17 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 
+    /// Why the file is no loadable library, when that is the failure:
+    /// "cannot open it: Permission denied", "it is not an ELF file".
+    var libraryProblem: String? {
+        switch kind {
+        case .notALibrary(let reason): reason
+        case .unreadable(let error, nil): error.description
+        case .unreadable(let error, let directory?): "cannot \(error.operation) its directory \(directory): \(error.reason)"
+        default: nil
+        }
+    }
+
     /// Whether a trust check refused the file before any of its code ran
     /// (ownership, permissions, symlink target or lock file).
     package var isTrustRefusal: Bool {
@@ -75,12 +86,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     /// settings as the program calls them.
     package func message(naming names: SettingNames) -> String {
         switch kind {
-        case .notALibrary(let reason):
-            Self.message(for: .notALibrary(reason: reason))
-        case .unreadable(let error, nil):
-            Self.message(for: .notALibrary(reason: error.description))
-        case .unreadable(let error, let directory?):
-            Self.message(for: .notALibrary(reason: "cannot \(error.operation) its directory \(directory): \(error.reason)"))
+        case .notALibrary, .unreadable:
+            Self.message(for: .notALibrary(reason: libraryProblem ?? ""))
         case .descriptor(let problem):
             Self.message(for: problem)
         case .registrationFailed(let status, let lastError):

@@ -210,7 +210,7 @@ private struct HTTPLibrary: Sendable {
                 throw PluginLoadError(image: error)
             }
         } catch {
-            if case .notALibrary(let reason) = error.kind {
+            if let reason = error.libraryProblem {
                 throw LoadError(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.restoreAdvice("it"))")
             }
             throw LoadError(message: "cannot load \(path), the host's HTTP client: \(error)")
