@@ -85,13 +85,13 @@ private func entry(_ input: inout FuzzInput) -> Cache.Entry {
     var entry = Cache.Entry(
         path: input.countedText(), identity: FileIdentity(status), sha256: input.optionalText(), name: input.countedText(),
         version: input.optionalText(), abiVersion: flags & 1 == 0 ? nil : input.integer(),
-        fetchers: (0..<Int(input.byte() % 3)).map { _ in Cache.Fetcher(symbol: input.countedText(), displayName: input.countedText()) },
+        fetchers: (0..<Int(input.byte() % 3)).map { _ in Cache.Fetcher(symbol: input.countedText(), displayName: input.countedText(), rank: input.integer()) },
         status: flags & 2 == 0 ? .loaded : .failed, error: input.optionalText())
     entry.warnings = (0..<Int(input.byte() % 3)).map { _ in listItem(&input) }
     if flags & 4 != 0 {
         entry.metadata = PluginMetadata(
             abiVersion: input.integer(), descriptorSize: input.integer(), description: input.optionalText(), author: input.optionalText(),
-            license: input.optionalText(), homepage: input.optionalText())
+            license: input.optionalText(), homepage: input.optionalText(), apiBaseURL: input.optionalText())
     }
     let levels: [SandboxReport.Level] = [.full, .partial, .none]
     entry.sandbox = SandboxReport(

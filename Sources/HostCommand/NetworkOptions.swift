@@ -50,10 +50,10 @@ struct NetworkOptions: ParsableArguments {
             noSystemCA
             ? "pass --ca-file PATH with the CA certificate that signed it, or drop --no-system-ca"
             : "pass --ca-file PATH or set SSL_CERT_FILE to the CA certificate that signed it"
-        // Offline, the fixtures a checkout ships answer like Coinbase.
+        // Offline, the fixtures a checkout ships answer like Coinbase and like Bitstamp.
         let offline =
             if let checkout = InstalledLayout.running.checkout {
-                "with no network, fetch from the offline fixtures instead: --api-base-url file://\(checkout)/Fixtures/coinbase"
+                "with no network, fetch from the offline fixtures instead: --api-base-url file://\(checkout)/Fixtures/coinbase --api-base-url BitstampPlugin=file://\(checkout)/Fixtures/bitstamp"
             } else {
                 "with no network, give --api-base-url file:///DIR, a folder of Coinbase-shaped files (DIR/v2/prices/ETH-USD/spot.json)"
             }

@@ -16,11 +16,11 @@ struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("api-base-url"),
         help: ArgumentHelp(
-            "Base URL of the Coinbase-compatible API: http, https or file. Overrides HOST_API_BASE_URL. (default: \(HostWiring.defaultAPIBaseURL))",
-            valueName: "url"
+            "The API every plugin talks to (URL), or one plugin (PLUGIN=URL, repeatable): http, https or file. A plugin may fetch only under its own. Overrides HOST_API_BASE_URL (space-separated). (default: the one each plugin declares, else \(HostWiring.defaultAPIBaseURL))",
+            valueName: "[plugin=]url"
         )
     )
-    var apiBaseURL: String?
+    var apiBaseURLs: [String] = []
 
     @Option(
         name: .customLong("allow-url"),
@@ -86,7 +86,7 @@ struct PluginOptions: ParsableArguments {
     var settings: HostSettings {
         var settings = HostSettings()
         settings.pluginsDirectories = pluginsDirectories
-        settings.apiBaseURL = apiBaseURL
+        settings.apiBaseURLs = apiBaseURLs
         settings.allowedURLs = allowURLs
         settings.isolate = isolate
         settings.noCache = noCache

@@ -15,6 +15,14 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidAnswer(plugin: String, violation: PluginOutputRules.Violation)
         /// The plugin's isolated worker crashed, exited, hung or broke the protocol.
         case worker(WorkerError)
+        /// The user named a source that does not provide the symbol.
+        case noSuchSource(String, sources: [String])
+        /// Every provider of the symbol has rank 0, and none was named.
+        case onlyUnranked(sources: [String])
+        /// The fetch ran out of time before this source was asked.
+        case notAsked(plugin: String)
+        /// Several sources were asked, or were to be, and none answered.
+        case noSourceAnswered(sources: [String])
     }
 
     /// The symbol that failed, as the user typed it.
@@ -52,6 +60,14 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(plugin) gave an answer the host refused: \(violation)"
         case .worker(let failure):
             failure.message(naming: names)
+        case .noSuchSource(let source, let sources):
+            "no source named \(source) provides \(symbol); pass \(names.source) with one of its sources: \(sources.joined(separator: ", "))"
+        case .onlyUnranked(let sources):
+            "\(symbol) is provided only at rank 0, which is never asked unless named (\(sources.joined(separator: ", "))); pass \(names.source) \(sources.first ?? "PLUGIN"), or give it a rank with \(names.ranks)=\(sources.first ?? "PLUGIN"):128"
+        case .notAsked(let plugin):
+            "\(plugin) was not asked: the time \(names.fetchTimeout) allows had run out"
+        case .noSourceAnswered(let sources):
+            "no source answered (\(sources.joined(separator: ", "))); each one's reason is on its own line"
         }
     }
 

@@ -15,6 +15,9 @@ package struct PluginFetcher: Sendable {
     package let displayName: String
     /// The plugin that registered it.
     package let plugin: PluginIdentity
+    /// The rank the plugin declares for it, before the host's cap and the
+    /// user's overrides, which ``SymbolProviders`` apply.
+    package let rank: SourceRank
 
     /// Where the fetch runs.
     private let backend: Backend
@@ -28,23 +31,29 @@ package struct PluginFetcher: Sendable {
         case listed(OnDemandPlugins, index: Int)
     }
 
-    init(symbol: String, displayName: String, plugin: PluginIdentity, registration: FetcherRegistrations.Registration, session: PluginSession) {
+    init(
+        symbol: String, displayName: String, rank: SourceRank, plugin: PluginIdentity, registration: FetcherRegistrations.Registration,
+        session: PluginSession
+    ) {
         self.symbol = symbol
         self.displayName = displayName
+        self.rank = rank
         self.plugin = plugin
         self.backend = .inProcess(registration, session: session)
     }
 
-    init(symbol: String, displayName: String, plugin: PluginIdentity, worker: WorkerConnection) {
+    init(symbol: String, displayName: String, rank: SourceRank, plugin: PluginIdentity, worker: WorkerConnection) {
         self.symbol = symbol
         self.displayName = displayName
+        self.rank = rank
         self.plugin = plugin
         self.backend = .isolated(worker)
     }
 
-    init(symbol: String, displayName: String, plugin: PluginIdentity, listedIn listing: OnDemandPlugins, at index: Int) {
+    init(symbol: String, displayName: String, rank: SourceRank, plugin: PluginIdentity, listedIn listing: OnDemandPlugins, at index: Int) {
         self.symbol = symbol
         self.displayName = displayName
+        self.rank = rank
         self.plugin = plugin
         self.backend = .listed(listing, index: index)
     }

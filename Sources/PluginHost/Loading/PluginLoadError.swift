@@ -14,7 +14,7 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         /// Its descriptor was missing or wrong, as the host's loader or a worker's found.
         case descriptor(PluginImageError)
         case registrationFailed(status: Int32, lastError: String?)
-        case nothingRegistered(duplicates: [String], refused: [String])
+        case nothingRegistered(refused: [String])
         case untrusted(TrustViolation)
         case lockFile(LockFileError)
         case notLocked(lock: String, role: LockFileError.Role)
@@ -92,10 +92,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
             Self.message(for: problem)
         case .registrationFailed(let status, let lastError):
             "registration failed with status \(status)" + (lastError.map { ": \($0)" } ?? "; the plugin logged no reason")
-        case .nothingRegistered(_, let refused) where !refused.isEmpty:
+        case .nothingRegistered(let refused) where !refused.isEmpty:
             "the host refused every fetcher it registered: \(refused.joined(separator: "; ")); fix the pb_fetcher it passes to register_fetcher"
-        case .nothingRegistered(let duplicates, _) where !duplicates.isEmpty:
-            "every symbol it registers is already taken (\(duplicates.joined(separator: ", ")))"
         case .nothingRegistered:
             "it registered no fetchers; call services->register_fetcher from register_plugin"
         case .untrusted(let violation):

@@ -6,7 +6,9 @@ import Glibc
 /// fixtures shipped in the repository.
 ///
 /// `file:///data/v2/prices/BTC-USD/spot` reads that file, or `spot.json`
-/// beside it. A missing file is a 404, as a server would answer.
+/// beside it; `file:///data/api/v2/ticker/btcusd/`, a path that ends in `/`
+/// as some APIs' do, reads `btcusd` or `btcusd.json`. A missing file is a
+/// 404, as a server would answer.
 ///
 /// Reads stay beneath a root directory: the kernel resolves the path with
 /// `openat2(2)` and `RESOLVE_BENEATH`, so neither `..` nor a symbolic link
@@ -63,7 +65,9 @@ package struct FileNetworking: HostNetworking {
             if roots.isEmpty { return .refused("the host reads no files for plugins") }
             return .refused("it is not beneath \(roots.joined(separator: " or ")), where the host reads files")
         }
+        // A trailing slash names the file without it: an API's `…/btcusd/` is the fixture `…/btcusd.json`.
         var relative = String(path.dropFirst(root.count).drop { $0 == "/" })
+        while relative.hasSuffix("/") { relative.removeLast() }
         var directory = root
         var candidates = [relative, relative + ".json"]
         if relative.isEmpty {
@@ -135,6 +139,9 @@ package struct FileNetworking: HostNetworking {
     }
 
     private static func notFound(_ path: String) -> HTTPOutcome {
+        // The files looked for: a trailing slash names the file without it.
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         let body = #"{"errors":[{"id":"not_found","message":"no fixture file at \#(path) or \#(path).json"}]}"#
         return .response(status: 404, body: Array(body.utf8))
     }

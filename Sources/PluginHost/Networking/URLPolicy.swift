@@ -23,6 +23,30 @@ package struct URLPolicy: Sendable, Equatable {
     /// How a user grants a prefix, named in refusals, e.g. `--allow-url`;
     /// nil for a neutral "grant the host …".
     package let grantOption: String?
+    /// A base the plugin declared and nobody granted, so that a refusal
+    /// under it can say how to grant it.
+    package let withheld: WithheldBase?
+
+    /// A plugin's declared API base that the host does not fetch under,
+    /// because nobody vouched for the plugin.
+    package struct WithheldBase: Sendable, Equatable {
+        /// The plugin's name.
+        package let plugin: String
+        /// The base it declared.
+        package let base: URLPrefix
+        /// The option that sets a plugin's base, e.g. `--api-base-url`; nil for a neutral wording.
+        package let baseOption: String?
+        /// The command that vouches for a plugin, e.g. `` `host trust` ``; nil to name none.
+        package let trustCommand: String?
+
+        /// Creates the record of a withheld base.
+        package init(plugin: String, base: URLPrefix, baseOption: String?, trustCommand: String? = nil) {
+            self.plugin = plugin
+            self.base = base
+            self.baseOption = baseOption
+            self.trustCommand = trustCommand
+        }
+    }
 
     /// The longest URL a plugin may ask for, in bytes: far more than any API
     /// needs, and short enough that parsing it, and saying why it was
@@ -33,11 +57,13 @@ package struct URLPolicy: Sendable, Equatable {
     /// - Parameters:
     ///   - prefixes: The URLs under which plugins may fetch; none allows nothing.
     ///   - grantOption: The option that grants a prefix, for refusals to name.
-    package init(allowing prefixes: [URLPrefix], grantOption: String? = nil) {
+    ///   - withheld: A base the plugin declared and may not fetch under, for refusals to name.
+    package init(allowing prefixes: [URLPrefix], grantOption: String? = nil, withheld: WithheldBase? = nil) {
         var unique: [URLPrefix] = []
         for prefix in prefixes where !unique.contains(prefix) { unique.append(prefix) }
         self.prefixes = unique
         self.grantOption = grantOption
+        self.withheld = withheld
     }
 
     /// The policy that admits only what is under `apiBaseURL`, if that can
@@ -66,6 +92,9 @@ package struct URLPolicy: Sendable, Equatable {
             throw URLRefusal(url: text, .malformed(error.description))
         }
         guard prefixes.contains(where: { $0.admits(url) }) else {
+            if let withheld, withheld.base.admits(url) {
+                throw URLRefusal(url: text, .unvouched(withheld))
+            }
             throw URLRefusal(url: text, .outside(url, allowed: allowedURLs, grantOption: grantOption))
         }
         return url

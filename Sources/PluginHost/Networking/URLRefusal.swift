@@ -18,6 +18,8 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         case redirect(to: String, URLRefusal)
         /// The networking refused it, e.g. a symbolic link out of a `file` base.
         case networking(String)
+        /// Under the base the plugin declares, which nobody vouched for.
+        case unvouched(URLPolicy.WithheldBase)
         /// Longer than ``URLPolicy/maximumLength``.
         case tooLong(bytes: Int)
     }
@@ -44,6 +46,10 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             return "it redirects to \(PluginOutputRules.echoed(location)), and \(refusal.explanation)"
         case .networking(let reason):
             return reason
+        case .unvouched(let withheld):
+            let grant = withheld.baseOption.map { "pass \($0) \(withheld.plugin)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
+            let vouch = withheld.trustCommand.map { ", or vouch for the plugin with \($0)" } ?? ""
+            return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin); to let it fetch there, \(grant)\(vouch)"
         case .tooLong(let bytes):
             return "it is \(bytes) bytes long, and a URL may be at most \(URLPolicy.maximumLength)"
         }
