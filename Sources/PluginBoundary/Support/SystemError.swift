@@ -27,4 +27,8 @@ package struct SystemError: Error, Sendable, Equatable, CustomStringConvertible 
     /// "cannot start a worker: Resource temporarily unavailable", for an
     /// operation whose words name what it acted on.
     package var sentence: String { "cannot \(operation): \(reason)" }
+
+    /// "cannot read /srv/prices/eth.json: Permission denied": the
+    /// operation on `object`, for a message that has not named it yet.
+    package func sentence(about object: String) -> String { "cannot \(operation) \(object): \(reason)" }
 }

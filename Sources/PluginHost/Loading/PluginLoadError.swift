@@ -11,6 +11,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case notALibrary(reason: String)
         /// A system call on the file, or on its `directory`, failed.
         case unreadable(SystemError, directory: String? = nil)
+        /// No thread could be started to load it on.
+        case notStarted(SystemError)
         /// Its descriptor was missing or wrong, as the host's loader or a worker's found.
         case descriptor(PluginImageError)
         case registrationFailed(status: Int32, lastError: String?)
@@ -62,7 +64,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         switch kind {
         case .notALibrary(let reason): reason
         case .unreadable(let error, nil): error.description
-        case .unreadable(let error, let directory?): "cannot \(error.operation) its directory \(directory): \(error.reason)"
+        case .unreadable(let error, let directory?): error.sentence(about: "its directory \(directory)")
+        case .notStarted(let error): error.sentence
         default: nil
         }
     }
@@ -86,7 +89,7 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     /// settings as the program calls them.
     package func message(naming names: SettingNames) -> String {
         switch kind {
-        case .notALibrary, .unreadable:
+        case .notALibrary, .unreadable, .notStarted:
             Self.message(for: .notALibrary(reason: libraryProblem ?? ""))
         case .descriptor(let problem):
             Self.message(for: problem)
