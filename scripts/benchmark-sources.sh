@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 scratch=${SCRATCH:-.build-sources}
 rounds=${ROUNDS:-100}
 for product in host patchbay-worker HostHTTP EthereumPlugin BitstampPlugin; do
-    swift build -c release --scratch-path "$scratch" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true
+    swift build -c release -j 1 --scratch-path "$scratch" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true
 done
 bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
 
