@@ -129,7 +129,9 @@ struct HostEndToEndTests {
         let output = try await CommandRunner.host(["fetch", "ETH", "--timeout", "1", "--api-base-url", server.baseURL], environment: Self.coinbaseOnly)
         #expect(output.status == 1)
         #expect(output.stderr.contains("timed out after 1 s"), "\(output.stderr)")
-        #expect(ContinuousClock.now - started < .seconds(30))
+        // Only a hang outlives this bound (the server never answers; the run deadline is 5 minutes):
+        // a 1 s timeout takes about 3 s idle, and over 30 s on two busy cores.
+        #expect(ContinuousClock.now - started < .seconds(120))
     }
 
     @Test("A partial failure still prints the symbols that worked")
