@@ -27,7 +27,7 @@
 # but the build records the mutated one).
 #
 # Run it on a tree whose tests pass (a mutant is killed by any failing test).
-# The whole list takes about MINUTES minutes on a 2-core machine (an
+# The whole list takes about 2.5 hours on a 2-core machine (about a minute a row: an
 # incremental build, then the tests, per mutant), so CI runs only --rotate,
 # after `swift test` has built everything.
 #
