@@ -21,21 +21,15 @@ final class OnDemandPlugins: Sendable {
     private let trust: PluginTrust
     private let isolation: IsolationOptions
     private let warnedAboutSandbox: OnceFlag
-    /// Which file keeps each symbol of the listing, shared by every plugin, not copied.
-    private let ownership: SymbolOwnership
     private let made = Mutex<[Int: OnDemandPlugin]>([:])
 
     /// The plugins of a listing, in its order.
-    init(
-        _ plugins: [Plugin], services: HostServices, trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag,
-        ownership: SymbolOwnership
-    ) {
+    init(_ plugins: [Plugin], services: HostServices, trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag) {
         self.plugins = plugins
         self.services = services
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
-        self.ownership = ownership
     }
 
     /// The plugin at `index` of the listing, made on the first call.
@@ -45,7 +39,7 @@ final class OnDemandPlugins: Sendable {
             let listed = plugins[index]
             let plugin = OnDemandPlugin(
                 path: listed.path, identity: listed.identity, placement: listed.placement, fileIdentity: listed.fileIdentity, services: services,
-                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, ownership: ownership)
+                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox)
             made[index] = plugin
             return plugin
         }

@@ -112,7 +112,7 @@ struct PluginScanner: Sendable {
             entry.abiVersion = report.metadata?.abiVersion
             entry.metadata = report.metadata
             entry.status = .loaded
-            entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
+            entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName, rank: $0.rank.value) }
             entry.warnings = report.warnings
         case .failure(let failure):
             if case .sandboxRequired = failure.kind { return (.refused(failure), worker) }
