@@ -129,8 +129,8 @@ struct HostEndToEndTests {
         let output = try await CommandRunner.host(["fetch", "ETH", "--timeout", "1", "--api-base-url", server.baseURL], environment: Self.coinbaseOnly)
         #expect(output.status == 1)
         #expect(output.stderr.contains("timed out after 1 s"), "\(output.stderr)")
-        // Only a hang outlives this bound (the server never answers; the run deadline is 5 minutes):
-        // a 1 s timeout takes about 3 s idle, and over 30 s on two busy cores.
+        // Timing assumption: only a host that ignored --timeout waits for the
+        // server, until the run's deadline; 1 s idle, over 30 s once in a busy suite.
         #expect(ContinuousClock.now - started < .seconds(120))
     }
 
