@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import NIOCore
 import NIOSSL
 import Synchronization
 
@@ -86,7 +87,7 @@ enum TrustRoots {
         for path in paths {
             var facts = stat()
             guard stat(path, &facts) == 0 else {
-                throw LibraryError(.trustRoots, "cannot read the CA certificates in \(path) (\(String(cString: strerror(errno)).lowercased()))")
+                throw LibraryError(.trustRoots, "cannot read the CA certificates in \(path) (\(HTTPGet.describe(IOError(errnoCode: errno, reason: "stat"))))")
             }
             if facts.st_mode & S_IFMT == S_IFDIR {
                 for file in files(in: path) {

@@ -80,6 +80,8 @@ enum HTTPGet {
     }
 
     /// NIO's errors print as type dumps; keep the part a person can act on.
+    /// A failed system call is NIO's `IOError` here, as `SystemError` is in
+    /// the host: this library links no host module.
     static func describe(_ error: any Error) -> String {
         switch error {
         case let error as IOError:

@@ -5,7 +5,7 @@ import Testing
 
 extension ContainerTests {
     /// `CustomScope`: instances kept in a scope of the caller's, until its `reset()`.
-    @Suite(.timeLimit(.minutes(1))) struct CustomScopes {
+    @Suite(.timeLimit(.minutes(10))) struct CustomScopes {
         @Test func oneRequestSharesAnInstanceAndTheNextRequestGetsAnother() throws {
             let request = CustomScope(name: "request")
             let container = Container()

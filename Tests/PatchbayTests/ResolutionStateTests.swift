@@ -10,7 +10,7 @@ import Testing
 /// change on the way, and stops the process on the first inconsistency; each
 /// test also checks, in any build, that the thread is left at rest, so that
 /// the next top-level resolve starts clean.
-@Suite(.timeLimit(.minutes(1))) struct ResolutionStateTests {
+@Suite(.timeLimit(.minutes(10))) struct ResolutionStateTests {
     /// What the calling thread's state holds; between top-level resolves, ``atRest``.
     struct Snapshot: Equatable, Sendable {
         var depth = 0

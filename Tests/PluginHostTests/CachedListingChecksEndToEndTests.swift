@@ -66,6 +66,13 @@ struct CachedListingChecksEndToEndTests {
         let fetched = try await user.host(["fetch", "DOGE", "--plugins-dir", directory.path, "--api-base-url", api])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         #expect(fetched.stdout.contains("DOGE    USD       0.12"), "\(fetched.stdout)")
+
+        // Described by the cache with its digest, then pinned to another: no rescan (the file is
+        // unchanged), and the listing from the cache checks the lock again.
+        try Data("\(other)  \(Self.doge)\n\(other)  libEthereumPlugin.so\n".utf8).write(to: URL(filePath: lock))
+        let repinned = try await user.rows(directory)
+        #expect(repinned[Self.doge]?["status"] as? String == "failed")
+        #expect(repinned[Self.doge]?["error"] as? String == mismatch)
     }
 
     @Test("A plugins directory others may write since the scan refuses the cached plugins in it")

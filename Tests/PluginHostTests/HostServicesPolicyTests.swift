@@ -158,6 +158,44 @@ struct HostServicesPolicyTests {
         #expect(networking.given.count <= 3)
     }
 
+    /// Networking whose every attempt takes `pause` (at least) and answers
+    /// 503 until the fourth, recording the timeout each attempt was given.
+    final class SlowRetries: HostNetworking {
+        let pause: Duration
+        private let timeouts = Mutex<[Duration]>([])
+        init(pause: Duration) { self.pause = pause }
+
+        var given: [Duration] { timeouts.withLock { $0 } }
+
+        func get(_ url: URL, timeout: Duration) async -> HTTPOutcome { .failure("a retry") }
+
+        func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+            let count = timeouts.withLock { $0.append(timeout); return $0.count }
+            try? await Task.sleep(for: pause)
+            return count < 4 ? .transient(.response(status: 503, body: []), retryAfter: nil) : HostServicesPolicyTests.ok
+        }
+    }
+
+    @Test("Retries share the request's deadline: each attempt gets only what the earlier ones left of the timeout")
+    func retriesShareTheDeadline() async {
+        // Timing assumption: each attempt takes at least `pause`, and the
+        // backoffs (1 ms at most each) only make the time left smaller. The
+        // four attempts take 0.2 s idle; the timeout is 3000 times that.
+        let timeout = Duration.seconds(600)
+        let networking = SlowRetries(pause: .milliseconds(50))
+        let services = HostServices(
+            networking: networking, configuration: ["api_base_url": "http://h.test/v2"], logger: Warnings().logger,
+            retryPolicy: RetryPolicy(maximumRetries: 3, initialBackoff: .milliseconds(1)))
+        let outcome = await services.get("http://h.test/v2/a", timeout: timeout, for: "P")
+        #expect(outcome == .response(status: 200, body: Array("ok".utf8)))
+        let given = networking.given
+        #expect(given.count == 4)
+        #expect(given.first == timeout)
+        for (attempt, given) in given.enumerated().dropFirst() {
+            #expect(given <= timeout - networking.pause * attempt, "attempt \(attempt) was given \(given), more than the time left")
+        }
+    }
+
     @Test("The default policy is the configured API base")
     func defaultPolicy() async {
         let networking = ScriptedNetworking(["http://h.test/v2/a": Self.ok])

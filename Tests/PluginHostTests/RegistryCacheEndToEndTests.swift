@@ -105,7 +105,6 @@ struct RegistryCacheEndToEndTests {
         #expect(fetch.status == 0, "\(fetch.stderr)")
         #expect(fetch.stdout.contains("WOW") && fetch.stdout.contains("2.00"))
         #expect(!FileManager.default.fileExists(atPath: marker), "fetching WOW loaded SlowPlugin")
-        #expect(fetch.elapsed < .seconds(4), "fetching WOW took \(fetch.elapsed), as long as SlowPlugin's constructor")
 
         // The marker works: fetching SLOW does load it.
         let slow = try await host(["fetch", "SLOW", "--no-isolate", "--api-base-url", api], cache: cache, plugins: directory, environment: environment)

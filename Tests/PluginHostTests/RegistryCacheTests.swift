@@ -126,6 +126,26 @@ struct RegistryCacheTests {
         #expect(store.read(host: "host-1", abiVersion: 1).failure == .notOwned(owner: 4242))
     }
 
+    @Test("A directory in the cache file's place is refused as no regular file")
+    func directoryInItsPlace() throws {
+        let store = try Self.store()
+        try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: true)
+        #expect(store.read(host: "host-1", abiVersion: 1).failure == .notARegularFile)
+    }
+
+    @Test("A cache directory that belongs to someone else is not written into", .enabled(if: geteuid() == 0, "needs root to hand the directory to another user"))
+    func foreignDirectoryRefused() throws {
+        let store = try Self.store()
+        let directory = FilePaths.directory(of: store.path)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try HostFixtures.chmod(directory, 0o700)
+        #expect(chown(directory, 4242, 4242) == 0)
+        #expect(throws: ScanCacheStore.WriteError(path: directory, .notOwned(owner: 4242))) {
+            try store.write(Self.cache)
+        }
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+    }
+
     @Test("A symlink in the cache file's place is not followed")
     func symlinkRefused() throws {
         let store = try Self.store()

@@ -392,6 +392,8 @@ enum KernelSandbox {
         case namespaces
         /// pid_max per PID namespace (Linux 6.14): the task cap.
         case taskCap
+        /// Landlock's scopes (ABI 6, Linux 6.12): signals and abstract sockets stay in the domain.
+        case landlockScopes
     }
 
     private static let probe = FixturePlugins.Fixture(fileName: "kernel-probe.so", source: "Tests/Fixtures/CPlugins/kernel_probe.c")
@@ -457,6 +459,7 @@ enum KernelSandbox {
         case .seccomp: answers.seccomp
         case .namespaces: answers.namespaces & 1 != 0
         case .taskCap: answers.namespaces & 2 != 0
+        case .landlockScopes: answers.landlockABI >= 6
         }
     }
 

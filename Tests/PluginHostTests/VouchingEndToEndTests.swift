@@ -208,6 +208,31 @@ struct VouchingEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: user.store))
     }
 
+    @Test("An installed host whose bin directory others can write vouches for no bundled plugin: they run in sandboxed workers, and say why")
+    func bundledBesideAnOpenExecutableDirectory() async throws {
+        // PREFIX/bin/host, open to others; PREFIX/lib/patchbay/plugins, the user's alone, passes every plugin file rule.
+        let prefix = try TemporaryDirectory.make()
+        let bin = prefix.appending(path: "bin")
+        let lib = prefix.appending(path: "lib/patchbay")
+        try FileManager.default.createDirectory(at: lib.appending(path: "plugins"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try await BuildCopies.copy(["host"], to: bin)
+        try await BuildCopies.copy(["patchbay-worker"], to: lib)
+        try await BuildCopies.copy(["libEthereumPlugin.so"], to: lib.appending(path: "plugins"))
+        try HostFixtures.chmod(bin.path, 0o777)
+
+        let output = try await User().host(["list-plugins", "--format", "json"], executable: bin.appending(path: "host"))
+
+        #expect(output.status == 0, "\(output.stderr)")
+        let row = try Self.row(output, "libEthereumPlugin.so")
+        #expect(row["status"] as? String == "loaded")
+        #expect(row["mode"] as? String == "isolated")
+        #expect(row["vouchedBy"] as? String == "nobody")
+        let reason = try #require(row["modeReason"] as? String)
+        #expect(reason.hasPrefix("nobody vouched for it: bundled, but "), "\(reason)")
+        #expect(reason.contains(bin.path), "\(reason)")
+    }
+
     @Test("lock-plugins, from any folder, writes nothing beside the executable; a rebuilt bundled plugin still fetches")
     func lockPluginsNeverBesideTheExecutable() async throws {
         // A build of our own, to rebuild a bundled plugin in.

@@ -89,7 +89,7 @@ package struct URLPolicy: Sendable, Equatable {
         do {
             url = try StrictURL(text)
         } catch {
-            throw URLPolicyViolation(url: text, .malformed(error.description))
+            throw URLPolicyViolation(url: text, .malformed(error))
         }
         guard prefixes.contains(where: { $0.admits(url) }) else {
             if let withheld, withheld.base.admits(url) {

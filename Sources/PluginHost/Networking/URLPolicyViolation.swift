@@ -11,7 +11,7 @@ package struct URLPolicyViolation: Error, Sendable, Equatable, CustomStringConve
 
     indirect enum Reason: Sendable, Equatable {
         /// Not a URL the host reads: no grant could allow it.
-        case malformed(String)
+        case malformed(StrictURL.ParseError)
         /// Well formed, but under no prefix.
         case outside(StrictURL, allowed: [String], grantOption: String?)
         /// A redirect led to a URL that is refused.

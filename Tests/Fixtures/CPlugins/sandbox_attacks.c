@@ -54,6 +54,15 @@
  *                        refuses                                    SIGSYS
  *   ATTACK_SETOWN        fcntl(0, F_SETOWN, parent): have the
  *                        kernel signal another process              SETOWN
+ *   ATTACK_OVERWRITE     open SANDBOX_ATTACK_FILE, which exists,
+ *                        for writing, and write it                  OVERWR
+ *   ATTACK_MKNOD         mknod(SANDBOX_ATTACK_FILE, S_IFREG): make
+ *                        a file without opening it                  MKNOD
+ *   ATTACK_PDEATHSIG     prctl(PR_SET_PDEATHSIG, 0): take back the
+ *                        parent-death signal, to outlive the host   PDEATH
+ *   ATTACK_TGKILL        tgkill(parent, parent, 0): signal a thread
+ *                        of another process                         TGKILL
+ *   ATTACK_SIGNAL_HOST   kill(getppid(), 0): signal the host        SIGNAL
  *
  * Messages read "<call>: <strerror>", or "<call>: succeeded" when the
  * sandbox let it through. None of these is built by `swift build`.
@@ -149,6 +158,16 @@ extern char **environ;
 #define ATTACK_SYMBOL "SIGSYS"
 #elif defined(ATTACK_SETOWN)
 #define ATTACK_SYMBOL "SETOWN"
+#elif defined(ATTACK_OVERWRITE)
+#define ATTACK_SYMBOL "OVERWR"
+#elif defined(ATTACK_MKNOD)
+#define ATTACK_SYMBOL "MKNOD"
+#elif defined(ATTACK_PDEATHSIG)
+#define ATTACK_SYMBOL "PDEATH"
+#elif defined(ATTACK_TGKILL)
+#define ATTACK_SYMBOL "TGKILL"
+#elif defined(ATTACK_SIGNAL_HOST)
+#define ATTACK_SYMBOL "SIGNAL"
 #else
 #error "build with one ATTACK_* switch"
 #endif
@@ -327,6 +346,20 @@ static void attack(char *message, size_t capacity, const char **amount) {
     outcome(message, capacity, "sigaction(SIGSYS)", sigaction(SIGSYS, &ignore, NULL) != 0);
 #elif defined(ATTACK_SETOWN)
     outcome(message, capacity, "fcntl(0, F_SETOWN, parent)", fcntl(0, F_SETOWN, getppid() ? getppid() : 1) != 0);
+#elif defined(ATTACK_OVERWRITE)
+    int fd = open(SANDBOX_ATTACK_FILE, O_WRONLY);
+    int failed = fd < 0 || write(fd, "pwned\n", 6) != 6;
+    outcome(message, capacity, "open(O_WRONLY) and write", failed);
+    if (fd >= 0) close(fd);
+#elif defined(ATTACK_MKNOD)
+    outcome(message, capacity, "mknod(S_IFREG)", mknod(SANDBOX_ATTACK_FILE, S_IFREG | 0600, 0) != 0);
+#elif defined(ATTACK_PDEATHSIG)
+    outcome(message, capacity, "prctl(PR_SET_PDEATHSIG, 0)", prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) != 0);
+#elif defined(ATTACK_TGKILL)
+    /* In a PID namespace of its own the parent is 0, which only the filter refuses with EPERM (the kernel says EINVAL). */
+    outcome(message, capacity, "tgkill(parent, parent, 0)", syscall(SYS_tgkill, getppid(), getppid(), 0) != 0);
+#elif defined(ATTACK_SIGNAL_HOST)
+    outcome(message, capacity, "kill(host, 0)", kill(getppid(), 0) != 0);
 #endif
 }
 
