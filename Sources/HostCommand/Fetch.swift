@@ -39,7 +39,7 @@ struct Fetch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try await plugins.loadPlugins()
+        let loaded = try await plugins.loadPlugins(fetching: symbols)
         let results = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: timeout.duration)
         await loaded.shutdown()
         print(Rendering.prices(results, as: format), terminator: "")

@@ -25,13 +25,15 @@ final class OnDemandPlugin: Sendable {
     /// another file's, just as when every file loads in search order. Shared
     /// by every plugin of the listing, not copied.
     private let ownership: SymbolOwnership
+    /// Its worker, when the listing started one for the fetch (``WorkerPrestart``).
+    private let prestart: WorkerPrestart?
 
     private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoadError>, Never>?>(nil)
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
         path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
-        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, ownership: SymbolOwnership
+        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, ownership: SymbolOwnership, prestart: WorkerPrestart? = nil
     ) {
         self.path = path
         self.identity = identity
@@ -42,6 +44,7 @@ final class OnDemandPlugin: Sendable {
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
         self.ownership = ownership
+        self.prestart = prestart
     }
 
     /// The plugin's fetchers, loading it on the first call; later and
@@ -74,7 +77,12 @@ final class OnDemandPlugin: Sendable {
         case .isolated:
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, ownership: ownership)
             loader.warnedAboutSandbox = warnedAboutSandbox
-            let (outcome, _, worker) = await loader.loadOne(path, expecting: fileIdentity)
+            let (outcome, _, worker) =
+                if let started = prestart?.take() {
+                    await loader.finish(path, started: await started.value)
+                } else {
+                    await loader.loadOne(path, expecting: fileIdentity)
+                }
             self.worker.withLock { $0 = worker }
             return outcome.map(\.1)
         case .inProcess:

@@ -23,12 +23,14 @@ final class OnDemandPlugins: Sendable {
     private let warnedAboutSandbox: OnceFlag
     /// Which file keeps each symbol of the listing, shared by every plugin, not copied.
     private let ownership: SymbolOwnership
+    /// Workers the listing started for a fetch, by plugin path (``WorkerPrestart``).
+    let prestarts: [String: WorkerPrestart]
     private let made = Mutex<[Int: OnDemandPlugin]>([:])
 
     /// The plugins of a listing, in its order.
     init(
         _ plugins: [Plugin], services: HostServices, trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag,
-        ownership: SymbolOwnership
+        ownership: SymbolOwnership, prestarts: [String: WorkerPrestart] = [:]
     ) {
         self.plugins = plugins
         self.services = services
@@ -36,6 +38,7 @@ final class OnDemandPlugins: Sendable {
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
         self.ownership = ownership
+        self.prestarts = prestarts
     }
 
     /// The plugin at `index` of the listing, made on the first call.
@@ -45,7 +48,8 @@ final class OnDemandPlugins: Sendable {
             let listed = plugins[index]
             let plugin = OnDemandPlugin(
                 path: listed.path, identity: listed.identity, placement: listed.placement, fileIdentity: listed.fileIdentity, services: services,
-                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, ownership: ownership)
+                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, ownership: ownership,
+                prestart: prestarts[listed.path])
             made[index] = plugin
             return plugin
         }

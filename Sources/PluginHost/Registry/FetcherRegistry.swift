@@ -83,8 +83,8 @@ private final class RegistryContainer: Sendable {
         var container = Container(defaultScope: .singleton)
         var registered = Set<Int>()
         var registeredPlugins = Set<String>()
-        /// Each plugin's registration name, by path; made once, for every row.
-        var keys: [String: String]?
+        /// The plugins' registration names, learnt only as far down the rows as a fetch needs.
+        var keys = RegistrationKeys()
     }
 
     init(_ rows: [FetcherListing], provider: @escaping @Sendable (Int) -> PluginFetcher) {
@@ -95,13 +95,11 @@ private final class RegistryContainer: Sendable {
     /// The container, with the fetchers at `indices` registered.
     func filled(with indices: [Int]) -> Container {
         state.withLock { state in
-            let keys = state.keys ?? Self.keys(for: rows)
-            state.keys = keys
             for index in indices where state.registered.insert(index).inserted {
                 let fetcher = provider(index)
                 let plugin = fetcher.plugin
                 // Every row's plugin has a key: the keys are made from these rows.
-                let key = keys[plugin.path] ?? plugin.name
+                let key = state.keys.key(for: plugin.path, in: rows) ?? plugin.name
                 if state.registeredPlugins.insert(plugin.path).inserted {
                     state.container.register(PluginIdentity.self, name: key) { _ in plugin }
                 }
@@ -113,17 +111,28 @@ private final class RegistryContainer: Sendable {
             return state.container
         }
     }
+}
 
-    /// Each plugin's registration name: its own, or with its path when an
-    /// earlier plugin of the same name took it.
-    private static func keys(for rows: [FetcherListing]) -> [String: String] {
-        var keys: [String: String] = [:]
-        var taken = Set<String>()
-        for row in rows where keys[row.plugin.path] == nil {
+/// Each plugin's registration name: its own, or with its path when an
+/// earlier plugin of the same name took it. Learnt in row order, and only
+/// as far as asked: a fetch of the first plugin's symbol reads one row, not
+/// a thousand.
+private struct RegistrationKeys {
+    private var keys: [String: String] = [:]
+    private var taken = Set<String>()
+    /// The first row not read yet.
+    private var next = 0
+
+    /// The registration name of the plugin at `path`, or nil when no row names it.
+    mutating func key(for path: String, in rows: [FetcherListing]) -> String? {
+        while keys[path] == nil, next < rows.count {
+            let row = rows[next]
+            next += 1
+            guard keys[row.plugin.path] == nil else { continue }
             let key = taken.contains(row.plugin.name) ? "\(row.plugin.name) (\(row.plugin.path))" : row.plugin.name
             keys[row.plugin.path] = key
             taken.insert(key)
         }
-        return keys
+        return keys[path]
     }
 }

@@ -129,12 +129,16 @@ struct PluginCatalog: Sendable {
         let unchanged = plan.refusal == nil && plan.previous != nil && plan.items.count == previous.count
             && plan.items.indices.allSatisfy { if case .cached(_, let entry) = plan.items[$0] { entry == $0 } else { false } }
         var entries = unchanged ? previous : []
+        // Each kept entry's line as read, written back as it is; none for a scanned one.
+        let previousLines = plan.previous?.readLines ?? []
+        var lines: [ArraySlice<UInt8>?] = []
         var outcomes = scanned.makeIterator()
         let items = plan.items.map { item -> Listed in
             switch item {
             case .cached(let candidate, let index):
                 if unchanged { return .described(candidate, entry: index, scanned: false) }
                 entries.append(previous[index])
+                lines.append(index < previousLines.count ? previousLines[index] : nil)
                 return .described(candidate, entry: entries.count - 1, scanned: false)
             case .refused(let candidate, let failure): return .refused(candidate, failure)
             case .needsScan(let candidate):
@@ -142,6 +146,7 @@ struct PluginCatalog: Sendable {
                 switch outcomes.next() {
                 case .scanned(let entry)?:
                     entries.append(entry)
+                    lines.append(nil)
                     return .described(candidate, entry: entries.count - 1, scanned: true)
                 case .refused(let failure)?: return .refused(candidate, failure)
                 case nil: return .refused(candidate, PluginLoadError(.changedSinceListed))
@@ -149,10 +154,14 @@ struct PluginCatalog: Sendable {
             }
         }
 
+        // Before the cache is written and the listing composed: the workers' start overlaps both.
+        let prestarts = prestart(items, entries: entries, locks: plan.locks)
+
         var writeError: String?
         if !unchanged {
-            let cache = ScanCache(
+            var cache = ScanCache(
                 host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: host.discovery.locations.map(\.directory), entries: entries)
+            cache.readLines = lines
             do throws(ScanCacheStore.WriteError) {
                 try plan.store.write(cache)
             } catch {
@@ -164,7 +173,7 @@ struct PluginCatalog: Sendable {
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, entries: entries, locks: plan.locks)
+        let loaded = compose(items, entries: entries, locks: plan.locks, prestarts: prestarts)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
@@ -174,7 +183,7 @@ struct PluginCatalog: Sendable {
     /// with the rules loading in that order would apply (``SymbolOwnership``).
     /// The host's checks that depend on more than the file (its directory,
     /// the lock file) are made again here.
-    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache) -> LoadedPlugins {
+    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, prestarts: [String: WorkerPrestart]) -> LoadedPlugins {
         let ownership = SymbolOwnership()
         var result = PluginLoader.Outcome()
         result.reports.reserveCapacity(items.count)
@@ -230,10 +239,35 @@ struct PluginCatalog: Sendable {
         }
         host.noteLockFilesThatOnlyPin(rule)
         let onDemand = OnDemandPlugins(
-            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: OnceFlag(), ownership: ownership)
+            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: OnceFlag(), ownership: ownership,
+            prestarts: prestarts)
         return LoadedPlugins(
             reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers), workers: [], onDemand: onDemand,
             services: services)
+    }
+
+    /// Starts the worker of each plugin that a fetch of ``LoadOptions/fetching``
+    /// will load in a worker: the first listed file that provides the
+    /// symbol, if the policy isolates it. The composition that follows may
+    /// still refuse that file (its directory, its lock); its worker is then
+    /// stopped unused at shutdown, having loaded nothing.
+    private func prestart(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache) -> [String: WorkerPrestart] {
+        guard !options.fetching.isEmpty, options.policy.mayIsolate else { return [:] }
+        var symbols = Set(options.fetching.map(FetcherSymbol.normalized))
+        var prestarts: [String: WorkerPrestart] = [:]
+        let rule = PlacementRule(policy: options.policy, trust: trust)
+        for item in items where !symbols.isEmpty {
+            guard case .described(let candidate, let index, _) = item, entries[index].status == .loaded else { continue }
+            let provided = entries[index].fetchers.filter { symbols.contains($0.symbol) }
+            guard !provided.isEmpty else { continue }
+            provided.forEach { symbols.remove($0.symbol) }
+            guard prestarts[candidate.path] == nil,
+                rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path)).place == .isolated
+            else { continue }
+            let loader = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
+            prestarts[candidate.path] = WorkerPrestart(path: candidate.path, identity: entries[index].identity, loader: loader)
+        }
+        return prestarts
     }
 
     /// One listed file's report and the fetchers it keeps, or why it fails now.

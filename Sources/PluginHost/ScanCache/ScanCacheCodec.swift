@@ -37,18 +37,28 @@ enum ScanCacheCodec {
     private static let partByte: UInt8 = 0x1E
 
     /// The file's bytes for `cache`.
-    static func encode(_ cache: ScanCache) -> [UInt8] {
-        var lines = [
+    /// - Parameter reusingReadLines: Copy the line of each entry that has one
+    ///   in ``ScanCache/readLines`` (it decodes to that entry) instead of
+    ///   encoding the entry again.
+    static func encode(_ cache: ScanCache, reusingReadLines: Bool = false) -> [UInt8] {
+        let header = [
             "\(magic)\t\(cache.format)",
             "host\t\(escape(cache.host))",
             "abi\t\(cache.abiVersion)",
             "search\t\(list(cache.searchPath.map(escape)))",
         ]
-        for entry in cache.entries {
-            lines.append((["entry"] + fields(of: entry)).joined(separator: "\t"))
+        var bytes = Array((header.joined(separator: "\n") + "\n").utf8)
+        let readLines = reusingReadLines && cache.readLines.count == cache.entries.count ? cache.readLines : []
+        for (index, entry) in cache.entries.enumerated() {
+            if !readLines.isEmpty, let line = readLines[index] {
+                bytes += line
+            } else {
+                bytes += (["entry"] + fields(of: entry)).joined(separator: "\t").utf8
+            }
+            bytes.append(UInt8(ascii: "\n"))
         }
-        lines.append("end\t\(cache.entries.count)")
-        return Array((lines.joined(separator: "\n") + "\n").utf8)
+        bytes += "end\t\(cache.entries.count)\n".utf8
+        return bytes
     }
 
     /// The cache in `bytes`, or why they are not one.
@@ -78,6 +88,7 @@ enum ScanCacheCodec {
         }
         var cache = ScanCache(host: host, abiVersion: abi, searchPath: search, entries: entries)
         cache.format = format
+        cache.readLines = lines[4..<(lines.count - 1)].map { $0 }
         return cache
     }
 
