@@ -56,5 +56,8 @@ struct Fetch: AsyncParsableCommand {
         }
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode.unknownSymbol }
         if !failures.isEmpty { throw ExitCode.failure }
+        // Exit with the listing still allocated, as a report command does: freeing a
+        // thousand plugins' rows costs more than the process has left to do.
+        withExtendedLifetime(loaded) { HostCLI.exit() }
     }
 }
