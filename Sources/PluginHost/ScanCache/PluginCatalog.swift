@@ -104,6 +104,7 @@ struct PluginCatalog: Sendable {
         }
         let entries = EntryIndex(previous?.entries ?? [])
         let locks = LockFileCache(trust: trust)
+        var startsWorkers = false
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let index = entries.index(of: candidate.path), entries.entries[index].identity == identity {
                 // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
@@ -112,6 +113,12 @@ struct PluginCatalog: Sendable {
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
                 try PluginFile.open(candidate.path, rules: trust.rules, lock: locks.lock(for: candidate.path)).closeUnloaded()
+                if !startsWorkers && !options.isolation.skippedSandboxLayers.contains(.namespaces) {
+                    // A scan follows: the workers' shared namespaces (about a millisecond, once) are
+                    // made on the spawn thread while this plan and the scan's task get going.
+                    startsWorkers = true
+                    _ = WorkerSpawnThread.shared.run { _ = WorkerNamespaces.shared.plan() }
+                }
                 return .needsScan(candidate)
             } catch {
                 return .refused(candidate, error)
