@@ -128,6 +128,7 @@ let package = Package(
         .executableTarget(
             name: "HostCommand",
             dependencies: [
+                "Patchbay",
                 "PluginBoundary",
                 "PluginHost",
                 "WorkerProtocol",

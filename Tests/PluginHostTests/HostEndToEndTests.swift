@@ -3,7 +3,7 @@ import Testing
 
 /// Runs the built `host` executable as a user would, against a loopback
 /// HTTP server each test starts itself.
-@Suite("host, end to end", .timeLimit(.minutes(5)))
+@Suite("host, end to end", .timeLimit(.minutes(10)))
 struct HostEndToEndTests {
     static func spot(_ base: String, _ amount: String, currency: String = "USD") -> String {
         #"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"\#(amount)"},"warnings":[{"id":"missing_version","message":"Please supply API version (YYYY-MM-DD) as CB-VERSION header"}]}"#

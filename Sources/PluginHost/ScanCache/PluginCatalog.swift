@@ -46,6 +46,7 @@ struct PluginCatalog: Sendable {
         }
         var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         scanner.progress = options.progress
+        scanner.warnedAboutSandbox = plan.warnedAboutSandbox
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks))
     }
 
@@ -82,6 +83,8 @@ struct PluginCatalog: Sendable {
         /// once, when the plan is carried out.
         let refusal: ScanCacheStore.ReadError?
         let locks: LockFileCache
+        /// Set by the first worker of the run, scanning or loading, whose sandbox is partial: one warning per run.
+        let warnedAboutSandbox = OnceFlag()
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
             items.compactMap { if case .needsScan(let candidate) = $0 { candidate } else { nil } }
@@ -180,7 +183,7 @@ struct PluginCatalog: Sendable {
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, entries: entries, locks: plan.locks, prestarts: prestarts)
+        let loaded = compose(items, entries: entries, locks: plan.locks, warned: plan.warnedAboutSandbox, prestarts: prestarts)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
@@ -190,7 +193,9 @@ struct PluginCatalog: Sendable {
     /// with the rules loading in that order would apply (``SymbolOwnership``).
     /// The host's checks that depend on more than the file (its directory,
     /// the lock file) are made again here.
-    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, prestarts: [String: WorkerPrestart]) -> LoadedPlugins {
+    private func compose(
+        _ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, warned: OnceFlag, prestarts: [String: WorkerPrestart]
+    ) -> LoadedPlugins {
         let ownership = SymbolOwnership()
         var result = PluginLoader.Outcome()
         result.reports.reserveCapacity(items.count)
@@ -246,7 +251,7 @@ struct PluginCatalog: Sendable {
         }
         host.noteLockFilesThatOnlyPin(rule)
         let onDemand = OnDemandPlugins(
-            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: OnceFlag(), ownership: ownership,
+            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, ownership: ownership,
             prestarts: prestarts)
         return LoadedPlugins(
             reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers), workers: [], onDemand: onDemand,
