@@ -48,6 +48,7 @@ let package = Package(
         // The bundled plugins, loaded by `host` with dlopen.
         .library(name: "BitcoinPlugin", type: .dynamic, targets: ["BitcoinPlugin"]),
         .library(name: "EthereumPlugin", type: .dynamic, targets: ["EthereumPlugin"]),
+        .library(name: "BitstampPlugin", type: .dynamic, targets: ["BitstampPlugin"]),
         // No PluginHost product: nothing outside this package uses the host's
         // library (plugin authors use PluginSDK, container users Patchbay), so
         // its API is `package`, free to change with the `host` command.
@@ -86,6 +87,7 @@ let package = Package(
         .target(name: "PluginSDK", dependencies: ["PluginABI", "PriceKit"]),
         .target(name: "BitcoinPlugin", dependencies: ["PluginSDK"], path: "Plugins/BitcoinPlugin"),
         .target(name: "EthereumPlugin", dependencies: ["PluginSDK"], path: "Plugins/EthereumPlugin"),
+        .target(name: "BitstampPlugin", dependencies: ["PluginSDK"], path: "Plugins/BitstampPlugin"),
 
         .target(name: "HostShared", dependencies: ["HostHTTPABI", "PluginABI"]),
         // The host's side of the C boundary, for the host's own loader and a worker's alike: no Foundation.

@@ -274,10 +274,20 @@ static pb_status register_plugin(const pb_host_services *services) {
     }
     snprintf(api_base_url, sizeof api_base_url, "%s", base);
 
-    pb_fetcher fetcher = {sizeof fetcher, FETCHER_SYMBOL, FETCHER_DISPLAY_NAME, NULL, fetch};
+    /* rank: how early `host fetch` asks this plugin when others provide the
+     * symbol too; has_rank says it is set (a zeroed one means the default). */
+    pb_fetcher fetcher = {
+        .struct_size = sizeof fetcher,
+        .symbol = FETCHER_SYMBOL,
+        .display_name = FETCHER_DISPLAY_NAME,
+        .context = NULL,
+        .fetch = fetch,
+        .rank = PB_RANK_SECONDARY,
+        .has_rank = true,
+    };
     pb_status status = services->register_fetcher(services->host_context, &fetcher);
     if (status == PB_ERR_DUPLICATE) {
-        services->log(services->host_context, PB_LOG_WARNING, FETCHER_SYMBOL " is already provided by another plugin");
+        services->log(services->host_context, PB_LOG_WARNING, FETCHER_SYMBOL " is registered twice; the first fetcher stays");
     } else if (status != PB_OK) {
         services->log(services->host_context, PB_LOG_ERROR, "the host refused the " FETCHER_SYMBOL " fetcher");
         return PB_ERR_PLUGIN_FAILED;
@@ -294,6 +304,8 @@ static const pb_plugin_descriptor descriptor = {
     .register_plugin = register_plugin,
     .description = "Spot prices of " FETCHER_DISPLAY_NAME " from a Coinbase-compatible API.",
     .license = "MIT",
+    /* .api_base_url left NULL: the host's default API, https://api.coinbase.com,
+     * unless the user names another with --api-base-url. */
 };
 
 /* Exported as PB_PLUGIN_ENTRY_SYMBOL, the name the host looks up. */

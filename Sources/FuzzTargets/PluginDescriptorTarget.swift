@@ -9,13 +9,14 @@ import PluginABI
 ///
 /// Input: a size byte (0 to 199 bytes, else 4 more bytes give any size), two
 /// flag bytes (bit 0: wrong magic; bit 1: wrong ABI; bits 2 to 8: NULL name,
-/// version, `register_plugin`, description, author, licence, homepage), then
-/// the six texts, a length byte each (a NUL cuts them).
+/// version, `register_plugin`, description, author, licence, homepage; bit 9:
+/// NULL `api_base_url`), then the seven texts, a length byte each (a NUL
+/// cuts them).
 let pluginDescriptorTarget = FuzzTarget("plugin-descriptor", "PluginDescriptor.read of a descriptor of any struct_size; input: size, flags, texts") { input throws(PropertyViolation) in
     let sizeByte = input.byte()
     let size: UInt32 = sizeByte < 200 ? UInt32(sizeByte) : input.integer()
     let flags = UInt16(input.byte()) | UInt16(input.byte()) << 8
-    let texts = (0..<6).map { _ in Array(input.counted()) + [0] }
+    let texts = (0..<7).map { _ in Array(input.counted()) + [0] }
     let allocated = max(12, min(Int(size), MemoryLayout<pb_plugin_descriptor>.size))
     let descriptor = UnsafeMutableRawPointer.allocate(byteCount: allocated, alignment: MemoryLayout<pb_plugin_descriptor>.alignment)
     defer { descriptor.deallocate() }
@@ -24,8 +25,8 @@ let pluginDescriptorTarget = FuzzTarget("plugin-descriptor", "PluginDescriptor.r
     descriptor.storeBytes(of: flags & 2 == 0 ? PB_PLUGIN_ABI_VERSION : 2, toByteOffset: 4, as: UInt32.self)
     descriptor.storeBytes(of: size, toByteOffset: 8, as: UInt32.self)
 
-    let textFields: [KeyPath<pb_plugin_descriptor, UnsafePointer<CChar>?>] = [\.name, \.version, \.description, \.author, \.license, \.homepage]
-    let nullBits: [UInt16] = [4, 8, 32, 64, 128, 256]
+    let textFields: [KeyPath<pb_plugin_descriptor, UnsafePointer<CChar>?>] = [\.name, \.version, \.description, \.author, \.license, \.homepage, \.api_base_url]
+    let nullBits: [UInt16] = [4, 8, 32, 64, 128, 256, 512]
     // Which fields the descriptor holds: those its allocation covers.
     func covers<Value>(_ field: KeyPath<pb_plugin_descriptor, Value>) -> Int? {
         MemoryLayout<pb_plugin_descriptor>.offset(of: field).flatMap { $0 + 8 <= allocated && $0 + 8 <= Int(size) ? $0 : nil }
@@ -49,8 +50,8 @@ let pluginDescriptorTarget = FuzzTarget("plugin-descriptor", "PluginDescriptor.r
     func text(_ index: Int) -> String? {
         if case .text(let text) = given(index) { text } else { nil }
     }
-    let limits = [PluginOutputRules.Limit.name, PluginOutputRules.Limit.version, PluginOutputRules.Limit.description, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.credit]
-    let valid = (0..<6).allSatisfy { index in
+    let limits = [PluginOutputRules.Limit.name, PluginOutputRules.Limit.version, PluginOutputRules.Limit.description, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.apiBaseURL]
+    let valid = (0..<7).allSatisfy { index in
         switch given(index) {
         case .absent: index >= 2
         case .notUTF8: false
@@ -62,8 +63,8 @@ let pluginDescriptorTarget = FuzzTarget("plugin-descriptor", "PluginDescriptor.r
     case .success(let read):
         try expect(wellFormed, "only a descriptor that keeps every rule is read", "size \(size), flags \(flags): \(read.name) \(read.version)")
         try expect(read.name == text(0) && read.version == text(1) && read.metadata.descriptorSize == size, "a descriptor's name, version and size are read as they are", "\(read.name) \(read.version) \(read.metadata)")
-        let metadata = [read.metadata.description, read.metadata.author, read.metadata.license, read.metadata.homepage]
-        try expect(metadata == (2..<6).map(text), "each optional text is read when struct_size covers it and it is set, else nil", "size \(size): \(read.metadata)")
+        let metadata = [read.metadata.description, read.metadata.author, read.metadata.license, read.metadata.homepage, read.metadata.apiBaseURL]
+        try expect(metadata == (2..<7).map(text), "each optional text is read when struct_size covers it and it is set, else nil", "size \(size): \(read.metadata)")
     case .failure(let error):
         try expect(!wellFormed, "a descriptor that keeps every rule is read", "size \(size), flags \(flags): \(error)")
     }

@@ -85,13 +85,13 @@ private func entry(_ input: inout FuzzInput) -> Cache.Entry {
     var entry = Cache.Entry(
         path: input.countedText(), identity: FileIdentity(status), sha256: input.optionalText(), name: input.countedText(),
         version: input.optionalText(), abiVersion: flags & 1 == 0 ? nil : input.integer(),
-        fetchers: (0..<Int(input.byte() % 3)).map { _ in Cache.Fetcher(symbol: input.countedText(), displayName: input.countedText()) },
+        fetchers: (0..<Int(input.byte() % 3)).map { _ in Cache.Fetcher(symbol: input.countedText(), displayName: input.countedText(), rank: input.integer()) },
         status: flags & 2 == 0 ? .loaded : .failed, error: input.optionalText())
     entry.warnings = (0..<Int(input.byte() % 3)).map { _ in listItem(&input) }
     if flags & 4 != 0 {
         entry.metadata = PluginMetadata(
             abiVersion: input.integer(), descriptorSize: input.integer(), description: input.optionalText(), author: input.optionalText(),
-            license: input.optionalText(), homepage: input.optionalText())
+            license: input.optionalText(), homepage: input.optionalText(), apiBaseURL: input.optionalText())
     }
     let levels: [SandboxReport.Level] = [.full, .partial, .none]
     entry.sandbox = SandboxReport(
@@ -108,10 +108,10 @@ private func withCacheFile<T>(holding bytes: [UInt8], _ body: (Store) -> T) thro
         guard let home else { throw PropertyViolation(property: "a temporary directory can be made", detail: "mkdtemp failed") }
         let store = Store(cacheHome: home, searchPath: ["/fuzz"])
         let descriptor = open(store.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw PropertyViolation(property: "the cache file can be written", detail: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw PropertyViolation(property: "the cache file can be written", detail: SystemError(operation: "create", errno: errno).reason) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
-        try expect(written == bytes.count, "the cache file can be written", String(cString: strerror(errno)))
+        try expect(written == bytes.count, "the cache file can be written", SystemError(operation: "write", errno: errno).reason)
         return body(store)
     }
 }

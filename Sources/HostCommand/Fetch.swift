@@ -29,6 +29,29 @@ struct Fetch: AsyncParsableCommand {
     @Option(help: "Output format: table or json.")
     var format: OutputFormat = .table
 
+    @Option(
+        name: .customLong("source"),
+        help: ArgumentHelp("Ask only this plugin for each symbol, whatever its rank (its name, as list-fetchers shows it).", valueName: "plugin"))
+    var source: String?
+
+    @Option(
+        name: .customLong("hedge"),
+        help: ArgumentHelp(
+            "Seconds a source may go unanswered before the next source is asked too; the first good answer wins. From 0.001 to 3600.",
+            valueName: "seconds"),
+        transform: TimeLimit.init(parsing:))
+    var hedge: TimeLimit?
+
+    @Flag(name: .customLong("all-sources"), help: "Ask every source of each symbol at once; print each answer, then their median and spread.")
+    var allSources = false
+
+    @Option(
+        name: .customLong("max-spread"),
+        help: ArgumentHelp(
+            "Exit \(ExitCode.failure.rawValue) when the sources of a symbol disagree by more than this percentage of their median, e.g. 0.5. Implies --all-sources.",
+            valueName: "percent"))
+    var maxSpread: String?
+
     func validate() throws {
         guard !symbols.isEmpty else {
             throw ValidationError("Name at least one symbol, e.g. `host fetch ETH`; `host list-fetchers` shows them all.")
@@ -36,28 +59,57 @@ struct Fetch: AsyncParsableCommand {
         guard (3...5).contains(currency.count), currency.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw ValidationError("--currency '\(currency)' is not a currency code; use e.g. USD or EUR.")
         }
+        if let maxSpread, SpreadLimit(percent: maxSpread) == nil {
+            throw ValidationError("--max-spread '\(maxSpread)' is not a percentage; give a plain decimal such as 0.5 or 2")
+        }
+        let everySource = allSources || maxSpread != nil
+        if let source, everySource {
+            throw ValidationError("--source \(source) asks one source and \(allSources ? "--all-sources" : "--max-spread") asks them all; drop one of the two")
+        }
+        if hedge != nil, source != nil || everySource {
+            throw ValidationError("--hedge asks the next source when one is slow, which \(source != nil ? "--source" : "asking every source at once") leaves none to; drop --hedge")
+        }
+    }
+
+    /// How the flags say each symbol's sources are asked.
+    var plan: FetchPlan {
+        if allSources || maxSpread != nil { return FetchPlan(sources: .all) }
+        if let source { return FetchPlan(sources: .named(source)) }
+        return FetchPlan(hedge: hedge?.duration)
     }
 
     func run() async throws {
         let loaded = try await plugins.loadPlugins(fetching: symbols)
-        let results = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: timeout.duration)
+        let plan = plan
+        let fetches = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: timeout.duration, plan: plan)
         await loaded.shutdown()
-        print(Rendering.prices(results, as: format), terminator: "")
-        let failures = results.compactMap { result -> FetchError? in
-            if case .failure(let error) = result { error } else { nil }
+        print(Rendering.prices(fetches, as: format, everySource: plan.sources == .all), terminator: "")
+        let failures = fetches.compactMap { fetch -> FetchError? in
+            if case .failure(let error) = fetch.result { error } else { nil }
         }
         if format == .table {
             let hint = failures.contains(where: \.isUnknownSymbol) ? plugins.workingDirectoryHint() : nil
-            for failure in failures {
-                var line = failure.description(naming: .host)
-                if failure.isUnknownSymbol, let hint { line += "; \(hint)" }
-                StandardError.write("host: error: \(TerminalText.escaped(line))\n")
+            for fetch in fetches {
+                for line in Rendering.failureLines(fetch, hint: hint) { StandardError.write(line + "\n") }
             }
         }
+        let disagreements = maxSpread.flatMap(SpreadLimit.init(percent:)).map { limit in disagreement(fetches, limit: limit) } ?? []
+        for line in disagreements { StandardError.write(line + "\n") }
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode.unknownSymbol }
-        if !failures.isEmpty { throw ExitCode.failure }
+        if !failures.isEmpty || !disagreements.isEmpty { throw ExitCode.failure }
         // Exit with the listing still allocated, as a report command does: freeing a
         // thousand plugins' rows costs more than the process has left to do.
         withExtendedLifetime(loaded) { HostCLI.exit() }
+    }
+
+    /// One error line per symbol whose sources disagree by more than `limit`.
+    private func disagreement(_ fetches: [SymbolFetch], limit: SpreadLimit) -> [String] {
+        fetches.compactMap { fetch in
+            guard let consensus = fetch.consensus, consensus.exceeds(limit) else { return nil }
+            let spread = consensus.spread.map { "by \($0)%" } ?? "around a median of 0, which no percentage measures"
+            let line = "\(fetch.symbol): its \(fetch.quotes.count) sources disagree \(spread), more than --max-spread \(limit) allows (median \(consensus.median)); "
+                + "see each source's amount above, or raise --max-spread"
+            return "host: error: \(TerminalText.escaped(line))"
+        }
     }
 }

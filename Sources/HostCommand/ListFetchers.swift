@@ -4,7 +4,7 @@ import PluginHost
 /// `host list-fetchers`: every symbol the loaded plugins provide.
 struct ListFetchers: ReportCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the symbols the loaded plugins can fetch.",
+        abstract: "List the symbols the loaded plugins can fetch: every source of each, in the order fetch asks them, with its rank.",
         discussion: ExitCode.listingStatuses)
 
     @OptionGroup var plugins: PluginOptions
@@ -13,6 +13,6 @@ struct ListFetchers: ReportCommand {
     var format: OutputFormat = .table
 
     func show(_ loaded: LoadedPlugins) {
-        print(Rendering.fetchers(loaded.registry.fetchers, as: format), terminator: "")
+        print(Rendering.fetchers(loaded.registry.providers, as: format), terminator: "")
     }
 }

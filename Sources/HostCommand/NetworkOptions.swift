@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import PluginBoundary
 import PluginHost
 
 /// How the host reaches http and https URLs: trust roots and proxies. The
@@ -37,7 +38,7 @@ struct NetworkOptions: ParsableArguments {
             throw ValidationError("--proxy and --no-proxy contradict each other; drop one of the two")
         }
         for file in caFiles where access(file, R_OK) != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError(operation: "read", errno: errno).reason
             throw ValidationError("--ca-file \(file) cannot be read (\(reason)); give a PEM file of CA certificates, or fix the path")
         }
     }
@@ -49,10 +50,10 @@ struct NetworkOptions: ParsableArguments {
             noSystemCA
             ? "pass --ca-file PATH with the CA certificate that signed it, or drop --no-system-ca"
             : "pass --ca-file PATH or set SSL_CERT_FILE to the CA certificate that signed it"
-        // Offline, the fixtures a checkout ships answer like Coinbase.
+        // Offline, the fixtures a checkout ships answer like Coinbase and like Bitstamp.
         let offline =
             if let checkout = InstalledLayout.running.checkout {
-                "with no network, fetch from the offline fixtures instead: --api-base-url file://\(checkout)/Fixtures/coinbase"
+                "with no network, fetch from the offline fixtures instead: --api-base-url file://\(checkout)/Fixtures/coinbase --api-base-url BitstampPlugin=file://\(checkout)/Fixtures/bitstamp"
             } else {
                 "with no network, give --api-base-url file:///DIR, a folder of Coinbase-shaped files (DIR/v2/prices/ETH-USD/spot.json)"
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Logging
+import PluginBoundary
 import PluginHost
 
 /// The options every subcommand takes: where plugins are and what they talk to.
@@ -15,11 +16,11 @@ struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("api-base-url"),
         help: ArgumentHelp(
-            "Base URL of the Coinbase-compatible API: http, https or file. Overrides HOST_API_BASE_URL. (default: \(HostWiring.defaultAPIBaseURL))",
-            valueName: "url"
+            "The API every plugin talks to (URL), or one plugin (PLUGIN=URL, repeatable): http, https or file. A plugin may fetch only under its own. Overrides HOST_API_BASE_URL (space-separated). (default: the one each plugin declares, else \(HostWiring.defaultAPIBaseURL))",
+            valueName: "[plugin=]url"
         )
     )
-    var apiBaseURL: String?
+    var apiBaseURLs: [String] = []
 
     @Option(
         name: .customLong("allow-url"),
@@ -85,7 +86,7 @@ struct PluginOptions: ParsableArguments {
     var settings: HostSettings {
         var settings = HostSettings()
         settings.pluginsDirectories = pluginsDirectories
-        settings.apiBaseURL = apiBaseURL
+        settings.apiBaseURLs = apiBaseURLs
         settings.allowedURLs = allowURLs
         settings.isolate = isolate
         settings.noCache = noCache
@@ -176,7 +177,7 @@ struct PluginOptions: ParsableArguments {
     /// Refuses an `--allowlist` that cannot be read, before loading with it.
     private func checkAllowlistReadable() throws {
         guard let allowlist, access(allowlist, R_OK) != 0 else { return }
-        let reason = String(cString: strerror(errno))
+        let reason = SystemError(operation: "read", errno: errno).reason
         throw ValidationError(
             "--allowlist \(allowlist) cannot be read (\(reason)); create it with `host lock-plugins --allowlist \(allowlist)`, or fix the path")
     }

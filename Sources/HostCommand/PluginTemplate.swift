@@ -51,7 +51,9 @@ struct PluginTemplate {
             public func patchbayPluginEntry() -> UnsafeRawPointer {
                 PluginExport.descriptor(
                     name: "\(pluginName)", version: "0.1.0",
-                    description: "Spot prices of \(displayName) from a Coinbase-compatible API."
+                    description: "Spot prices of \(displayName) from a Coinbase-compatible API.",
+                    // How early `host fetch` asks this plugin when others provide \(symbol) too.
+                    rank: .secondary
                 ) { services in
                     // The fetcher asks {api_base_url}/v2/prices/\(symbol)-{currency}/spot
                     // through the host's http_get (services.networking).

@@ -19,6 +19,8 @@ extension SettingNames {
         proxy: "--proxy",
         noProxy: "--no-proxy",
         trust: "`host trust`",
-        untrust: "`host untrust`"
+        untrust: "`host untrust`",
+        source: "--source",
+        ranks: "HOST_RANKS"
     )
 }

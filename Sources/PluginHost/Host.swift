@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Logging
+import PluginBoundary
 import PluginABI
 
 /// The host's composition root.
@@ -33,41 +34,45 @@ package struct Host: Sendable {
     }
 
     /// Wires the production host: real HTTP through AsyncHTTPClient, `file://`
-    /// from disk, and `api_base_url` for the plugins, which may fetch only
+    /// from disk, and an API base for each plugin, which may fetch only
     /// under it and under the grants.
     /// - Parameters:
     ///   - discovery: The plugin search path.
-    ///   - apiBaseURL: The Coinbase-compatible API the plugins talk to.
-    ///   - allowedURLs: More prefixes plugins may fetch under, granted by the user.
+    ///   - apiBases: The API each plugin talks to: the user's choices, by
+    ///     plugin or for all, over what each plugin declares.
+    ///   - allowedURLs: More prefixes every plugin may fetch under, granted by the user.
     ///   - grantOption: How a user grants a prefix, for refusals to name, e.g. `--allow-url`.
+    ///   - baseOption: How a user sets a plugin's base, for refusals to name, e.g. `--api-base-url`.
     ///   - network: The trust roots and proxies of http and https requests,
     ///     and the advice after a refused certificate.
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - trust: The checks plugin files pass before they are loaded.
     ///   - names: The program's names for its settings, for the fixes messages suggest.
     package static func live(
-        discovery: PluginDiscovery, apiBaseURL: URL, allowedURLs: [URLPrefix] = [], grantOption: String? = nil,
-        network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust(), names: SettingNames = SettingNames()
+        discovery: PluginDiscovery, apiBases: APIBases = APIBases(), allowedURLs: [URLPrefix] = [], grantOption: String? = nil,
+        baseOption: String? = nil, network: NetworkSettings = NetworkSettings(), logger: Logger, trust: PluginTrust = PluginTrust(),
+        names: SettingNames = SettingNames()
     ) -> Host {
-        let configuration = configuration(apiBaseURL: apiBaseURL)
-        let base = (try? URLPrefix(configuration["api_base_url"] ?? "")).map { [$0] } ?? []
-        let policy = URLPolicy(allowing: base + allowedURLs, grantOption: grantOption)
+        // Every file base a plugin may be given; each plugin's own policy still decides which of them it reads.
+        let bases = [apiBases.fallback] + (apiBases.everyPlugin.map { [$0] } ?? []) + apiBases.byPlugin.values.sorted()
+        let fileRoots = URLPolicy(allowing: bases.compactMap { try? URLPrefix($0) } + allowedURLs).fileRoots
         // One cap for every body a plugin receives, over HTTP or from a file.
         let maximumBodySize = 1 << 20
         let networking = SchemeRoutingNetworking(
             web: HostHTTPNetworking(maximumBodySize: maximumBodySize, settings: network, logger: logger),
-            files: FileNetworking(roots: policy.fileRoots, maximumBodySize: maximumBodySize)
+            files: FileNetworking(roots: fileRoots, maximumBodySize: maximumBodySize)
         )
-        return Host(
-            discovery: discovery,
-            services: HostServices(networking: networking, configuration: configuration, urlPolicy: policy, logger: logger, names: names),
-            trust: trust
-        )
+        let services = HostServices(
+            networking: networking, apiBases: apiBases, grants: allowedURLs, grantOption: grantOption, baseOption: baseOption,
+            configuration: configuration(apiBaseURL: nil), logger: logger, names: names)
+        return Host(discovery: discovery, services: services, trust: trust)
     }
 
     /// The configuration values plugins may read with `config_value`.
-    package static func configuration(apiBaseURL: URL) -> [String: String] {
-        var base = apiBaseURL.absoluteString
+    /// - Parameter apiBaseURL: Every plugin's API base; nil when each plugin
+    ///   gets its own, from `APIBases`.
+    package static func configuration(apiBaseURL: URL?) -> [String: String] {
+        guard var base = apiBaseURL?.absoluteString else { return ["host_abi_version": "\(PluginABIVersion.current)"] }
         while base.hasSuffix("/") { base.removeLast() }
         return ["api_base_url": base, "host_abi_version": "\(PluginABIVersion.current)"]
     }
@@ -101,7 +106,7 @@ package struct Host: Sendable {
         case .use(let cacheHome):
             return PluginCatalog(host: self, options: options, cacheHome: cacheHome).loadWithoutScanning()
         case .off where !options.policy.mayIsolate:
-            return .loaded(loadPlugins(placing: PlacementRule(policy: options.policy, trust: trust)))
+            return .loaded(loadPlugins(placing: PlacementRule(policy: options.policy, trust: trust), ranks: options.ranks))
         case .off, .rebuild:
             return .needsTask(PendingLoad { await loadPlugins(options) })
         }
@@ -113,21 +118,31 @@ package struct Host: Sendable {
     }
 
     /// Loads every plugin in-process; `rule`, when given, says for each
-    /// report where the policy puts it (everything in-process) and who vouched.
-    func loadPlugins(placing rule: PlacementRule?) -> LoadedPlugins {
+    /// report where the policy puts it (everything in-process) and who
+    /// vouched. Who vouched is asked either way: it decides which declared
+    /// ranks and API bases are believed.
+    func loadPlugins(placing rule: PlacementRule?, ranks: RankOverrides = RankOverrides()) -> LoadedPlugins {
         let candidates = pluginCandidates()
-        let result = PluginLoader(services: services, trust: trust).load(candidates.map(\.path))
         let locks = LockFileCache(trust: trust)
+        let vouchers = rule ?? PlacementRule(policy: .byTrust, trust: trust)
         let placements = candidates.map { candidate in
-            rule?.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+            vouchers.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
+        let vouched = Self.vouched(candidates, placements)
+        let result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(candidates.map(\.path))
         return LoadedPlugins(
-            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: $1) }, registry: FetcherRegistry(result.fetchers), workers: [], services: services)
+            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: rule == nil ? nil : $1) },
+            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: ranks), workers: [], services: services)
     }
 
-    /// Loads every plugin in search order, each where the policy puts it,
-    /// with one ``SymbolOwnership``, so which file keeps a symbol does not
-    /// depend on where either was loaded. Consecutive files of one mode load
+    /// The files of `candidates` someone vouched for, by their placements.
+    static func vouched(_ candidates: [PluginDiscovery.Candidate], _ placements: [Placement]) -> Set<String> {
+        Set(zip(candidates, placements).filter { $0.1.voucher != .nobody }.map(\.0.path))
+    }
+
+    /// Loads every plugin in search order, each where the policy puts it;
+    /// the registry orders each symbol's providers (``SymbolProviders``),
+    /// whichever way each was loaded. Consecutive files of one mode load
     /// together: workers start at once, and in-process files are all opened
     /// before any registers.
     private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
@@ -138,9 +153,10 @@ package struct Host: Sendable {
             rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
         noteLockFilesThatOnlyPin(rule)
-        let ownership = SymbolOwnership()
-        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation, ownership: ownership)
+        let vouched = Self.vouched(candidates, placements)
+        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
         isolated.warnedAboutSandbox = OnceFlag()
+        isolated.vouched = { vouched.contains($0) }
         var reports: [PluginReport] = []
         var fetchers: [PluginFetcher] = []
         var workers: [WorkerConnection] = []
@@ -155,19 +171,20 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, ownership: ownership).load(files)
+                result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(files)
             }
             reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
             fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers), workers: workers, services: services)
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers, vouched: vouched, ranks: options.ranks), workers: workers, services: services)
     }
 
-    /// `report`, recording the URLs its plugin may fetch and where it ran.
+    /// `report`, recording where it ran, and the URLs its plugin may fetch
+    /// when the loader could not say: those of a plugin that declares no base.
     func withAllowedURLs(_ report: PluginReport, placement: Placement? = nil) -> PluginReport {
         var report = report
-        report.allowedURLs = services.allowedURLs
+        if report.apiBase == nil { report.allowedURLs = services.allowedURLs }
         report.placement = placement
         return report
     }
@@ -269,29 +286,51 @@ package struct LoadedPlugins: Sendable {
         if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
     }
 
-    /// Fetches every symbol concurrently.
+    /// Fetches every symbol concurrently, each from its first source and,
+    /// when that fails, the next.
     /// - Parameters:
     ///   - symbols: What to fetch, as the user typed it (`eth` finds `ETH`).
     ///   - currency: The quote currency.
-    ///   - timeout: How long each fetch may take.
+    ///   - timeout: How long each symbol may take.
     /// - Returns: One result per symbol, in the order asked.
     package func fetch(_ symbols: [String], currency: String, timeout: Duration) async -> [Result<Quote, FetchError>] {
+        await fetch(symbols, currency: currency, timeout: timeout, plan: FetchPlan()).map(\.result)
+    }
+
+    /// Fetches every symbol concurrently, asking its sources as `plan` says.
+    /// - Parameters:
+    ///   - symbols: What to fetch, as the user typed it (`eth` finds `ETH`).
+    ///   - currency: The quote currency.
+    ///   - timeout: How long each symbol may take, all its sources together.
+    ///   - plan: Which sources are asked, and when.
+    /// - Returns: One fetch per symbol, in the order asked.
+    package func fetch(_ symbols: [String], currency: String, timeout: Duration, plan: FetchPlan) async -> [SymbolFetch] {
         let failedFiles = reports.count { $0.status == .failed }
-        return await withTaskGroup(of: (Int, Result<Quote, FetchError>).self) { group in
+        return await withTaskGroup(of: (Int, SymbolFetch).self) { group in
             for (index, symbol) in symbols.enumerated() {
                 group.addTask {
+                    let sources: [PluginFetcher]
                     do throws(FetchError) {
-                        let fetcher = try registry.fetcher(for: symbol)
-                        return (index, await fetcher.price(in: currency, timeout: timeout))
+                        if case .named(let name) = plan.sources {
+                            sources = try registry.sources(for: symbol, named: name)
+                        } else {
+                            sources = try registry.sources(for: symbol, named: nil)
+                        }
                     } catch {
                         var error = error
                         error.failedPluginFiles = failedFiles
                         error.noPluginsFix = noPluginsFix
-                        return (index, .failure(error))
+                        return (index, SymbolFetch(symbol: symbol, error: error))
+                    }
+                    switch plan.sources {
+                    case .all:
+                        return (index, await EverySource(symbol: symbol, currency: currency, sources: sources, timeout: timeout).run())
+                    case .failover, .named:
+                        return (index, await Failover(symbol: symbol, currency: currency, sources: sources, timeout: timeout, hedge: plan.hedge).run())
                     }
                 }
             }
-            var results = [Result<Quote, FetchError>?](repeating: nil, count: symbols.count)
+            var results = [SymbolFetch?](repeating: nil, count: symbols.count)
             for await (index, result) in group { results[index] = result }
             return results.compactMap { $0 }
         }

@@ -2,7 +2,7 @@ internal import PluginABI
 
 /// Turns a list of Swift fetchers into a plugin the `host` can load.
 ///
-/// A plugin's entry point returns ``descriptor(name:version:description:author:license:homepage:fetchers:)``,
+/// A plugin's entry point returns ``descriptor(name:version:description:author:license:homepage:defaultAPIBaseURL:rank:fetchers:)``,
 /// and the SDK does the rest: it fills in the C descriptor the host checks,
 /// and when the host calls `register_plugin`, it validates the host's
 /// services table, calls `fetchers` with the ``PluginServices`` built from
@@ -47,6 +47,14 @@ public enum PluginExport {
     ///   - author: Who wrote it, e.g. `"Jane Doe <jane@example.com>"`.
     ///   - license: Its licence, as an SPDX identifier such as `"MIT"`.
     ///   - homepage: Where to read about it.
+    ///   - defaultAPIBaseURL: The API the plugin talks to unless the user
+    ///     says otherwise, e.g. `"https://www.bitstamp.net"`, without a
+    ///     trailing slash; nil for the host's default,
+    ///     `https://api.coinbase.com`. Whatever the user chooses arrives as
+    ///     ``PluginServices/apiBaseURL``. The host fetches under a declared
+    ///     base only for a plugin the user vouched for.
+    ///   - rank: How strongly every fetcher of the plugin asks to be the one
+    ///     asked first for its symbol; see ``FetcherRank``.
     ///   - fetchers: Builds the fetchers to register; see ``FetcherFactory``.
     /// - Returns: A `const pb_plugin_descriptor *` with process lifetime.
     public static func descriptor(
@@ -56,17 +64,20 @@ public enum PluginExport {
         author: String? = nil,
         license: String? = nil,
         homepage: String? = nil,
+        defaultAPIBaseURL: String? = nil,
+        rank: FetcherRank = .secondary,
         fetchers: @escaping FetcherFactory
     ) -> UnsafeRawPointer {
-        let metadata = Metadata(description: description, author: author, license: license, homepage: homepage)
-        return PluginRegistration.descriptor(name: name, version: version, metadata: metadata, makeFetchers: fetchers)
+        let metadata = Metadata(description: description, author: author, license: license, homepage: homepage, apiBaseURL: defaultAPIBaseURL)
+        return PluginRegistration.descriptor(name: name, version: version, metadata: metadata, rank: rank, makeFetchers: fetchers)
     }
 
-    /// The descriptor's optional text fields.
+    /// The descriptor's optional fields.
     struct Metadata {
         let description: String?
         let author: String?
         let license: String?
         let homepage: String?
+        let apiBaseURL: String?
     }
 }

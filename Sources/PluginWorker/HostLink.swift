@@ -157,10 +157,10 @@ final class HostLink: Sendable {
         do throws(PluginImageError) {
             let file = WorkerStartup.pluginFile
             var status = stat()
-            guard fstat(file, &status) == 0 else { throw .notALibrary(reason: "cannot stat it: \(String(cString: strerror(errno)))") }
+            guard fstat(file, &status) == 0 else { throw .notALibrary(reason: SystemError(operation: "stat", errno: errno).description) }
             try ELFHeaderCheck(descriptor: file, size: Int(status.st_size)).run()
             let descriptor = try PluginDescriptor.load("/proc/self/fd/\(file)")
-            let session = WorkerSession(path: request.path, name: descriptor.name, request: request, link: self)
+            let session = WorkerSession(path: request.path, descriptor: descriptor, request: request, link: self)
             let registered = session.register(descriptor)
             let outcome = session.registrations.outcome
             let described = LoadReply.Descriptor(name: descriptor.name, version: descriptor.version, metadata: descriptor.metadata)
@@ -175,7 +175,8 @@ final class HostLink: Sendable {
             reply = .registered(
                 described,
                 LoadReply.Registrations(
-                    fetchers: outcome.taken.map { LoadReply.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }, duplicates: outcome.duplicates,
+                    fetchers: outcome.taken.map { LoadReply.Fetcher(symbol: $0.symbol, displayName: $0.displayName, rank: $0.rank) },
+                    duplicates: outcome.duplicates,
                     refused: outcome.refused))
         } catch {
             reply = .refused(error)

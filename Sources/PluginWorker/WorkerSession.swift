@@ -13,17 +13,22 @@ final class WorkerSession: PluginServices {
     /// What the plugin registers.
     let registrations: FetcherRegistrations
     private let link: HostLink
-    /// Configuration values as C strings that live as long as the process.
+    /// Configuration values as C strings that live as long as the process,
+    /// `api_base_url` among them: the base the host's rule gives this plugin.
     private let configuration: [String: CString]
     private let defaultTimeoutMilliseconds: UInt32
     private let logLevel: LogFrame.Level
 
-    /// A session for the plugin `name`, loaded from `path` as `request` asks.
-    init(path: String, name: String, request: LoadRequest, link: HostLink) {
+    /// A session for the plugin `descriptor` describes, loaded from `path` as `request` asks.
+    init(path: String, descriptor: PluginDescriptor, request: LoadRequest, link: HostLink) {
+        let name = descriptor.name
         let level = request.logLevel
         registrations = FetcherRegistrations(path: path, name: name) { line in link.log(.warning, line, threshold: level) }
         self.link = link
-        configuration = request.configuration.mapValues(CString.init)
+        var values = request.configuration
+        let base = request.apiBases.base(for: name, declared: descriptor.metadata.apiBaseURL)
+        values["api_base_url"] = base.url.isEmpty ? nil : base.url
+        configuration = values.mapValues(CString.init)
         defaultTimeoutMilliseconds = request.defaultTimeoutMilliseconds
         logLevel = level
     }

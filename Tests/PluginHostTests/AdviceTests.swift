@@ -10,12 +10,15 @@ struct AdviceTests {
     @Test("An API that cannot be reached suggests the offline file:// fixtures of the checkout")
     func unreachableSuggestsFixtures() async throws {
         // Port 1 on loopback: nothing listens, so the connection is refused at once.
-        let output = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", "http://127.0.0.1:1"])
+        // One source: the bundled Bitstamp plugin, a second source of ETH, is never asked.
+        let output = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", "http://127.0.0.1:1"], environment: ["HOST_RANKS": "BitstampPlugin:0"])
 
         #expect(output.status == 1)
         #expect(output.stderrLines.count == 1, "\(output.stderr)")
         #expect(
-            output.stderr.contains("; with no network, fetch from the offline fixtures instead: --api-base-url file://\(Self.checkout)/Fixtures/coinbase"),
+            output.stderr.contains(
+                "; with no network, fetch from the offline fixtures instead: --api-base-url file://\(Self.checkout)/Fixtures/coinbase "
+                    + "--api-base-url BitstampPlugin=file://\(Self.checkout)/Fixtures/bitstamp\n"),
             "\(output.stderr)")
     }
 

@@ -22,6 +22,11 @@ struct BodyCapEndToEndTests {
     /// Default placement (the bundled plugin in-process), and in a worker.
     static let modes: [[String]] = [[], ["--isolate"]]
 
+    /// The servers here are shaped like Coinbase: the bundled Bitstamp
+    /// plugin, a second source of ETH, is ranked 0 so that only Coinbase's
+    /// plugin is asked and the one error line is its own.
+    static let coinbaseOnly = HostEndToEndTests.coinbaseOnly
+
     @Test("An HTTP body of exactly 1 MiB arrives; one byte more fails that fetch", arguments: modes)
     func http(flags: [String]) async throws {
         let server = try await LoopbackPriceServer(routes: [
@@ -31,11 +36,11 @@ struct BodyCapEndToEndTests {
         ])
         defer { Task { await server.stop() } }
 
-        let fits = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags)
+        let fits = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags, environment: Self.coinbaseOnly)
         #expect(fits.status == 0, "\(fits.stderr)")
         #expect(fits.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nETH     USD       3000.5  EthereumPlugin\n")
 
-        let over = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags)
+        let over = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + flags, environment: Self.coinbaseOnly)
         #expect(over.status == 1)
         #expect(over.stdout == "")
         #expect(over.stderrLines == [Self.tooLarge(server.baseURL)])
@@ -48,7 +53,7 @@ struct BodyCapEndToEndTests {
         try FileManager.default.createDirectory(at: prices, withIntermediateDirectories: true)
         func fetch(size: Int) async throws -> CommandRunner.Output {
             try Data(Self.body(size: size).utf8).write(to: prices.appending(path: "spot"))
-            return try await CommandRunner.host(["fetch", "ETH", "--api-base-url", base.absoluteString] + flags)
+            return try await CommandRunner.host(["fetch", "ETH", "--api-base-url", base.absoluteString] + flags, environment: Self.coinbaseOnly)
         }
 
         let fits = try await fetch(size: Self.cap)

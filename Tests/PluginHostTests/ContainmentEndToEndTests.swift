@@ -160,7 +160,11 @@ struct ContainmentEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags)
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME\(String(repeating: " ", count: 60))  PLUGIN\nATCAP   \(String(repeating: "D", count: 64))  \(String(repeating: "N", count: 64))\n")
+        #expect(output.stdout == """
+            SYMBOL  NAME\(String(repeating: " ", count: 60))  PLUGIN\(String(repeating: " ", count: 58))  RANK  DEFAULT
+            ATCAP   \(String(repeating: "D", count: 64))  \(String(repeating: "N", count: 64))  128   yes
+
+            """)
         let path = directory.path
         for line in [
             "host: warning: skipping \(path)/long-name.so: refused: the descriptor's name is longer than 64 bytes; fix the plugin's pb_plugin_descriptor",
@@ -227,7 +231,9 @@ struct ContainmentEndToEndTests {
     func forgedWorkerFrameIsRefused() async throws {
         let forged = WorkerToHost.loaded(.registered(
             LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
-            LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum"), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil")], duplicates: [], refused: [])
+            LoadReply.Registrations(
+                fetchers: [.init(symbol: "ETH", displayName: "Ethereum", rank: 256), .init(symbol: "E\u{1B}[31mVIL", displayName: "Evil", rank: 256)],
+                duplicates: [], refused: [])
         ))
         // Compiled in, since the worker sees none of the test's environment.
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
@@ -237,28 +243,40 @@ struct ContainmentEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
+        #expect(output.stdout == "SYMBOL  NAME      PLUGIN          RANK  DEFAULT\nETH     Ethereum  EthereumPlugin  128   yes\n")
         #expect(output.stderrLines == [
-            // A worker reports every symbol and the host decides who keeps ETH; the symbol rule refuses the report.
+            // A worker reports every symbol and the host orders ETH's sources; the symbol rule refuses the report.
             #"host: warning: skipping \#(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol "E\u{1B}[31mVIL" is not 1 to 16 upper-case letters or digits); remove it from the plugins directory or ask its author for a fix"#
         ])
     }
 
-    @Test("A worker's plugin that reports another plugin's symbol as its own gets nothing: the host decides who keeps it")
-    func forgedClaimKeepsNothing() async throws {
+    @Test("A worker's plugin that claims another's symbol at the highest rank is only a later source: nobody vouched for it, so it is believed up to secondary")
+    func forgedRankIsCapped() async throws {
         let forged = WorkerToHost.loaded(.registered(
             LoadReply.Descriptor(name: "FrameForger", version: "1.0.0", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
-            LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum")], duplicates: [], refused: [])
+            LoadReply.Registrations(fetchers: [.init(symbol: "ETH", displayName: "Ethereum", rank: .max)], duplicates: [], refused: [])
         ))
         let frame = try Frame.encode(forged).map { String(format: "%02x", $0) }.joined()
-        let directory = try await FixturePlugins.directory(containing: [Self.frameForger(writing: frame)], bundled: ["Ethereum"])
-        let ethereum = directory.appending(path: "libEthereumPlugin.so").path
-        let forger = directory.appending(path: "zz-frame-forger.so").path
+        let dataHome = try TemporaryDirectory.make()
+        let userPlugins = dataHome.appending(path: "patchbay/plugins")
+        try FileManager.default.createDirectory(at: userPlugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: await FixturePlugins.library(Self.frameForger(writing: frame)), to: userPlugins.appending(path: "zz-frame-forger.so"))
 
-        let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
+        // The bundled plugins beside host, vouched for by the build; the forger in the user's directory, after them.
+        let output = try await CommandRunner.host(
+            ["list-fetchers", "--isolate"], environment: ["XDG_DATA_HOME": dataHome.path])
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME      PLUGIN\nETH     Ethereum  EthereumPlugin\n")
-        #expect(output.stderrLines == ["host: warning: skipping \(forger): every symbol it registers is already taken (ETH by \(ethereum))"])
+        #expect(output.stdout == """
+            SYMBOL  NAME      PLUGIN          RANK  DEFAULT
+            BTC     Bitcoin   BitcoinPlugin   256   yes
+            BTC     Bitcoin   BitstampPlugin  128   -
+            ETH     Ethereum  EthereumPlugin  256   yes
+            ETH     Ethereum  BitstampPlugin  128   -
+            ETH     Ethereum  FrameForger     128   -
+
+            """)
+        #expect(output.stderrLines.isEmpty)
     }
 }

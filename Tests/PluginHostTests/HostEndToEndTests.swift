@@ -5,6 +5,10 @@ import Testing
 /// HTTP server each test starts itself.
 @Suite("host, end to end", .timeLimit(.minutes(10)))
 struct HostEndToEndTests {
+    /// For the tests of one source speaking Coinbase's API: the bundled
+    /// Bitstamp plugin, a second source of BTC and ETH, is never asked.
+    static let coinbaseOnly = ["HOST_RANKS": "BitstampPlugin:0"]
+
     static func spot(_ base: String, _ amount: String, currency: String = "USD") -> String {
         #"{"data":{"base":"\#(base)","currency":"\#(currency)","amount":"\#(amount)"},"warnings":[{"id":"missing_version","message":"Please supply API version (YYYY-MM-DD) as CB-VERSION header"}]}"#
     }
@@ -14,21 +18,25 @@ struct HostEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == """
-            SYMBOL  NAME      PLUGIN
-            BTC     Bitcoin   BitcoinPlugin
-            ETH     Ethereum  EthereumPlugin
+            SYMBOL  NAME      PLUGIN          RANK  DEFAULT
+            BTC     Bitcoin   BitcoinPlugin   256   yes
+            BTC     Bitcoin   BitstampPlugin  128   -
+            ETH     Ethereum  EthereumPlugin  256   yes
+            ETH     Ethereum  BitstampPlugin  128   -
 
             """)
         #expect(output.stderr.isEmpty)
     }
 
-    @Test("list-fetchers --format json is an array of {symbol, name, plugin}")
+    @Test("list-fetchers --format json is an array of {symbol, name, plugin, rank, default}")
     func listFetchersJSON() async throws {
         let output = try await CommandRunner.host(["list-fetchers", "--format", "json"])
-        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [NSDictionary])
         #expect(rows == [
-            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitcoinPlugin"],
-            ["symbol": "ETH", "name": "Ethereum", "plugin": "EthereumPlugin"],
+            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitcoinPlugin", "rank": 256, "default": true],
+            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitstampPlugin", "rank": 128, "default": false],
+            ["symbol": "ETH", "name": "Ethereum", "plugin": "EthereumPlugin", "rank": 256, "default": true],
+            ["symbol": "ETH", "name": "Ethereum", "plugin": "BitstampPlugin", "rank": 128, "default": false],
         ])
     }
 
@@ -36,8 +44,9 @@ struct HostEndToEndTests {
     func dropInPluginsDirectory() async throws {
         let plugins = try await FixturePlugins.directory(with: [.cPlugin])
         let output = try await CommandRunner.host(["list-fetchers", "--format", "json"], in: plugins.deletingLastPathComponent())
-        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
-        #expect(rows.map { $0["symbol"] } == ["BTC", "ETH", "DOGE"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["symbol"] as? String } == ["BTC", "BTC", "DOGE", "ETH", "ETH"])
+        #expect(rows.map { $0["plugin"] as? String }[2] == "CDogecoinPlugin")
     }
 
     @Test("fetch ETH over real HTTP prints the exact amount")
@@ -71,10 +80,17 @@ struct HostEndToEndTests {
             environment: ["HOST_API_BASE_URL": server.baseURL]
         )
         #expect(output.status == 0, "\(output.stderr)")
-        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [NSDictionary])
+        // Each symbol has two sources, so each says which it asked: the first answered.
         #expect(rows == [
-            ["symbol": "ETH", "currency": "EUR", "amount": "9999999.76", "plugin": "EthereumPlugin"],
-            ["symbol": "BTC", "currency": "EUR", "amount": "100000.01", "plugin": "BitcoinPlugin"],
+            [
+                "symbol": "ETH", "currency": "EUR", "amount": "9999999.76", "plugin": "EthereumPlugin",
+                "attempts": [["plugin": "EthereumPlugin", "status": "answered", "amount": "9999999.76"]],
+            ],
+            [
+                "symbol": "BTC", "currency": "EUR", "amount": "100000.01", "plugin": "BitcoinPlugin",
+                "attempts": [["plugin": "BitcoinPlugin", "status": "answered", "amount": "100000.01"]],
+            ],
         ])
         #expect(server.maximumInFlight == 2)
     }
@@ -85,7 +101,7 @@ struct HostEndToEndTests {
             "/v2/prices/ETH-XYZ/spot": .respond(status: 400, body: #"{"errors":[{"id":"invalid_request","message":"Invalid currency (XYZ)"}]}"#)
         ])
         defer { Task { await server.stop() } }
-        let output = try await CommandRunner.host(["fetch", "ETH", "--currency", "XYZ", "--api-base-url", server.baseURL])
+        let output = try await CommandRunner.host(["fetch", "ETH", "--currency", "XYZ", "--api-base-url", server.baseURL], environment: Self.coinbaseOnly)
         #expect(output.status == 1)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr.contains("host: error: ETH: "))
@@ -98,7 +114,7 @@ struct HostEndToEndTests {
     func malformedBody() async throws {
         let server = try await LoopbackPriceServer(routes: ["/v2/prices/BTC-USD/spot": .respond(status: 200, body: "<html>oops</html>")])
         defer { Task { await server.stop() } }
-        let output = try await CommandRunner.host(["fetch", "BTC", "--format", "json", "--api-base-url", server.baseURL])
+        let output = try await CommandRunner.host(["fetch", "BTC", "--format", "json", "--api-base-url", server.baseURL], environment: Self.coinbaseOnly)
         #expect(output.status == 1)
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         #expect(rows.first?["symbol"] == "BTC")
@@ -110,7 +126,7 @@ struct HostEndToEndTests {
         let server = try await LoopbackPriceServer(routes: ["/v2/prices/ETH-USD/spot": .hang])
         defer { Task { await server.stop() } }
         let started = ContinuousClock.now
-        let output = try await CommandRunner.host(["fetch", "ETH", "--timeout", "1", "--api-base-url", server.baseURL])
+        let output = try await CommandRunner.host(["fetch", "ETH", "--timeout", "1", "--api-base-url", server.baseURL], environment: Self.coinbaseOnly)
         #expect(output.status == 1)
         #expect(output.stderr.contains("timed out after 1 s"), "\(output.stderr)")
         #expect(ContinuousClock.now - started < .seconds(30))
@@ -120,7 +136,7 @@ struct HostEndToEndTests {
     func partialFailure() async throws {
         let server = try await LoopbackPriceServer(routes: ["/v2/prices/BTC-USD/spot": .respond(status: 200, body: Self.spot("BTC", "15840.01"))])
         defer { Task { await server.stop() } }
-        let output = try await CommandRunner.host(["fetch", "BTC", "ETH", "--format", "json", "--api-base-url", server.baseURL])
+        let output = try await CommandRunner.host(["fetch", "BTC", "ETH", "--format", "json", "--api-base-url", server.baseURL], environment: Self.coinbaseOnly)
         #expect(output.status == 1)
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         #expect(rows.map { $0["symbol"] } == ["BTC", "ETH"])
@@ -140,9 +156,9 @@ struct HostEndToEndTests {
         let fixtures = FixturePlugins.repositoryRoot.appending(path: "Fixtures/coinbase")
         let output = try await CommandRunner.host(["fetch", "BTC", "ETH", "--format", "json", "--api-base-url", fixtures.absoluteString])
         #expect(output.status == 0, "\(output.stderr)")
-        let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
-        #expect(rows.map { $0["symbol"] } == ["BTC", "ETH"])
-        #expect(rows.allSatisfy { $0["amount"]?.isEmpty == false })
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["symbol"] as? String } == ["BTC", "ETH"])
+        #expect(rows.map { $0["amount"] as? String } == ["100000.10", "2718.281828459045235360287"])
     }
 
     @Test("A bad --api-base-url is one line and a usage exit code", arguments: ["ftp://example.com", "not a url", "http://"])
@@ -181,14 +197,17 @@ struct HostEndToEndTests {
         let dot = try await CommandRunner.host(["graph"])
         #expect(dot.status == 0, "\(dot.stderr)")
         #expect(dot.stdout.hasPrefix("digraph Patchbay {"))
-        #expect(dot.stdout.contains(#"n1 [label="PluginFetcher(name: \"ETH\")\n(singleton)"];"#), "\(dot.stdout)")
-        #expect(dot.stdout.contains(#"n3 [label="PluginIdentity(name: \"EthereumPlugin\")\n(singleton)"];"#))
-        #expect(dot.stdout.contains("n0 -> n2;") && dot.stdout.contains("n1 -> n3;"))
+        // Each symbol's default source, then the next asked, and each source's plugin.
+        #expect(dot.stdout.contains(#"n2 [label="PluginFetcher(name: \"ETH #2\")\n(singleton)"];"#), "\(dot.stdout)")
+        #expect(dot.stdout.contains(#"n3 [label="PluginFetcher(name: \"ETH\")\n(singleton)"];"#), "\(dot.stdout)")
+        #expect(dot.stdout.contains(#"n5 [label="PluginIdentity(name: \"BitstampPlugin\")\n(singleton)"];"#))
+        #expect(dot.stdout.contains(#"n6 [label="PluginIdentity(name: \"EthereumPlugin\")\n(singleton)"];"#))
+        #expect(["n3 -> n2;", "n3 -> n6;", "n2 -> n5;", "n1 -> n0;", "n1 -> n4;", "n0 -> n5;"].allSatisfy { dot.stdout.contains($0) })
 
         let mermaid = try await CommandRunner.host(["graph", "--format", "mermaid"])
         #expect(mermaid.status == 0)
         #expect(mermaid.stdout.hasPrefix("graph LR\n"))
         #expect(mermaid.stdout.contains("PluginFetcher(name: #quot;BTC#quot;)"))
-        #expect(mermaid.stdout.contains("n0 --> n2"))
+        #expect(mermaid.stdout.contains("n3 --> n2"))
     }
 }

@@ -1,3 +1,4 @@
+import PluginBoundary
 @testable import PluginHost
 import Testing
 
@@ -9,19 +10,22 @@ struct HostWiringTests {
         HostWiring(settings: settings, environment: HostEnvironment(variables, workingDirectory: "/work"), names: SettingNames(apiBaseURL: "--api-base-url"))
     }
 
-    @Test("The API base: the setting, else HOST_API_BASE_URL, else Coinbase")
+    @Test("The API bases: the settings, else HOST_API_BASE_URL, else what each plugin declares, else Coinbase")
     func apiBase() throws {
         var settings = HostSettings()
-        settings.apiBaseURL = "http://flag.test"
-        #expect(try Self.wiring(settings, [.apiBaseURL: "http://variable.test"]).apiBaseURL().absoluteString == "http://flag.test")
-        #expect(try Self.wiring(HostSettings(), [.apiBaseURL: "http://variable.test"]).apiBaseURL().absoluteString == "http://variable.test")
-        #expect(try Self.wiring().apiBaseURL().absoluteString == HostWiring.defaultAPIBaseURL)
+        settings.apiBaseURLs = ["http://flag.test", "BitstampPlugin=file:///srv/bitstamp"]
+        let fromFlags = try Self.wiring(settings, [.apiBaseURL: "http://variable.test"]).apiBases()
+        #expect(fromFlags == APIBases(byPlugin: ["BitstampPlugin": "file:///srv/bitstamp"], everyPlugin: "http://flag.test"))
+        let fromVariable = try Self.wiring(HostSettings(), [.apiBaseURL: "http://variable.test  P=https://p.test"]).apiBases()
+        #expect(fromVariable == APIBases(byPlugin: ["P": "https://p.test"], everyPlugin: "http://variable.test"))
+        #expect(try Self.wiring().apiBases() == APIBases())
+        #expect(APIBases().base(for: "EthereumPlugin", declared: nil) == APIBase("https://api.coinbase.com", .fallback))
     }
 
     @Test("A bad value names where it came from")
     func badValueNamesItsOrigin() {
-        #expect(throws: HostSettingError(kind: .apiBaseNotURL(text: "ftp://x", from: .variable(.apiBaseURL)))) {
-            try Self.wiring(HostSettings(), [.apiBaseURL: "ftp://x"]).apiBaseURL()
+        #expect(throws: HostSettingError(kind: .apiBase(APIBaseError(entry: "ftp://x", .notAURL("ftp://x")), from: .variable(.apiBaseURL)))) {
+            try Self.wiring(HostSettings(), [.apiBaseURL: "ftp://x"]).apiBases()
         }
         #expect(throws: HostSettingError(kind: .notBoolean(.isolate, value: "maybe"))) {
             try Self.wiring(HostSettings(), [.isolate: "maybe"]).policy()

@@ -38,7 +38,7 @@ struct InspectTests {
         #expect(json["problem"] == nil)
         let descriptor = try #require(json["descriptor"] as? [String: Any])
         #expect(descriptor["abiVersion"] as? Int == 1)
-        #expect(descriptor["structSize"] as? Int == 72)
+        #expect(descriptor["structSize"] as? Int == 80)
         #expect(descriptor["hostMinimumStructSize"] as? Int == 40)
         #expect(descriptor["license"] as? String == "MIT")
         #expect(descriptor["author"] as? String == "Patchbay tests <tests@example.invalid>")

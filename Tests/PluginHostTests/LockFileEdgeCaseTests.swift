@@ -49,7 +49,7 @@ struct LockFileEdgeCaseTests {
         for flags in [["--no-cache"], []] {
             let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags)
             #expect(output.status == 0)
-            #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n", "\(flags)")
+            #expect(output.stdout == "SYMBOL  NAME  PLUGIN  RANK  DEFAULT\n", "\(flags)")
             let reason = spoiled.reason.replacingOccurrences(of: "LOCK", with: lock)
             #expect(output.stderrLines == [
                 "host: warning: skipping \(directory.path)/libCDogecoinPlugin.so: \(reason)",

@@ -129,7 +129,7 @@ struct LockFileEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n")
+        #expect(output.stdout == "SYMBOL  NAME  PLUGIN  RANK  DEFAULT\n")
         let reason =
             writable
             ? "refused (not writable by others): the lock file \(lock) is world-writable (mode 0646), so other users could allow any plugin; run `chmod o-w \(lock)`"

@@ -20,11 +20,14 @@ struct NetworkEndToEndTests {
         return try await LoopbackPriceServer(routes: [path: .respond(status: 200, body: spot)], tls: tls, hostName: hostName)
     }
 
-    /// `host fetch ETH` against `server`, with `arguments` and `environment` added.
+    /// `host fetch ETH` against `server`, with `arguments` and `environment`
+    /// added: one source, since the bundled Bitstamp plugin, ETH's second
+    /// source, is never asked (`HOST_RANKS`).
     static func fetch(
         _ server: LoopbackPriceServer, _ arguments: [String] = [], environment: [String: String] = [:]
     ) async throws -> CommandRunner.Output {
-        try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + arguments, environment: environment)
+        try await CommandRunner.host(
+            ["fetch", "ETH", "--api-base-url", server.baseURL] + arguments, environment: ["HOST_RANKS": "BitstampPlugin:0"].merging(environment) { $1 })
     }
 
     /// The one error line of a failed fetch, checked to be alone and free of NIO's type dumps.

@@ -63,7 +63,7 @@ struct PluginDiscoveryTests {
     static let userDoge = FixturePlugins.Fixture(fileName: "user-doge.so", defines: [#"-DFIXTURE_NAME="UserDoge""#])
     static let localDoge = FixturePlugins.Fixture(fileName: "local-doge.so", defines: [#"-DFIXTURE_NAME="LocalDoge""#])
 
-    @Test("End to end: the user's directory comes after the bundled plugins and before ./plugins; the first to register a symbol keeps it")
+    @Test("End to end: the user's directory comes after the bundled plugins and before ./plugins; of two plugins of one rank, the earlier is asked first")
     func usualOrderEndToEnd() async throws {
         let dataHome = try TemporaryDirectory.make()
         let userPlugins = dataHome.appending(path: "patchbay/plugins")
@@ -81,9 +81,14 @@ struct PluginDiscoveryTests {
         let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]] ?? []
         let names = rows.compactMap { $0["name"] as? String }
         // The system directories may hold plugins on a developer's machine; on CI they are absent.
-        #expect(names.filter { ["BitcoinPlugin", "EthereumPlugin", "UserDoge", "LocalDoge"].contains($0) } == ["BitcoinPlugin", "EthereumPlugin", "UserDoge", "LocalDoge"])
+        let expected = ["BitcoinPlugin", "BitstampPlugin", "EthereumPlugin", "UserDoge", "LocalDoge"]
+        #expect(names.filter { expected.contains($0) } == expected)
         let local = rows.first { $0["name"] as? String == "LocalDoge" }
-        #expect(local?["status"] as? String == "failed")
-        #expect(local?["error"] as? String == "every symbol it registers is already taken (DOGE by \(userPlugins.path)/user-doge.so)")
+        #expect(local?["status"] as? String == "loaded")
+        let fetchers = try await CommandRunner.host(
+            ["list-fetchers", "--format", "json"], environment: ["XDG_DATA_HOME": dataHome.path], in: workingDirectory)
+        let sources = (try JSONSerialization.jsonObject(with: Data(fetchers.stdout.utf8)) as? [[String: Any]] ?? []).filter { $0["symbol"] as? String == "DOGE" }
+        #expect(sources.map { $0["plugin"] as? String } == ["UserDoge", "LocalDoge"])
+        #expect(sources.map { $0["default"] as? Bool } == [true, false])
     }
 }

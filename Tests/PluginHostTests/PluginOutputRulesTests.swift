@@ -75,14 +75,14 @@ struct PluginOutputRulesTests {
     /// (not read from ``PluginOutputRules/Limit``, so that raising a cap fails
     /// here), and how the host reads it: from C memory or from a worker's frame.
     enum CappedField: String, CaseIterable, Sendable {
-        case name, version, displayName, description, author, license, homepage, base, currency, amount, error
+        case name, version, displayName, description, author, license, homepage, apiBaseURL, base, currency, amount, error
 
         /// The cap in bytes; the amount's is its 40 digits, a sign and a point.
         var cap: Int {
             switch self {
             case .name, .displayName: 64
             case .version: 32
-            case .description, .error: 512
+            case .description, .apiBaseURL, .error: 512
             case .author, .license, .homepage: 128
             case .base, .currency: 16
             case .amount: 42
@@ -98,6 +98,7 @@ struct PluginOutputRulesTests {
             case .author: .author
             case .license: .license
             case .homepage: .homepage
+            case .apiBaseURL: .apiBaseURL
             case .base: .base
             case .currency: .currency
             case .amount: .amount
@@ -122,10 +123,11 @@ struct PluginOutputRulesTests {
                     switch self {
                     case .name, .version, .displayName:
                         break
-                    case .description, .author, .license, .homepage:
+                    case .description, .author, .license, .homepage, .apiBaseURL:
                         _ = try PluginOutputRules.metadata(
                             abiVersion: 1, descriptorSize: 80, description: self == .description ? pointer : nil, author: self == .author ? pointer : nil,
-                            license: self == .license ? pointer : nil, homepage: self == .homepage ? pointer : nil)
+                            license: self == .license ? pointer : nil, homepage: self == .homepage ? pointer : nil,
+                            apiBaseURL: self == .apiBaseURL ? pointer : nil)
                     case .base, .currency, .amount, .error:
                         var result = pb_fetch_result()
                         result.struct_size = UInt32(MemoryLayout<pb_fetch_result>.size)
@@ -180,7 +182,7 @@ struct PluginOutputRulesTests {
         func reply(_ symbols: [String], name: String = "W") -> LoadReply {
             .registered(
                 LoadReply.Descriptor(name: name, version: "1", metadata: PluginMetadata(abiVersion: 1, descriptorSize: 80, description: nil, author: nil, license: nil, homepage: nil)),
-                LoadReply.Registrations(fetchers: symbols.map { .init(symbol: $0, displayName: $0) }, duplicates: [], refused: []))
+                LoadReply.Registrations(fetchers: symbols.map { .init(symbol: $0, displayName: $0, rank: 128) }, duplicates: [], refused: []))
         }
         func symbols(_ reply: LoadReply) -> [String] {
             if case .registered(_, let registrations) = reply { registrations.fetchers.map(\.symbol) } else { [] }

@@ -14,7 +14,7 @@ struct RegistryCacheTests {
             .init(
                 path: "/plugins/libEthereumPlugin.so",
                 identity: FileIdentity(device: 1, inode: 2, size: 3, modifiedNanoseconds: 4, changedNanoseconds: 5),
-                name: "EthereumPlugin", version: "1.0.0", abiVersion: 1, fetchers: [.init(symbol: "ETH", displayName: "Ethereum")],
+                name: "EthereumPlugin", version: "1.0.0", abiVersion: 1, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", rank: 256)],
                 status: .loaded),
             .init(
                 path: "/plugins/broken.so",
@@ -25,9 +25,10 @@ struct RegistryCacheTests {
                 path: "/plugins/odd\tname\n.so",
                 identity: FileIdentity(device: 7, inode: 8, size: 9, modifiedNanoseconds: -1, changedNanoseconds: Int64.max),
                 sha256: String(repeating: "ab", count: 32), name: "Odd\\Plugin\u{1F}", version: "=1\r", abiVersion: 1,
-                fetchers: [.init(symbol: "ODD", displayName: "Odd\u{1E}coin\t"), .init(symbol: "EVEN", displayName: "")],
+                fetchers: [.init(symbol: "ODD", displayName: "Odd\u{1E}coin\t", rank: 0), .init(symbol: "EVEN", displayName: "", rank: 4_294_967_295)],
                 status: .loaded, warnings: ["one\nline", ""],
-                metadata: PluginMetadata(abiVersion: 1, descriptorSize: 72, description: "=\u{1F}=", author: nil, license: "", homepage: "h"),
+                metadata: PluginMetadata(
+                    abiVersion: 1, descriptorSize: 80, description: "=\u{1F}=", author: nil, license: "", homepage: "h", apiBaseURL: "https://a.test\t"),
                 sandbox: SandboxReport(level: .partial, missing: [.init(layer: "seccomp\tfilter", reason: "off\u{1E}")])),
         ])
 
@@ -144,9 +145,11 @@ struct RegistryCacheTests {
         let directory = FilePaths.directory(of: store.path)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try HostFixtures.chmod(directory, 0o755)
-        #expect(throws: ScanCacheStore.WriteError(path: directory, reason: "its mode is 755, not 700; run `chmod 700 \(directory)`")) {
+        let error = #expect(throws: ScanCacheStore.WriteError.self) {
             try store.write(Self.cache)
         }
+        #expect(error == ScanCacheStore.WriteError(path: directory, .openToOthers(mode: "755")))
+        #expect(error?.description == "cannot write the plugin cache \(directory): its mode is 755, not 700; run `chmod 700 \(directory)`")
     }
 
     @Test("Ten writers racing leave one complete cache and no temporary files")

@@ -48,7 +48,7 @@ extension SandboxEndToEndTests {
         #expect(row["error"] as? String == refusal)
 
         let fetchers = try await cached(["list-fetchers", "--require-sandbox", "--plugins-dir", directory.path], cache: cache, environment: disabled)
-        #expect(fetchers.stdout == "SYMBOL  NAME  PLUGIN\n")
+        #expect(fetchers.stdout == "SYMBOL  NAME  PLUGIN  RANK  DEFAULT\n")
         #expect(fetchers.stderrLines == ["host: warning: skipping \(plugin): \(refusal)"])
     }
 

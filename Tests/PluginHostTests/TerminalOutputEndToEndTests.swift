@@ -59,7 +59,7 @@ struct TerminalOutputEndToEndTests {
 
         // What each command must show: the output, and lines it must hold.
         var runs: [(String, CommandRunner.Output, [String])] = []
-        runs.append(("list-fetchers", try await host(["list-fetchers"] + plugins), ["ESC     \(Self.shownDisplay)  \(Self.shownName)", skippingJunk]))
+        runs.append(("list-fetchers", try await host(["list-fetchers"] + plugins), ["ESC     \(Self.shownDisplay)  \(Self.shownName)  128   yes", skippingJunk]))
         let listed = try await host(["list-plugins"] + plugins)
         runs.append(("list-plugins", listed, [
             "\(shownJunk): not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it",

@@ -108,7 +108,7 @@ struct VouchingEndToEndTests {
         #expect(inspection?["vouchedBy"] as? String == "nobody" && inspection?["mode"] as? String == "isolated")
         #expect(try !user.ranInProcess(), "inspect ran the plugin in-process")
         let table = try await user.host(["list-plugins"], in: folder)
-        #expect(table.stdout.contains("\nWhere plugins run:\n  in-process, bundled with the host: BitcoinPlugin, EthereumPlugin\n  isolated, nobody vouched for it: PriceToolsPlugin\n"), "\(table.stdout)")
+        #expect(table.stdout.contains("\nWhere plugins run:\n  in-process, bundled with the host: BitcoinPlugin, BitstampPlugin, EthereumPlugin\n  isolated, nobody vouched for it: PriceToolsPlugin\n"), "\(table.stdout)")
 
         // Its lock still pins: the plugin changed is refused, not run.
         let plugin = folder.appending(path: "plugins/\(Self.tools.fileName)").path
@@ -303,7 +303,7 @@ struct VouchingEndToEndTests {
         let output = try await user.host(["list-fetchers", "--plugins-dir", directory.path, "--allowlist", allowlist])
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n")
+        #expect(output.stdout == "SYMBOL  NAME  PLUGIN  RANK  DEFAULT\n")
         #expect(output.stderrLines == [
             "host: warning: skipping \(directory.path)/\(Self.tools.fileName): refused (not writable by others): the lock file \(allowlist) is in \(lockDirectory.path), which is \(finding), so other users could allow any plugin; run `chmod \(who)-w \(lockDirectory.path)`"
         ])
@@ -328,7 +328,7 @@ struct VouchingEndToEndTests {
         let output = try await user.host(["list-fetchers", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
-        #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n")
+        #expect(output.stdout == "SYMBOL  NAME  PLUGIN  RANK  DEFAULT\n")
         #expect(output.stderrLines == [
             "host: warning: skipping \(link): refused (not writable by others): it is reached through the symlink \(open.path)/hop.so, whose directory \(open.path) is group- and world-writable (mode 0777), so other users could swap the plugin; run `chmod go-w \(open.path)`"
         ])
@@ -345,7 +345,7 @@ struct VouchingEndToEndTests {
 
         let output = try await user.host(["list-fetchers", "--plugins-dir", directory.path])
 
-        #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n")
+        #expect(output.stdout == "SYMBOL  NAME  PLUGIN  RANK  DEFAULT\n")
         #expect(output.stderrLines == [
             "host: warning: skipping \(directory.path)/\(Self.tools.fileName): refused (not writable by others): its path passes through \(parent.path), which is world-writable (mode 0757), so other users could swap the plugin; run `chmod o-w \(parent.path)`"
         ])
@@ -365,7 +365,7 @@ struct VouchingEndToEndTests {
 
         let output = try await user.host(["list-fetchers", "--plugins-dir", directory.path])
 
-        #expect(output.stdout == "SYMBOL  NAME  PLUGIN\n")
+        #expect(output.stdout == "SYMBOL  NAME  PLUGIN  RANK  DEFAULT\n")
         #expect(output.stderrLines == [
             "host: warning: skipping \(plugin): refused (size): it is 10 GiB, larger than a plugin may be (256 MiB); remove \(plugin) from the plugins directory"
         ])

@@ -25,6 +25,33 @@ struct PluginRegistrationTests {
         #expect(PluginRegistration.isValidSymbol(symbol) == pb_symbol_is_valid(bytes, bytes.count))
     }
 
+    @Test("Every fetcher carries the plugin's rank, and the descriptor its default API base")
+    func rankAndBase() throws {
+        let host = RecordingHost(configuration: ["api_base_url": "https://api.example.com", "symbols": #"["ETH","BTC"]"#])
+        #expect(TestPlugin.register(with: host) == PB_OK)
+        #expect(host.registrations.map(\.rank) == [PB_RANK_PRIMARY.rawValue, PB_RANK_PRIMARY.rawValue])
+        let base = try #require(TestPlugin.descriptor.pointee.api_base_url)
+        #expect(String(cString: base) == "https://api.example.com")
+        #expect(TestPlugin.descriptor.pointee.struct_size == UInt32(MemoryLayout<pb_plugin_descriptor>.size))
+    }
+
+    @Test("The header reads a rank only when struct_size covers it and has_rank says it is set")
+    func headerRankRule() {
+        let fetch: pb_fetch_fn = { _, _, _, _ in }
+        var declared = pb_fetcher(struct_size: UInt32(MemoryLayout<pb_fetcher>.size), symbol: nil, display_name: nil, context: nil,
+                                  fetch: fetch, rank: PB_RANK_NONE.rawValue, has_rank: true)
+        #expect(pb_fetcher_rank(&declared) == PB_RANK_NONE.rawValue)
+        // A zero-initialised, rebuilt plugin: has_rank false, so not PB_RANK_NONE.
+        var unset = declared
+        unset.has_rank = false
+        #expect(pb_fetcher_rank(&unset) == PB_RANK_SECONDARY.rawValue)
+        // A plugin built before ranks: its struct ends at `fetch`, whatever follows in memory.
+        var old = declared
+        old.struct_size = UInt32(MemoryLayout<pb_fetcher>.offset(of: \.rank)!)
+        old.rank = PB_RANK_PRIMARY.rawValue
+        #expect(pb_fetcher_rank(&old) == PB_RANK_SECONDARY.rawValue)
+    }
+
     @Test("Without api_base_url the plugin refuses to load, and says why")
     func missingBaseURL() {
         let host = RecordingHost(configuration: ["symbols": #"["ETH"]"#])

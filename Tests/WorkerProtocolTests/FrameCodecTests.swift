@@ -7,7 +7,7 @@ import WorkerProtocol
 /// input, however forged, makes decoding trap.
 @Suite("The frame codec")
 struct FrameCodecTests {
-    static let metadata = PluginMetadata(abiVersion: 1, descriptorSize: 80, description: "d", author: nil, license: "MIT", homepage: "h")
+    static let metadata = PluginMetadata(abiVersion: 1, descriptorSize: 80, description: "d", author: nil, license: "MIT", homepage: "h", apiBaseURL: "https://api.test")
     static let descriptor = LoadReply.Descriptor(name: "EthereumPlugin", version: "1.0.0", metadata: metadata)
 
     /// One of every message and case, with awkward values.
@@ -20,7 +20,7 @@ struct FrameCodecTests {
         .loaded(
             .registered(
                 descriptor,
-                .init(fetchers: [.init(symbol: "ETH", displayName: "Ether\u{0}eum ✓")], duplicates: [.init(symbol: "ETH", owner: "/p")], refused: ["r"]))),
+                .init(fetchers: [.init(symbol: "ETH", displayName: "Ether\u{0}eum ✓", rank: 256), .init(symbol: "BTC", displayName: "", rank: .max)], duplicates: [.init(symbol: "ETH", owner: "/p")], refused: ["r"]))),
         .loaded(.registrationFailed(descriptor, status: -3, lastError: nil)),
         .loaded(.registrationFailed(descriptor, status: 2, lastError: "cannot start")),
         .loaded(.refused(.notALibrary(reason: "it is not an ELF file"))),
@@ -37,11 +37,15 @@ struct FrameCodecTests {
         .fetched(FetchReply(id: 2, outcome: .called(.unreadable(.init(field: .amount, rule: "is longer than 42 bytes"))))),
         .fetched(FetchReply(id: 3, outcome: .called(.malformed))),
         .fetched(FetchReply(id: 4, outcome: .noSuchFetcher)),
-        .fetched(FetchReply(id: 5, outcome: .notCalled(PluginCallThread.StartError(code: 11)))),
+        .fetched(FetchReply(id: 5, outcome: .notCalled(PluginCallThread.startError(11)))),
     ]
 
     static let hostMessages: [HostToWorker] = [
         .load(LoadRequest(path: "/p/x.so", configuration: ["b": "2", "a": "1", "": ""], defaultTimeoutMilliseconds: 10_000, logLevel: .debug)),
+        .load(
+            LoadRequest(
+                path: "/p/y.so", configuration: [:], apiBases: APIBases(byPlugin: ["B": "file:///b", "A": "https://a.test"], everyPlugin: "http://e.test"),
+                defaultTimeoutMilliseconds: 1, logLevel: .error)),
         .fetch(FetchRequest(id: 9, symbol: "ETH", currency: "USD", timeoutMilliseconds: 0)),
         .httpResponse(HTTPResponseFrame(id: 3, outcome: .response(status: -1, body: [0, 255, 10]))),
         .httpResponse(HTTPResponseFrame(id: 4, outcome: .failure("timed out after 2 s"))),

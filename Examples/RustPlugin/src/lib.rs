@@ -25,6 +25,8 @@ const PB_ERR_INVALID_ARGUMENT: c_int = 2;
 const PB_ERR_PLUGIN_FAILED: c_int = 4;
 const PB_LOG_WARNING: c_int = 2;
 const PB_LOG_ERROR: c_int = 3;
+/// `pb_rank`: how early the host asks this plugin when others provide ADA too.
+const PB_RANK_SECONDARY: u32 = 128;
 
 #[repr(C)]
 struct PbHttpResponse {
@@ -68,6 +70,8 @@ struct PbFetcher {
     display_name: *const c_char,
     context: *mut c_void,
     fetch: PbFetchFn,
+    rank: u32,
+    has_rank: bool,
 }
 
 #[repr(C)]
@@ -99,12 +103,13 @@ struct PbPluginDescriptor {
     author: *const c_char,
     license: *const c_char,
     homepage: *const c_char,
+    api_base_url: *const c_char,
 }
 
 // The header's layout on 64-bit targets; a mismatch fails the build.
-const _: () = assert!(std::mem::size_of::<PbPluginDescriptor>() == 72);
+const _: () = assert!(std::mem::size_of::<PbPluginDescriptor>() == 80);
 const _: () = assert!(std::mem::size_of::<PbHostServices>() == 48);
-const _: () = assert!(std::mem::size_of::<PbFetcher>() == 40);
+const _: () = assert!(std::mem::size_of::<PbFetcher>() == 48);
 
 // ---------------------------------------------------------------------------
 // The plugin
@@ -133,6 +138,8 @@ static DESCRIPTOR: Descriptor = Descriptor(PbPluginDescriptor {
     author: std::ptr::null(),
     license: c"MIT".as_ptr(),
     homepage: std::ptr::null(),
+    // NULL: the host's default API, https://api.coinbase.com, unless the user names another.
+    api_base_url: std::ptr::null(),
 });
 
 /// The entry point the host looks up (`PB_PLUGIN_ENTRY_SYMBOL`).
@@ -175,11 +182,13 @@ extern "C" fn register_plugin(services: *const PbHostServices) -> c_int {
         display_name: DISPLAY_NAME.as_ptr(),
         context: std::ptr::null_mut(),
         fetch,
+        rank: PB_RANK_SECONDARY,
+        has_rank: true,
     };
     match (services.register_fetcher)(services.host_context, &fetcher) {
         PB_OK => PB_OK,
         PB_ERR_DUPLICATE => {
-            log(services, PB_LOG_WARNING, "ADA is already provided by another plugin");
+            log(services, PB_LOG_WARNING, "ADA is registered twice; the first fetcher stays");
             PB_OK
         }
         status => {

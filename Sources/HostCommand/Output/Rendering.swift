@@ -5,22 +5,34 @@ import WorkerProtocol
 /// Turns the host's results into what `host` prints.
 ///
 /// The JSON shapes are a contract that scripts rely on:
-/// - `list-fetchers`: `[{"symbol","name","plugin"}]`
-/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","error"?,"warnings"?,"sandboxMissing"?}]`,
+/// - `list-fetchers`: `[{"symbol","name","plugin","rank","default"}]`
+/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"error"?,"warnings"?,"sandboxMissing"?}]`,
 ///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `vouchedBy` is `bundled`, `trust-store`,
 ///   `allowlist` or `nobody`, `cached` whether the registry cache
 ///   described the plugin, `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
 ///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
-/// - `fetch`: `[{"symbol","currency","amount","plugin"} | {"symbol","error"}]`
+/// - `fetch`: see ``Rendering/prices(_:as:everySource:)``
 enum Rendering {
     /// The fetcher listing.
-    static func fetchers(_ fetchers: [FetcherListing], as format: OutputFormat) -> String {
+    ///
+    /// Every provider of every symbol, symbols sorted and each one's
+    /// providers in the order `fetch` asks them, with its rank; the one
+    /// `fetch` asks first is the symbol's default.
+    static func fetchers(_ providers: SymbolProviders, as format: OutputFormat) -> String {
+        let rows = providers.symbols.flatMap { symbol in
+            let first = providers.first(for: symbol)
+            return providers.providers(of: symbol).map { provider in
+                FetcherRow(
+                    symbol: provider.symbol, name: provider.displayName, plugin: provider.plugin.name, rank: provider.rank.value,
+                    default: provider == first)
+            }
+        }
         switch format {
         case .json:
-            return json(fetchers.map { FetcherRow(symbol: $0.symbol, name: $0.displayName, plugin: $0.plugin.name) })
+            return json(rows)
         case .table:
-            var table = TextTable("SYMBOL", "NAME", "PLUGIN")
-            table.rows = fetchers.map { [$0.symbol, $0.displayName, $0.plugin.name] }
+            var table = TextTable("SYMBOL", "NAME", "PLUGIN", "RANK", "DEFAULT")
+            table.rows = rows.map { [$0.symbol, $0.name, $0.plugin, "\($0.rank)", $0.default ? "yes" : "-"] }
             return table.rendered
         }
     }
@@ -62,28 +74,33 @@ enum Rendering {
         return "\nWhere plugins run:\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\n"
     }
 
-    /// Under the plugin table: where plugins may fetch. Every plugin of a
-    /// host has the same grants, so one line says it for all. The URLs are
-    /// plain ASCII: ``URLPrefix`` refuses anything else.
+    /// Under the plugin table: where plugins may fetch. When every plugin
+    /// may fetch under the same URLs, one line says it for all; otherwise
+    /// one line per set of URLs, naming its plugins, and for a plugin whose
+    /// declared base nobody vouched for, how to grant it. The URLs are plain
+    /// ASCII: ``URLPrefix`` refuses anything else; names are escaped.
     private static func allowedURLsNote(_ reports: [PluginReport]) -> String {
-        var allowed: [String] = []
-        for url in reports.flatMap(\.allowedURLs) where !allowed.contains(url) { allowed.append(url) }
-        return allowed.isEmpty ? "" : "\nPlugins may fetch only under: \(allowed.joined(separator: ", "))\n"
-    }
-
-    /// The fetch results, one per symbol in the order asked.
-    static func prices(_ results: [Result<Quote, FetchError>], as format: OutputFormat) -> String {
-        switch format {
-        case .json:
-            return json(results.map(PriceRow.init))
-        case .table:
-            var table = TextTable("SYMBOL", "CURRENCY", "AMOUNT", "PLUGIN")
-            table.rows = results.compactMap { result in
-                guard case .success(let quote) = result else { return nil }
-                return [quote.symbol, quote.currency, quote.amount, quote.plugin.name]
+        var groups: [(allowed: [String], withheld: String?, plugins: [String])] = []
+        for report in reports where !report.allowedURLs.isEmpty || report.withheldAPIBaseURL != nil {
+            if let index = groups.firstIndex(where: { $0.allowed == report.allowedURLs && $0.withheld == report.withheldAPIBaseURL }) {
+                groups[index].plugins.append(report.name)
+            } else {
+                groups.append((report.allowedURLs, report.withheldAPIBaseURL, [report.name]))
             }
-            return table.rows.isEmpty ? "" : table.rendered
         }
+        if groups.count == 1, groups[0].withheld == nil {
+            return "\nPlugins may fetch only under: \(groups[0].allowed.joined(separator: ", "))\n"
+        }
+        guard !groups.isEmpty else { return "" }
+        let lines = groups.map { group in
+            var line = "\(group.plugins.joined(separator: ", ")): \(group.allowed.isEmpty ? "nothing" : group.allowed.joined(separator: ", "))"
+            if let withheld = group.withheld {
+                let grants = group.plugins.map { "--api-base-url \($0)=\(withheld)" }.joined(separator: " ")
+                line += "; not \(withheld), which \(group.plugins.count == 1 ? "it declares" : "they declare") and nobody vouched for: pass \(grants)"
+            }
+            return "  " + TerminalText.escaped(line)
+        }
+        return "\nWhere plugins may fetch:\n" + lines.joined(separator: "\n") + "\n"
     }
 
     /// What `host trust --list` prints: the store, then one row per file it
@@ -115,6 +132,8 @@ private struct FetcherRow: Encodable {
     let symbol: String
     let name: String
     let plugin: String
+    let rank: UInt32
+    let `default`: Bool
 }
 
 private struct PluginRow: Encodable {
@@ -129,6 +148,9 @@ private struct PluginRow: Encodable {
     let sandbox: SandboxReport.Level
     let fetchers: [String]
     let allowedURLs: [String]
+    let apiBaseURL: String?
+    let apiBaseOrigin: String?
+    let withheldAPIBaseURL: String?
     let error: String?
     let warnings: [String]?
     let sandboxMissing: [String]?
@@ -149,6 +171,9 @@ private struct PluginRow: Encodable {
         sandbox = report.sandbox.level
         fetchers = report.fetchers
         allowedURLs = report.allowedURLs
+        apiBaseURL = report.apiBase?.url
+        apiBaseOrigin = report.apiBase?.origin.rawValue
+        withheldAPIBaseURL = report.withheldAPIBaseURL
         error = report.error
         warnings = report.warnings.isEmpty ? nil : report.warnings
         sandboxMissing = report.sandbox.missing.isEmpty ? nil : report.sandbox.missing.map(\.description)
@@ -168,26 +193,4 @@ private struct TrustedRow: Encodable {
     let path: String
     let sha256: String
     let status: String
-}
-
-private struct PriceRow: Encodable {
-    let result: Result<Quote, FetchError>
-
-    init(_ result: Result<Quote, FetchError>) { self.result = result }
-
-    private enum Key: String, CodingKey { case symbol, currency, amount, plugin, error }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        switch result {
-        case .success(let quote):
-            try container.encode(quote.symbol, forKey: .symbol)
-            try container.encode(quote.currency, forKey: .currency)
-            try container.encode(quote.amount, forKey: .amount)
-            try container.encode(quote.plugin.name, forKey: .plugin)
-        case .failure(let error):
-            try container.encode(error.symbol, forKey: .symbol)
-            try container.encode(error.message(naming: .host), forKey: .error)
-        }
-    }
 }

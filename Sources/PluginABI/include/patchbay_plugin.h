@@ -69,7 +69,11 @@ extern "C" {
 /** Status codes returned across the boundary. */
 typedef enum pb_status {
     PB_OK = 0,
-    /** A symbol is already registered; the first registration stays. */
+    /**
+     * This plugin already registered the symbol; its first fetcher stays.
+     * Another plugin's fetcher for the symbol is no obstacle: several
+     * plugins may provide one symbol, and the host asks them by rank.
+     */
     PB_ERR_DUPLICATE = 1,
     /**
      * An argument was NULL, empty, too small (`struct_size`) or malformed,
@@ -282,7 +286,32 @@ typedef void (*pb_fetch_fn)(void *fetcher_context,
                             void *completion_context);
 
 /**
+ * How strongly a fetcher asks to be the one `host fetch` asks first, the
+ * way GStreamer ranks its plugin features. When several plugins provide a
+ * symbol, the host asks them highest rank first, and in search order among
+ * equal ranks; the next is asked only when the one before fails. The user
+ * overrides any plugin's rank (`HOST_RANKS=PLUGIN:RANK,...`). These name
+ * the usual steps; any `uint32_t` is a rank, e.g. `PB_RANK_PRIMARY + 1`.
+ */
+typedef enum pb_rank {
+    /** Never asked unless the user names the plugin (`host fetch --source`). */
+    PB_RANK_NONE = 0,
+    /** Asked after every better source. */
+    PB_RANK_MARGINAL = 64,
+    /** The rank of a fetcher that declares none, and of a plugin built before ranks. */
+    PB_RANK_SECONDARY = 128,
+    /** The source to ask first. */
+    PB_RANK_PRIMARY = 256
+} pb_rank;
+
+/**
  * One price fetcher, registered through `pb_host_services.register_fetcher`.
+ *
+ * The fields up to `fetch` are required, and `struct_size` must cover them
+ * (`PB_FETCHER_MIN_SIZE`). `rank` and `has_rank` were appended in a minor
+ * revision: the host reads them only when `struct_size` covers both, so a
+ * plugin built against the earlier, smaller struct still registers, with
+ * `PB_RANK_SECONDARY` (`pb_fetcher_rank`).
  *
  * Ownership: the host copies `symbol` and `display_name` during the
  * registration call, so the struct and its strings may be temporary.
@@ -294,8 +323,8 @@ typedef struct pb_fetcher {
     uint32_t struct_size;
     /**
      * Ticker the fetcher answers for, e.g. "ETH": 1 to 16 characters from
-     * A-Z and 0-9 (`pb_symbol_is_valid`). The first plugin to register a
-     * symbol keeps it.
+     * A-Z and 0-9 (`pb_symbol_is_valid`). Other plugins may provide the
+     * same symbol; `rank` says which the host asks first.
      */
     const char *symbol;
     /** Human-readable name, e.g. "Ethereum". */
@@ -304,7 +333,43 @@ typedef struct pb_fetcher {
     void *context;
     /** Starts a fetch. Never NULL. */
     pb_fetch_fn fetch;
+
+    /* Appended after the first revision: read only when `struct_size`
+     * covers them. */
+
+    /**
+     * The fetcher's rank (`pb_rank`), e.g. `PB_RANK_PRIMARY`; read only when
+     * `has_rank` is true. The host believes a plugin nobody vouched for up
+     * to `PB_RANK_SECONDARY`; the user's `HOST_RANKS` can set any rank.
+     */
+    uint32_t rank;
+    /**
+     * Whether `rank` holds the plugin's choice. A zero-initialised
+     * `pb_fetcher` leaves it false and so gets `PB_RANK_SECONDARY`, not
+     * `PB_RANK_NONE`: an older plugin rebuilt against this header keeps
+     * being asked. The host logs a warning when `rank` is set without it.
+     */
+    bool has_rank;
 } pb_fetcher;
+
+/**
+ * The smallest `struct_size` a host accepts: the fetcher of the first
+ * revision, which ends at `fetch`.
+ */
+#define PB_FETCHER_MIN_SIZE (offsetof(pb_fetcher, fetch) + sizeof(pb_fetch_fn))
+
+/**
+ * The rank a fetcher declares, read as the host reads it: `rank` when
+ * `struct_size` covers `rank` and `has_rank` and `has_rank` is true, else
+ * `PB_RANK_SECONDARY`.
+ *
+ * @param fetcher Its `struct_size` at least `PB_FETCHER_MIN_SIZE`; never NULL.
+ * @return The declared rank, before the host's cap and the user's overrides.
+ */
+static inline uint32_t pb_fetcher_rank(const pb_fetcher *fetcher) {
+    if (fetcher->struct_size < offsetof(pb_fetcher, has_rank) + sizeof(bool) || !fetcher->has_rank) return PB_RANK_SECONDARY;
+    return fetcher->rank;
+}
 
 /** The longest `pb_fetcher.symbol`, in bytes. */
 #define PB_SYMBOL_MAX_LENGTH 16
@@ -352,8 +417,8 @@ typedef struct pb_host_services {
     /**
      * Registers a fetcher. Only valid during `register_plugin`.
      *
-     * @return PB_OK; PB_ERR_DUPLICATE when another plugin already registered
-     *         the symbol (the first one stays); PB_ERR_INVALID_ARGUMENT for a
+     * @return PB_OK; PB_ERR_DUPLICATE when this plugin already registered
+     *         the symbol (its first fetcher stays); PB_ERR_INVALID_ARGUMENT for a
      *         NULL, empty or undersized fetcher, a NULL `fetch`, or a symbol
      *         or display name that breaks its rule (the host logs which);
      *         PB_ERR_TOO_LATE after `register_plugin` has returned.
@@ -381,8 +446,8 @@ typedef struct pb_host_services {
      * exactly once, even when the request times out, so the plugin may free
      * `request_context` in the completion. Never blocks. Supports http://, https:// and file:// URLs;
      * for file:// the host reads the named file (or the same path with
-     * ".json" appended) and answers with status 200, or 404 when neither
-     * exists.
+     * ".json" appended; a trailing "/" is dropped first) and answers with
+     * status 200, or 404 when neither exists.
      *
      * @param url Plugin-owned; only read during the call.
      * @param timeout_ms Upper bound for the whole request; 0 uses the host's
@@ -452,6 +517,19 @@ typedef struct pb_plugin_descriptor {
     const char *license;
     /** Where to read about it, e.g. "https://example.com/doge"; at most 128 bytes. May be NULL. */
     const char *homepage;
+    /**
+     * The API the plugin talks to unless the user says otherwise, e.g.
+     * "https://www.bitstamp.net": an http, https or file URL with no query
+     * and no trailing slash; at most 512 bytes. May be NULL: the plugin then
+     * gets the host's default, https://api.coinbase.com. Whatever the base,
+     * the plugin reads it as `config_value("api_base_url")`, and the host
+     * fetches for it only under it and the user's grants. The host fetches
+     * under a base a plugin declares only when the user vouched for the
+     * plugin (bundled with the host, or pinned in a lock file); for any
+     * other plugin it refuses, naming the flag that grants it
+     * (`--api-base-url PLUGIN=URL`).
+     */
+    const char *api_base_url;
 } pb_plugin_descriptor;
 
 /**

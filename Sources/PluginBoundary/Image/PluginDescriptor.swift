@@ -65,7 +65,7 @@ package struct PluginDescriptor: Sendable {
             let version = try PluginOutputRules.requiredText(versionPointer, .version, limit: PluginOutputRules.Limit.version)
             let metadata = try PluginOutputRules.metadata(
                 abiVersion: abiVersion, descriptorSize: size, description: field(\.description), author: field(\.author),
-                license: field(\.license), homepage: field(\.homepage))
+                license: field(\.license), homepage: field(\.homepage), apiBaseURL: field(\.api_base_url))
             return PluginDescriptor(name: name, version: version, metadata: metadata, register: register)
         } catch {
             throw .invalidDescriptor(error)

@@ -20,15 +20,22 @@ package struct PluginMetadata: Sendable, Equatable, Codable {
     package let license: String?
     /// Where to read about it.
     package let homepage: String?
+    /// The API the plugin talks to unless the user says otherwise, as it
+    /// declares it; nil for the host's default.
+    package let apiBaseURL: String?
 
     /// Creates metadata from values already checked by ``PluginOutputRules``.
-    package init(abiVersion: UInt32, descriptorSize: UInt32, description: String?, author: String?, license: String?, homepage: String?) {
+    package init(
+        abiVersion: UInt32, descriptorSize: UInt32, description: String?, author: String?, license: String?, homepage: String?,
+        apiBaseURL: String? = nil
+    ) {
         self.abiVersion = abiVersion
         self.descriptorSize = descriptorSize
         self.description = description
         self.author = author
         self.license = license
         self.homepage = homepage
+        self.apiBaseURL = apiBaseURL
     }
 
     /// The first revision's descriptor size, which every host accepts.

@@ -38,6 +38,8 @@ package enum PluginOutputRules {
         /// Plugin text the host repeats in a message of its own, such as
         /// the URL in a refusal; the rest is cut (``echoed(_:)``).
         package static let echo = 256
+        /// The API base a plugin declares in its descriptor.
+        package static let apiBaseURL = 512
     }
 
     /// What a plugin supplied, for messages.
@@ -54,6 +56,7 @@ package enum PluginOutputRules {
         case author
         case license
         case homepage
+        case apiBaseURL = "API base URL"
     }
 
     /// Why a plugin's value was refused.
@@ -131,14 +134,15 @@ package enum PluginOutputRules {
     /// `struct_size` does not cover it.
     package static func metadata(
         abiVersion: UInt32, descriptorSize: UInt32, description: UnsafePointer<CChar>?, author: UnsafePointer<CChar>?,
-        license: UnsafePointer<CChar>?, homepage: UnsafePointer<CChar>?
+        license: UnsafePointer<CChar>?, homepage: UnsafePointer<CChar>?, apiBaseURL: UnsafePointer<CChar>?
     ) throws(Violation) -> PluginMetadata {
         PluginMetadata(
             abiVersion: abiVersion, descriptorSize: descriptorSize,
             description: try text(description, .description, limit: Limit.description),
             author: try text(author, .author, limit: Limit.credit),
             license: try text(license, .license, limit: Limit.credit),
-            homepage: try text(homepage, .homepage, limit: Limit.credit)
+            homepage: try text(homepage, .homepage, limit: Limit.credit),
+            apiBaseURL: try text(apiBaseURL, .apiBaseURL, limit: Limit.apiBaseURL)
         )
     }
 
@@ -153,7 +157,8 @@ package enum PluginOutputRules {
             description: try optional(metadata.description, .description, Limit.description),
             author: try optional(metadata.author, .author, Limit.credit),
             license: try optional(metadata.license, .license, Limit.credit),
-            homepage: try optional(metadata.homepage, .homepage, Limit.credit)
+            homepage: try optional(metadata.homepage, .homepage, Limit.credit),
+            apiBaseURL: try optional(metadata.apiBaseURL, .apiBaseURL, Limit.apiBaseURL)
         )
     }
 

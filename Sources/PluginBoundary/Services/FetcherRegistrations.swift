@@ -8,9 +8,8 @@ import Synchronization
 /// A fetcher is taken only inside the window ``open()`` and ``close()``
 /// bound, only when its struct is large enough, its `fetch` is set and its
 /// symbol and display name pass ``PluginOutputRules``, and only once per symbol
-/// per plugin. Which of two plugins keeps a symbol both register is not
-/// decided here: the host decides, in one place, and a worker leaves it to
-/// its host.
+/// per plugin. Several plugins may provide one symbol: in which order the
+/// host asks them is decided in one place, the host's `SymbolProviders`.
 package final class FetcherRegistrations: Sendable {
     /// A fetcher taken during `register_plugin`.
     package struct Registration: Sendable {
@@ -22,16 +21,18 @@ package final class FetcherRegistrations: Sendable {
         package let context: OpaqueContext
         /// The plugin's `fetch`.
         package let fetch: pb_fetch_fn
+        /// The rank it declares (`pb_fetcher_rank`): `PB_RANK_SECONDARY` when it declares none.
+        package let rank: UInt32
     }
 
-    /// A symbol this plugin registered that another plugin keeps.
+    /// A symbol this plugin registered a second time.
     package struct Duplicate: Sendable, Equatable {
         /// The symbol.
         package let symbol: String
-        /// The plugin file that keeps it.
+        /// The plugin file whose fetcher for it stays: its own.
         package let owner: String
 
-        /// A duplicate of `symbol`, which `owner` keeps.
+        /// A second registration of `symbol`, whose first is `owner`'s.
         package init(symbol: String, owner: String) {
             self.symbol = symbol
             self.owner = owner
@@ -93,39 +94,50 @@ package final class FetcherRegistrations: Sendable {
     }
 
     /// Handles one `register_fetcher` call.
-    /// - Parameters:
-    ///   - fetcher: The plugin's struct, read during the call only.
-    ///   - owner: The plugin file that already keeps a symbol, where the
-    ///     caller decides that now; nil for a worker, whose host decides.
-    /// - Returns: `PB_OK`, or why the fetcher was refused.
-    package func register(_ fetcher: UnsafePointer<pb_fetcher>, owner: (String) -> String? = { _ in nil }) -> pb_status {
+    ///
+    /// Reads only what the fetcher's `struct_size` covers: a plugin built
+    /// before `rank` has a smaller struct, so `pointee` would read past it.
+    /// - Parameter fetcher: The plugin's struct, read during the call only.
+    /// - Returns: `PB_OK`, or why the fetcher was refused; `PB_ERR_DUPLICATE`
+    ///   only for a symbol this plugin registered already, since several
+    ///   plugins may provide one symbol.
+    package func register(_ fetcher: UnsafePointer<pb_fetcher>) -> pb_status {
         // Only the size field is read before the size is checked.
-        let size = UnsafeRawPointer(fetcher).load(as: UInt32.self)
-        guard size >= UInt32(MemoryLayout<pb_fetcher>.size) else {
-            return refuse("its pb_fetcher.struct_size is \(size), expected at least \(MemoryLayout<pb_fetcher>.size)")
+        let raw = UnsafeRawPointer(fetcher)
+        let size = raw.load(as: UInt32.self)
+        guard size >= minimumFetcherSize else {
+            return refuse("its pb_fetcher.struct_size is \(size), expected at least \(minimumFetcherSize)")
         }
-        let fetcher = fetcher.pointee
-        guard let fetch = fetcher.fetch else {
+        func field<Value>(_ field: KeyPath<pb_fetcher, Value?>) -> Value? {
+            // Every field read here lies within the first revision, which `size` covers.
+            raw.load(fromByteOffset: MemoryLayout<pb_fetcher>.offset(of: field).unsafelyUnwrapped, as: Value?.self)
+        }
+        guard let fetch = field(\.fetch) else {
             return refuse("its pb_fetcher.fetch is NULL")
         }
         let symbol: String
         let displayName: String
         do throws(PluginOutputRules.Violation) {
-            let raw = try PluginOutputRules.text(fetcher.symbol, .symbol, limit: PluginOutputRules.Limit.displayName) ?? ""
+            let raw = try PluginOutputRules.text(field(\.symbol), .symbol, limit: PluginOutputRules.Limit.displayName) ?? ""
             symbol = try PluginOutputRules.symbol(raw)
             displayName = try PluginOutputRules.displayName(
-                PluginOutputRules.text(fetcher.display_name, .displayName, limit: PluginOutputRules.Limit.displayName) ?? "", symbol: symbol)
+                PluginOutputRules.text(field(\.display_name), .displayName, limit: PluginOutputRules.Limit.displayName) ?? "", symbol: symbol)
         } catch {
             return refuse("\(error)")
         }
-        let registration = Registration(symbol: symbol, displayName: displayName, context: OpaqueContext(fetcher.context), fetch: fetch)
-        let keeper = owner(symbol)
+        // pb_fetcher_rank's reading, by bytes: a plugin's has_rank may hold
+        // any byte, and a Swift Bool read from one that is not 0 or 1 is undefined.
+        let covered = size >= rankedFetcherSize
+        let declared = covered ? raw.load(fromByteOffset: MemoryLayout<pb_fetcher>.offset(of: \.rank).unsafelyUnwrapped, as: UInt32.self) : 0
+        let hasRank = covered && raw.load(fromByteOffset: MemoryLayout<pb_fetcher>.offset(of: \.has_rank).unsafelyUnwrapped, as: UInt8.self) != 0
+        let rank = hasRank ? declared : PB_RANK_SECONDARY.rawValue
+        if covered, !hasRank, declared != 0 {
+            warn("\(path): \(name) registered \(symbol) with pb_fetcher.rank \(declared) but has_rank false, so the host uses PB_RANK_SECONDARY (128): set has_rank = true to declare a rank")
+        }
+        let registration = Registration(
+            symbol: symbol, displayName: displayName, context: OpaqueContext(field(\.context)), fetch: fetch, rank: rank)
         let status = state.withLock { state -> pb_status in
             guard state.open else { return PB_ERR_TOO_LATE }
-            if let keeper {
-                state.outcome.duplicates.append(Duplicate(symbol: symbol, owner: keeper))
-                return PB_ERR_DUPLICATE
-            }
             if state.outcome.taken.contains(where: { $0.symbol == symbol }) {
                 state.outcome.duplicates.append(Duplicate(symbol: symbol, owner: path))
                 return PB_ERR_DUPLICATE
@@ -146,3 +158,12 @@ package final class FetcherRegistrations: Sendable {
         return PB_ERR_INVALID_ARGUMENT
     }
 }
+
+/// The fetcher prefix every plugin must have: the first revision's, which
+/// ends at `fetch` (`PB_FETCHER_MIN_SIZE`, which Swift cannot import).
+/// `rank` and `has_rank` after it are optional.
+package let minimumFetcherSize = UInt32(MemoryLayout<pb_fetcher>.offset(of: \pb_fetcher.fetch).unsafelyUnwrapped + MemoryLayout<pb_fetch_fn?>.size)
+
+/// The fetcher with the minor revision's `rank` and `has_rank`: a
+/// `struct_size` this large declares a rank when `has_rank` is set.
+package let rankedFetcherSize = UInt32(MemoryLayout<pb_fetcher>.offset(of: \pb_fetcher.has_rank).unsafelyUnwrapped + MemoryLayout<Bool>.size)

@@ -17,14 +17,17 @@ extension Host {
         let rule = PlacementRule(policy: policy, trust: trust)
         let placement = rule.placement(of: path, origin: PluginDiscovery.origin(ofFile: path), lock: locks.lock(for: path))
         noteLockFilesThatOnlyPin(rule)
+        let vouched = placement.voucher != .nobody
         let (checks, lock) = FileInspection(rules: trust.rules, locks: locks, names: services.names).run(path)
-        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load([path])
+        var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
+        loader.vouched = { _ in vouched }
+        let (result, workers) = await loader.load([path])
         for worker in workers {
             await worker.shutdown()
         }
         var report = result.reports.first ?? PluginReport(
             name: FilePaths.name(of: path), version: nil, path: path, status: .failed, fetchers: [], error: "it was not loaded", warnings: [])
-        report.allowedURLs = services.allowedURLs
+        if report.apiBase == nil { report.allowedURLs = services.allowedURLs }
         return PluginInspection(
             path: path, report: report,
             fetchers: result.fetchers.map { PluginInspection.Fetcher(symbol: $0.symbol, displayName: $0.displayName) },

@@ -8,9 +8,9 @@ import WorkerProtocol
 /// The host opens and checks each file itself, exactly as in-process
 /// (ownership, permissions, lock file, ELF headers), and hands the checked
 /// descriptor to the worker, which loads it through `/proc/self/fd/5`.
-/// Workers start all at once, so their start-up overlaps, but their reports
-/// are settled one after the other in file order (``SymbolOwnership``), so
-/// which plugin keeps a symbol is decided exactly as in-process. A worker
+/// Workers start all at once, so their start-up overlaps, and their reports
+/// come back in file order, the search order the registry's
+/// ``SymbolProviders`` ranks equals by, exactly as in-process. A worker
 /// reports everything its plugin registered; the host decides.
 ///
 /// Each worker confines itself before it loads anything and reports its
@@ -21,10 +21,11 @@ struct IsolatedPluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
     let options: IsolationOptions
-    /// Who keeps each symbol, in this run.
-    var ownership = SymbolOwnership()
     /// Set once a sandbox short of full has been warned about in this run.
     var warnedAboutSandbox = OnceFlag()
+    /// Whether someone vouched for the plugin at a path, which lets it
+    /// fetch under the API base it declares.
+    var vouched: @Sendable (String) -> Bool = { _ in false }
 
     /// Loads `files`; the result's fetchers call into the workers.
     func load(_ files: [String]) async -> (PluginLoader.Outcome, [WorkerConnection]) {
@@ -143,12 +144,12 @@ struct IsolatedPluginLoader: Sendable {
         }
     }
 
-    /// Has the worker load its plugin, checks its reply as an in-process
-    /// registration is checked, and settles which symbols it keeps.
+    /// Has the worker load its plugin, and checks its reply as an
+    /// in-process registration is checked.
     private func load(_ path: String, in worker: WorkerConnection) async -> Result<(PluginReport, [PluginFetcher]), PluginLoadError> {
         let request = LoadRequest(
-            path: path, configuration: services.configurationValues, defaultTimeoutMilliseconds: services.defaultTimeout.timeoutMilliseconds,
-            logLevel: LogFrame.Level(services.logger.logLevel))
+            path: path, configuration: services.configurationValues, apiBases: services.apiBases,
+            defaultTimeoutMilliseconds: services.defaultTimeout.timeoutMilliseconds, logLevel: LogFrame.Level(services.logger.logLevel))
         let reply: LoadReply
         switch await worker.load(request, timeout: options.loadTimeout) {
         case .failure(let failure): return .failure(PluginLoadError(.isolated(failure)))
@@ -171,20 +172,35 @@ struct IsolatedPluginLoader: Sendable {
         case .refused(let error):
             return .failure(PluginLoadError(image: error))
         case .registrationFailed(let descriptor, let status, let lastError):
-            worker.identify(as: descriptor.name)
+            worker.identify(as: descriptor.name, endpoint: endpoint(of: descriptor, path: path))
             return .failure(fail(PluginLoadError(.registrationFailed(status: status, lastError: lastError)), descriptor))
         case .registered(let descriptor, let registrations):
-            worker.identify(as: descriptor.name)
-            let settled = ownership.settle(registrations.fetchers, symbol: \.symbol, for: path)
-            if let failure = settled.failure(after: registrations.duplicates, refused: registrations.refused) { return .failure(fail(failure, descriptor)) }
+            let endpoint = endpoint(of: descriptor, path: path)
+            worker.identify(as: descriptor.name, endpoint: endpoint)
+            guard !registrations.fetchers.isEmpty else {
+                return .failure(fail(PluginLoadError(.nothingRegistered(refused: registrations.refused)), descriptor))
+            }
             let identity = PluginIdentity(name: descriptor.name, version: descriptor.version, path: path)
-            let fetchers = settled.kept.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, worker: worker) }
+            let fetchers = registrations.fetchers.map {
+                PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, rank: SourceRank($0.rank), plugin: identity, worker: worker)
+            }
             var report = PluginReport(
                 name: descriptor.name, version: descriptor.version, path: path, status: .loaded, fetchers: fetchers.map(\.symbol), error: nil,
-                warnings: (registrations.duplicates + settled.duplicates).map(Settlement<LoadReply.Fetcher>.warning))
+                warnings: registrations.duplicates.map(PluginLoader.repeatWarning))
             report.metadata = descriptor.metadata
+            report.record(endpoint)
             return .success((report, fetchers))
         }
+    }
+}
+
+extension IsolatedPluginLoader {
+    /// The worker's plugin's API base and what it may fetch, from the
+    /// descriptor the worker reported: its name and declared base are the
+    /// plugin's own claims, which can win it nothing the host would not
+    /// give any plugin of that name.
+    func endpoint(of descriptor: LoadReply.Descriptor, path: String) -> PluginEndpoint {
+        services.endpoint(for: descriptor.name, declared: descriptor.metadata.apiBaseURL, vouched: vouched(path))
     }
 }
 

@@ -4,8 +4,8 @@ import WorkerProtocol
 extension LoadReply {
     /// The reply after the checks an in-process registration gets: the same
     /// text rules and the same symbol rule, applied by ``PluginOutputRules``.
-    /// Which plugin keeps a symbol is not checked here: the host decides
-    /// that (``SymbolOwnership``) whatever a worker says.
+    /// In which order plugins are asked for a symbol is not decided here:
+    /// the host's ``SymbolProviders`` does, whatever a worker says.
     /// - Parameter path: The plugin file as the host found it; the only file
     ///   a worker may name.
     /// - Throws: The first ``PluginOutputRules/Violation``: the worker's plugin
@@ -41,7 +41,7 @@ extension LoadReply.Registrations {
         let fetchers = try fetchers.map { fetcher throws(PluginOutputRules.Violation) in
             let symbol = try PluginOutputRules.symbol(fetcher.symbol)
             guard seen.insert(symbol).inserted else { throw PluginOutputRules.Violation(field: .symbol, rule: "\(symbol) is listed twice") }
-            return LoadReply.Fetcher(symbol: symbol, displayName: try PluginOutputRules.displayName(fetcher.displayName, symbol: symbol))
+            return LoadReply.Fetcher(symbol: symbol, displayName: try PluginOutputRules.displayName(fetcher.displayName, symbol: symbol), rank: fetcher.rank)
         }
         let duplicates = try duplicates.map { duplicate throws(PluginOutputRules.Violation) in
             let symbol = try PluginOutputRules.symbol(duplicate.symbol)

@@ -29,6 +29,9 @@ final class WorkerConnection: Sendable {
     private let machine = Mutex(StateMachine<Waiter>())
     /// Reaps the worker once, however many callers wait for its end.
     private let reaper = Mutex<Task<WorkerProcess.Exit, Never>?>(nil)
+    /// The policy its plugin's `http_get`s are held to, once the host knows
+    /// the plugin; before that, the policy of a plugin that declares nothing.
+    private let endpoint = Mutex<PluginEndpoint?>(nil)
 
     /// What waits for an answer in the shell.
     typealias Waiter = CheckedContinuation<Answer, Never>
@@ -151,11 +154,13 @@ final class WorkerConnection: Sendable {
     /// The first system call the worker's filter refused, as it reported it.
     var refusedSystemCall: RefusedSystemCall? { refused.withLock { $0 } }
 
-    /// Names the worker's plugin in later messages, once the host has checked
-    /// the name the worker reported.
-    func identify(as plugin: String) {
+    /// Names the worker's plugin in later messages, and holds its later
+    /// `http_get`s to its own policy, once the host has checked the name
+    /// the worker reported.
+    func identify(as plugin: String, endpoint: PluginEndpoint) {
         machine.withLock { $0.identify(as: plugin) }
         allowance.identify(as: plugin)
+        self.endpoint.withLock { $0 = endpoint }
     }
 
     /// The worker sent something that is not a frame of the protocol.
@@ -191,10 +196,11 @@ final class WorkerConnection: Sendable {
                 return send(.httpResponse(HTTPResponseFrame(id: request.id, outcome: .failure(refusal.description))))
             }
             machine.withLock { $0.requestStarted() }
+            let policy = (endpoint.withLock { $0 } ?? services.endpoint(for: nil, declared: nil, vouched: false)).policy
             let timeout = Duration.milliseconds(Int64(request.timeoutMilliseconds))
             let allowance = self.allowance
             Task {
-                let outcome = await services.get(request.url, timeout: timeout, for: plugin)
+                let outcome = await services.get(request.url, timeout: timeout, policy: policy, for: plugin)
                 allowance.requestFinished()
                 machine.withLock { $0.requestFinished() }
                 let answer: HTTPResponseFrame.Outcome =

@@ -8,18 +8,27 @@ import Synchronization
 /// plugins of one host.
 ///
 /// This is the seam the host's composition root fills: the networking the
-/// host performs for plugins, the URLs it performs it for, the configuration
-/// they may read, and where their log lines go.
+/// host performs for plugins, the API each plugin talks to and the URLs it
+/// performs requests for, the configuration they may read, and where their
+/// log lines go.
 ///
 /// `http_get` is a capability with a policy, never a proxy: every URL a
-/// plugin asks for, and every redirect it leads to, is checked against a
-/// ``URLPolicy`` in `get(_:timeout:for:)`, the one path both in-process
-/// plugins and workers' requests take.
+/// plugin asks for, and every redirect it leads to, is checked against that
+/// plugin's ``URLPolicy`` in `get(_:timeout:policy:for:)`, the one path both
+/// in-process plugins and workers' requests take. Each plugin's policy is
+/// its own API base and the user's grants (``endpoint(for:declared:vouched:)``),
+/// so one plugin's base never lets another fetch there.
 package final class HostServices: Sendable {
-    /// What every URL is checked against.
-    private let urlPolicy: URLPolicy
-    /// Performs what the policy allows; reached only through `get(_:timeout:for:)`.
+    /// Performs what a policy allows; reached only through `get(_:timeout:policy:for:)`.
     private let networking: any HostNetworking
+    /// Which API each plugin is told about.
+    package let apiBases: APIBases
+    /// The prefixes the user granted every plugin beyond its API base.
+    let grants: [URLPrefix]
+    /// How a user grants a prefix, e.g. `--allow-url`, for refusals to name.
+    let grantOption: String?
+    /// How a user sets one plugin's base, e.g. `--api-base-url`, for refusals to name.
+    let baseOption: String?
 
     /// Used when a plugin asks for an HTTP timeout of 0.
     package let defaultTimeout: Duration
@@ -32,7 +41,8 @@ package final class HostServices: Sendable {
     package let names: SettingNames
 
     /// Configuration values as C strings that live as long as the process,
-    /// because `config_value` hands out pointers to them.
+    /// because `config_value` hands out pointers to them. `api_base_url` is
+    /// not among them: each plugin's is its own (``PluginEndpoint``).
     private let configuration: [String: CString]
     /// The same values as Swift strings, for workers.
     let configurationValues: [String: String]
@@ -43,18 +53,19 @@ package final class HostServices: Sendable {
     /// What each plugin has asked of these services in this run (``PluginAllowance``).
     let allowances = PluginAllowances()
 
-    /// Creates the services.
+    /// Creates services that give every plugin one API base.
     /// - Parameters:
     ///   - networking: Performs every plugin HTTP request the policy allows.
     ///   - configuration: Values plugins read with `config_value`, e.g.
-    ///     `["api_base_url": "https://api.coinbase.com"]`.
-    ///   - urlPolicy: The URLs plugins may fetch; by default those under
-    ///     the configuration's `api_base_url`, and none without one.
+    ///     `["api_base_url": "https://api.coinbase.com"]`; its `api_base_url`
+    ///     is every plugin's base, whatever a plugin declares.
+    ///   - urlPolicy: The URLs plugins may fetch beyond that base, and how
+    ///     a user grants more; by default none.
     ///   - defaultTimeout: The timeout for requests that do not name one.
     ///   - logger: Where plugin log lines go, and refusals.
     ///   - retryPolicy: When a 429, a 5xx or a dropped connection is asked again.
     ///   - names: The program's names for its settings, e.g. `--load-timeout`.
-    package init(
+    package convenience init(
         networking: any HostNetworking,
         configuration: [String: String],
         urlPolicy: URLPolicy? = nil,
@@ -63,37 +74,94 @@ package final class HostServices: Sendable {
         retryPolicy: RetryPolicy = .standard,
         names: SettingNames = SettingNames()
     ) {
-        self.urlPolicy = urlPolicy ?? .apiBase(configuration["api_base_url"] ?? "")
+        self.init(
+            networking: networking, apiBases: APIBases(everyPlugin: configuration["api_base_url"] ?? ""), grants: urlPolicy?.prefixes ?? [],
+            grantOption: urlPolicy?.grantOption, configuration: configuration, defaultTimeout: defaultTimeout, logger: logger,
+            retryPolicy: retryPolicy, names: names)
+    }
+
+    /// Creates the services.
+    /// - Parameters:
+    ///   - networking: Performs every plugin HTTP request the policy allows.
+    ///   - apiBases: Which API each plugin is told about, and fetches under.
+    ///   - grants: More prefixes every plugin may fetch under, granted by the user.
+    ///   - grantOption: How a user grants a prefix, for refusals to name, e.g. `--allow-url`.
+    ///   - baseOption: How a user sets one plugin's base, for refusals to name, e.g. `--api-base-url`.
+    ///   - configuration: Other values plugins read with `config_value`,
+    ///     e.g. `["host_abi_version": "1"]`; an `api_base_url` here is ignored.
+    ///   - defaultTimeout: The timeout for requests that do not name one.
+    ///   - logger: Where plugin log lines go, and refusals.
+    ///   - retryPolicy: When a 429, a 5xx or a dropped connection is asked again.
+    ///   - names: The program's names for its settings, e.g. `--load-timeout`.
+    package init(
+        networking: any HostNetworking, apiBases: APIBases, grants: [URLPrefix] = [], grantOption: String? = nil, baseOption: String? = nil,
+        configuration: [String: String], defaultTimeout: Duration = .seconds(10), logger: Logger, retryPolicy: RetryPolicy = .standard,
+        names: SettingNames = SettingNames()
+    ) {
         self.networking = networking
-        self.configuration = configuration.mapValues(CString.init)
-        self.configurationValues = configuration
+        self.apiBases = apiBases
+        self.grants = grants
+        self.grantOption = grantOption
+        self.baseOption = baseOption
+        let others = configuration.filter { $0.key != "api_base_url" }
+        self.configuration = others.mapValues(CString.init)
+        self.configurationValues = others
         self.defaultTimeout = defaultTimeout
         self.logger = logger
         self.retries = retryPolicy
         self.names = names
     }
 
-    /// The URLs plugins may fetch, as text, the API base first.
+    /// The URLs a plugin that declares no base and is not named may fetch,
+    /// as text, its API base first.
     package var allowedURLs: [String] {
-        urlPolicy.allowedURLs
+        endpoint(for: nil, declared: nil, vouched: false).policy.allowedURLs
     }
 
-    /// Performs a plugin's `http_get`: checks the URL against the policy,
-    /// fetches it, and follows each redirect the policy also allows, up to
-    /// ``maximumRedirects``.
+    /// One plugin's API base and what it may fetch: its base when the user
+    /// or the host chose it, or when the plugin declared it and someone
+    /// vouched for the plugin (or it is the host's default anyway); and
+    /// the user's grants.
+    /// - Parameters:
+    ///   - plugin: Its descriptor's name; nil while the host does not know it.
+    ///   - declared: The base its descriptor declares.
+    ///   - vouched: Whether someone vouched for it (``Placement/voucher``).
+    /// - Returns: The base it is told about and the policy its `http_get` is checked against.
+    package func endpoint(for plugin: String?, declared: String?, vouched: Bool) -> PluginEndpoint {
+        let base = apiBases.base(for: plugin, declared: declared)
+        let prefix = try? URLPrefix(base.url)
+        var granted = prefix.map { [$0] } ?? []
+        var withheld: URLPolicy.WithheldBase?
+        if base.origin == .declared, !vouched, let prefix, prefix != (try? URLPrefix(apiBases.fallback)) {
+            granted = []
+            withheld = URLPolicy.WithheldBase(plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust })
+        }
+        return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld))
+    }
+
+    /// Performs an `http_get` of a plugin that declares no base, with the
+    /// policy ``endpoint(for:declared:vouched:)`` gives it.
+    func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
+        await get(text, timeout: timeout, policy: endpoint(for: plugin, declared: nil, vouched: false).policy, for: plugin)
+    }
+
+    /// Performs a plugin's `http_get`: checks the URL against the plugin's
+    /// policy, fetches it, and follows each redirect the policy also allows,
+    /// up to ``maximumRedirects``.
     ///
     /// A refusal is logged as a warning naming the plugin and the URL, and
     /// answered as a failure whose text the plugin can show.
     /// - Parameters:
     ///   - text: The URL as the plugin wrote it.
     ///   - timeout: The deadline for the whole request, redirects included.
+    ///   - urlPolicy: What this plugin may fetch, from its ``PluginEndpoint``.
     ///   - plugin: The plugin's name, for the warning.
     /// - Returns: What the plugin's completion gets.
-    func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
+    func get(_ text: String, timeout: Duration, policy urlPolicy: URLPolicy, for plugin: String) async -> HTTPOutcome {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         guard text.utf8.count <= URLPolicy.maximumLength else {
-            return refuse(URLRefusal(url: text, .tooLong(bytes: text.utf8.count)), for: plugin)
+            return refuse(URLPolicyViolation(url: text, .tooLong(bytes: text.utf8.count)), for: plugin)
         }
         var current: StrictURL
         do {
@@ -111,7 +179,7 @@ package final class HostServices: Sendable {
             case .outcome(let outcome), .transient(let outcome, _):
                 return outcome
             case .refused(let reason):
-                return refuse(URLRefusal(url: text, .networking(reason)), for: plugin)
+                return refuse(URLPolicyViolation(url: text, .networking(reason)), for: plugin)
             case .redirect(let status, let location):
                 guard hop < Self.maximumRedirects else {
                     return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(PluginOutputRules.echoed(location))")
@@ -126,7 +194,7 @@ package final class HostServices: Sendable {
         return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times")
     }
 
-    private func refuse(_ refusal: URLRefusal, for plugin: String) -> HTTPOutcome {
+    private func refuse(_ refusal: URLPolicyViolation, for plugin: String) -> HTTPOutcome {
         logger.warning("plugin \(plugin): \(refusal)")
         return .failure(refusal.description)
     }

@@ -6,6 +6,8 @@ package struct LoadOptions: Sendable {
     package var isolation: IsolationOptions
     /// Whether the registry cache is read and written.
     package var cache: ScanCacheUse
+    /// The user's ranks (`HOST_RANKS`), over what plugins declare.
+    package var ranks: RankOverrides
     /// Told how a scan of plugin files progresses, if one is needed.
     package var progress: ScanProgress.Handler?
     /// The symbols the run is about to fetch, as the user typed them. With
@@ -15,9 +17,12 @@ package struct LoadOptions: Sendable {
     package var fetching: [String] = []
 
     /// Creates the options.
-    package init(policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: ScanCacheUse) {
+    package init(
+        policy: IsolationPolicy = .byTrust, isolation: IsolationOptions = IsolationOptions(), cache: ScanCacheUse, ranks: RankOverrides = RankOverrides()
+    ) {
         self.policy = policy
         self.isolation = isolation
         self.cache = cache
+        self.ranks = ranks
     }
 }

@@ -16,15 +16,13 @@ final class OnDemandPlugin: Sendable {
     let identity: PluginIdentity
     /// Where its code runs.
     let placement: Placement
+    /// Whether someone vouched for it, which lets it fetch under the API base it declares.
+    var vouched: Bool { placement.voucher != .nobody }
     private let fileIdentity: FileIdentity?
     private let services: HostServices
     private let trust: PluginTrust
     private let isolation: IsolationOptions
     private let warnedAboutSandbox: OnceFlag
-    /// Which file keeps each symbol of the listing: the plugin may not take
-    /// another file's, just as when every file loads in search order. Shared
-    /// by every plugin of the listing, not copied.
-    private let ownership: SymbolOwnership
     /// Its worker, when the listing started one for the fetch (``WorkerPrestart``).
     private let prestart: WorkerPrestart?
 
@@ -33,7 +31,7 @@ final class OnDemandPlugin: Sendable {
 
     init(
         path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
-        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, ownership: SymbolOwnership, prestart: WorkerPrestart? = nil
+        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, prestart: WorkerPrestart? = nil
     ) {
         self.path = path
         self.identity = identity
@@ -43,7 +41,6 @@ final class OnDemandPlugin: Sendable {
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
-        self.ownership = ownership
         self.prestart = prestart
     }
 
@@ -75,8 +72,10 @@ final class OnDemandPlugin: Sendable {
         defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
         switch placement.place {
         case .isolated:
-            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation, ownership: ownership)
+            let vouched = vouched
+            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
             loader.warnedAboutSandbox = warnedAboutSandbox
+            loader.vouched = { _ in vouched }
             let (outcome, _, worker) =
                 if let started = prestart?.take() {
                     await loader.finish(path, started: await started.value)
@@ -86,16 +85,17 @@ final class OnDemandPlugin: Sendable {
             self.worker.withLock { $0 = worker }
             return outcome.map(\.1)
         case .inProcess:
-            let loader = PluginLoader(services: services, trust: trust, ownership: ownership)
+            let vouched = vouched
+            let loader = PluginLoader(services: services, trust: trust, vouched: { _ in vouched })
             let (path, fileIdentity) = (path, fileIdentity)
             // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
             return await withCheckedContinuation { continuation in
-                do throws(PluginCallThread.StartError) {
+                do throws(SystemError) {
                     try PluginCallThread.start {
                         continuation.resume(returning: loader.loadOne(path, expecting: fileIdentity).map(\.1))
                     }
                 } catch {
-                    continuation.resume(returning: .failure(PluginLoadError(.notALibrary(reason: "\(error)"))))
+                    continuation.resume(returning: .failure(PluginLoadError(.notStarted(error))))
                 }
             }
         }

@@ -21,8 +21,6 @@ final class OnDemandPlugins: Sendable {
     private let trust: PluginTrust
     private let isolation: IsolationOptions
     private let warnedAboutSandbox: OnceFlag
-    /// Which file keeps each symbol of the listing, shared by every plugin, not copied.
-    private let ownership: SymbolOwnership
     /// Workers the listing started for a fetch, by plugin path (``WorkerPrestart``).
     let prestarts: [String: WorkerPrestart]
     private let made = Mutex<[Int: OnDemandPlugin]>([:])
@@ -30,14 +28,13 @@ final class OnDemandPlugins: Sendable {
     /// The plugins of a listing, in its order.
     init(
         _ plugins: [Plugin], services: HostServices, trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag,
-        ownership: SymbolOwnership, prestarts: [String: WorkerPrestart] = [:]
+        prestarts: [String: WorkerPrestart] = [:]
     ) {
         self.plugins = plugins
         self.services = services
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
-        self.ownership = ownership
         self.prestarts = prestarts
     }
 
@@ -48,8 +45,7 @@ final class OnDemandPlugins: Sendable {
             let listed = plugins[index]
             let plugin = OnDemandPlugin(
                 path: listed.path, identity: listed.identity, placement: listed.placement, fileIdentity: listed.fileIdentity, services: services,
-                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, ownership: ownership,
-                prestart: prestarts[listed.path])
+                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, prestart: prestarts[listed.path])
             made[index] = plugin
             return plugin
         }

@@ -6,26 +6,25 @@ import PluginBoundary
 
 /// Loads plugin files and collects the fetchers they register.
 ///
-/// Loading is sequential and in the order given, so which plugin keeps a
-/// symbol (`SymbolOwnership`) does not depend on timing. A file that fails any step is
-/// reported and skipped; the others still load.
+/// Loading is sequential and in the order given, which is the search order
+/// the registry's ``SymbolProviders`` ranks equals by. A file that fails
+/// any step is reported and skipped; the others still load.
 package struct PluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
-    let ownership: SymbolOwnership
+    /// Whether someone vouched for the plugin at a path, which lets it
+    /// fetch under the API base it declares.
+    let vouched: @Sendable (String) -> Bool
 
     /// Creates a loader whose plugins get `services`.
     /// - Parameters:
     ///   - services: What every plugin is offered.
     ///   - trust: The checks a file passes before it is loaded.
-    package init(services: HostServices, trust: PluginTrust = PluginTrust()) {
-        self.init(services: services, trust: trust, ownership: SymbolOwnership())
-    }
-
-    init(services: HostServices, trust: PluginTrust, ownership: SymbolOwnership) {
+    ///   - vouched: Whether someone vouched for the plugin at a path; by default nobody did.
+    package init(services: HostServices, trust: PluginTrust = PluginTrust(), vouched: @escaping @Sendable (String) -> Bool = { _ in false }) {
         self.services = services
         self.trust = trust
-        self.ownership = ownership
+        self.vouched = vouched
     }
 
     /// The outcome of loading a set of files.
@@ -75,8 +74,8 @@ package struct PluginLoader: Sendable {
         try Self.descriptor(of: PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path)))
     }
 
-    /// Loads one file that was already opened and checked, and settles its
-    /// symbols. Logs nothing: the caller reports the outcome.
+    /// Loads one file that was already opened and checked. Logs nothing:
+    /// the caller reports the outcome.
     func load(_ path: String, from file: PluginFile) throws(PluginLoadError) -> (PluginReport, [PluginFetcher]) {
         try register(path, Self.descriptor(of: file))
     }
@@ -94,21 +93,31 @@ package struct PluginLoader: Sendable {
         let identity = PluginIdentity(name: name, version: version, path: path)
         func fail(_ error: PluginLoadError) -> PluginLoadError { error.describing(name: name, version: version, metadata: descriptor.metadata) }
 
-        let session = PluginSession(path: path, name: name, services: services, ownership: ownership)
+        let endpoint = services.endpoint(for: name, declared: descriptor.metadata.apiBaseURL, vouched: vouched(path))
+        let session = PluginSession(path: path, name: name, services: services, endpoint: endpoint)
         let status = session.register(descriptor)
         let registered = session.registrations.outcome
         guard status == PB_OK else {
             throw fail(PluginLoadError(.registrationFailed(status: Int32(bitPattern: status.rawValue), lastError: registered.lastError)))
         }
-        let settled = ownership.settle(registered.taken, symbol: \.symbol, for: path)
-        if let failure = settled.failure(after: registered.duplicates, refused: registered.refused) { throw fail(failure) }
-        let fetchers = settled.kept.map { PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, plugin: identity, registration: $0, session: session) }
+        guard !registered.taken.isEmpty else {
+            throw fail(PluginLoadError(.nothingRegistered(refused: registered.refused)))
+        }
+        let fetchers = registered.taken.map {
+            PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, rank: SourceRank($0.rank), plugin: identity, registration: $0, session: session)
+        }
         var report = PluginReport(
             name: name, version: version, path: path, status: .loaded,
-            fetchers: fetchers.map(\.symbol), error: nil, warnings: (registered.duplicates + settled.duplicates).map(Settlement<PluginFetcher>.warning)
+            fetchers: fetchers.map(\.symbol), error: nil, warnings: registered.duplicates.map(PluginLoader.repeatWarning)
         )
         report.metadata = descriptor.metadata
+        report.record(endpoint)
         return (report, fetchers)
+    }
+
+    /// The warning for a symbol a plugin registered twice.
+    static func repeatWarning(_ duplicate: FetcherRegistrations.Duplicate) -> String {
+        "registered \(duplicate.symbol) twice; keeping its first fetcher for it"
     }
 
     /// Loads the checked file and checks its descriptor before anything else

@@ -25,9 +25,15 @@ package struct PluginReport: Sendable, Equatable, Codable {
     package let error: String?
     /// Problems that did not stop it loading, e.g. a symbol another plugin owns.
     package let warnings: [String]
-    /// The URL prefixes its `http_get` may fetch under: the API base, then
+    /// The URL prefixes its `http_get` may fetch under: its API base, then
     /// the user's grants. Filled in by ``Host``; empty from a bare loader.
     package internal(set) var allowedURLs: [String] = []
+    /// The API base it is told about, and who chose it; nil when the host
+    /// could not read its descriptor.
+    package internal(set) var apiBase: APIBase?
+    /// The base it declares and may not fetch under, because nobody
+    /// vouched for it; nil when there is none.
+    package internal(set) var withheldAPIBaseURL: String?
     /// What the descriptor says beyond name and version, or nil when it
     /// could not be read.
     package internal(set) var metadata: PluginMetadata?
@@ -43,4 +49,13 @@ package struct PluginReport: Sendable, Equatable, Codable {
     /// The first system call its worker's sandbox refused while it loaded,
     /// as the worker reported it; nil in-process, or when none was.
     package internal(set) var refusedSystemCall: RefusedSystemCall?
+}
+
+extension PluginReport {
+    /// Records a plugin's API base and what it may fetch.
+    mutating func record(_ endpoint: PluginEndpoint) {
+        apiBase = endpoint.base
+        allowedURLs = endpoint.policy.allowedURLs
+        withheldAPIBaseURL = endpoint.policy.withheld?.base.description
+    }
 }

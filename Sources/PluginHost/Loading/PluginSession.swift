@@ -18,19 +18,23 @@ final class PluginSession: PluginServices {
     let logger: Logger
     /// What the plugin registers.
     let registrations: FetcherRegistrations
-    /// Who keeps each symbol, asked as the plugin registers.
-    private let ownership: SymbolOwnership
+    /// Its API base and what it may fetch.
+    let endpoint: PluginEndpoint
+    /// `config_value("api_base_url")`: its base, as a C string that lives
+    /// as long as the process; nil when it has none.
+    private let apiBaseURL: CString?
     /// What it may ask of the host, and has.
     let allowance: PluginAllowance
     /// `http_get` requests started and not yet answered, so a timeout can
     /// blame the network or the plugin.
     private let requestsInFlight = Atomic<Int>(0)
 
-    init(path: String, name: String, services: HostServices, ownership: SymbolOwnership) {
+    init(path: String, name: String, services: HostServices, endpoint: PluginEndpoint) {
         self.path = path
         self.name = name
         self.services = services
-        self.ownership = ownership
+        self.endpoint = endpoint
+        self.apiBaseURL = endpoint.base.url.isEmpty ? nil : CString(endpoint.base.url)
         var logger = services.logger
         logger[metadataKey: "plugin"] = "\(name)"
         self.logger = logger
@@ -47,10 +51,10 @@ final class PluginSession: PluginServices {
         return descriptor.register(ServicesTable.make(for: self))
     }
 
-    /// Handles `register_fetcher`; a symbol another file keeps is refused
-    /// with `PB_ERR_DUPLICATE`, as the plugin registers it.
+    /// Handles `register_fetcher`: another plugin's fetcher for the same
+    /// symbol is no obstacle, since several may provide one.
     func registerFetcher(_ fetcher: UnsafePointer<pb_fetcher>) -> pb_status {
-        registrations.register(fetcher) { [ownership, path] in ownership.owner(of: $0, otherThan: path) }
+        registrations.register(fetcher)
     }
 
     /// Whether the plugin is waiting on the network right now.
@@ -76,8 +80,9 @@ final class PluginSession: PluginServices {
         }
     }
 
+    /// Handles `config_value`: its own API base, or a value every plugin shares.
     func configValue(_ key: String) -> UnsafePointer<CChar>? {
-        services.configValue(key)
+        key == "api_base_url" ? apiBaseURL?.pointer : services.configValue(key)
     }
 
     /// Performs `http_get` with the host's services, which check the URL,
@@ -91,9 +96,9 @@ final class PluginSession: PluginServices {
             return reply.fail(refusal.description)
         }
         requestsInFlight.add(1, ordering: .relaxed)
-        let (services, plugin, allowance) = (services, name, allowance)
+        let (services, plugin, policy, allowance) = (services, name, endpoint.policy, allowance)
         Task {
-            let outcome = await services.get(url, timeout: timeout, for: plugin)
+            let outcome = await services.get(url, timeout: timeout, policy: policy, for: plugin)
             requestsInFlight.subtract(1, ordering: .relaxed)
             allowance.requestFinished()
             switch outcome {

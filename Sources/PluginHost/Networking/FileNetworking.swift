@@ -1,12 +1,15 @@
 import CFileBeneath
 import FoundationEssentials
+import PluginBoundary
 import Glibc
 
 /// Answers `file://` URLs from the file system, for offline runs and
 /// fixtures shipped in the repository.
 ///
 /// `file:///data/v2/prices/BTC-USD/spot` reads that file, or `spot.json`
-/// beside it. A missing file is a 404, as a server would answer.
+/// beside it; `file:///data/api/v2/ticker/btcusd/`, a path that ends in `/`
+/// as some APIs' do, reads `btcusd` or `btcusd.json`. A missing file is a
+/// 404, as a server would answer.
 ///
 /// Reads stay beneath a root directory: the kernel resolves the path with
 /// `openat2(2)` and `RESOLVE_BENEATH`, so neither `..` nor a symbolic link
@@ -63,7 +66,9 @@ package struct FileNetworking: HostNetworking {
             if roots.isEmpty { return .refused("the host reads no files for plugins") }
             return .refused("it is not beneath \(roots.joined(separator: " or ")), where the host reads files")
         }
+        // A trailing slash names the file without it: an API's `…/btcusd/` is the fixture `…/btcusd.json`.
         var relative = String(path.dropFirst(root.count).drop { $0 == "/" })
+        while relative.hasSuffix("/") { relative.removeLast() }
         var directory = root
         var candidates = [relative, relative + ".json"]
         if relative.isEmpty {
@@ -79,7 +84,7 @@ package struct FileNetworking: HostNetworking {
         guard directoryDescriptor >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return .outcome(Self.notFound(path)) }
-            return .outcome(.failure("cannot open \(directory): \(String(cString: strerror(code)))"))
+            return .outcome(.failure(SystemError(operation: "open", errno: code).sentence(about: directory)))
         }
         defer { close(directoryDescriptor) }
         for candidate in candidates {
@@ -89,7 +94,7 @@ package struct FileNetworking: HostNetworking {
                 case ENOENT, ENOTDIR: continue
                 case EXDEV: return .refused("it leads out of \(root), through '..' or a symbolic link")
                 case ELOOP: return .refused("it goes through a symbolic link the host does not follow, beneath \(root)")
-                case let code: return .outcome(.failure("cannot read \(directory)/\(candidate): \(String(cString: strerror(code)))"))
+                case let code: return .outcome(.failure(SystemError(operation: "read", errno: code).sentence(about: "\(directory)/\(candidate)")))
                 }
             }
             defer { close(descriptor) }
@@ -126,7 +131,7 @@ package struct FileNetworking: HostNetworking {
             if read == 0 { break }
             if read < 0 {
                 if errno == EINTR { continue }
-                return .failure("cannot read \(name): \(String(cString: strerror(errno)))")
+                return .failure(SystemError(operation: "read", errno: errno).sentence(about: name))
             }
             count += read
         }
@@ -135,6 +140,9 @@ package struct FileNetworking: HostNetworking {
     }
 
     private static func notFound(_ path: String) -> HTTPOutcome {
+        // The files looked for: a trailing slash names the file without it.
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         let body = #"{"errors":[{"id":"not_found","message":"no fixture file at \#(path) or \#(path).json"}]}"#
         return .response(status: 404, body: Array(body.utf8))
     }

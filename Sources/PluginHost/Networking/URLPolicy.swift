@@ -23,6 +23,30 @@ package struct URLPolicy: Sendable, Equatable {
     /// How a user grants a prefix, named in refusals, e.g. `--allow-url`;
     /// nil for a neutral "grant the host …".
     package let grantOption: String?
+    /// A base the plugin declared and nobody granted, so that a refusal
+    /// under it can say how to grant it.
+    package let withheld: WithheldBase?
+
+    /// A plugin's declared API base that the host does not fetch under,
+    /// because nobody vouched for the plugin.
+    package struct WithheldBase: Sendable, Equatable {
+        /// The plugin's name.
+        package let plugin: String
+        /// The base it declared.
+        package let base: URLPrefix
+        /// The option that sets a plugin's base, e.g. `--api-base-url`; nil for a neutral wording.
+        package let baseOption: String?
+        /// The command that vouches for a plugin, e.g. `host trust` in backticks; nil to name none.
+        package let trustCommand: String?
+
+        /// Creates the record of a withheld base.
+        package init(plugin: String, base: URLPrefix, baseOption: String?, trustCommand: String? = nil) {
+            self.plugin = plugin
+            self.base = base
+            self.baseOption = baseOption
+            self.trustCommand = trustCommand
+        }
+    }
 
     /// The longest URL a plugin may ask for, in bytes: far more than any API
     /// needs, and short enough that parsing it, and saying why it was
@@ -33,11 +57,13 @@ package struct URLPolicy: Sendable, Equatable {
     /// - Parameters:
     ///   - prefixes: The URLs under which plugins may fetch; none allows nothing.
     ///   - grantOption: The option that grants a prefix, for refusals to name.
-    package init(allowing prefixes: [URLPrefix], grantOption: String? = nil) {
+    ///   - withheld: A base the plugin declared and may not fetch under, for refusals to name.
+    package init(allowing prefixes: [URLPrefix], grantOption: String? = nil, withheld: WithheldBase? = nil) {
         var unique: [URLPrefix] = []
         for prefix in prefixes where !unique.contains(prefix) { unique.append(prefix) }
         self.prefixes = unique
         self.grantOption = grantOption
+        self.withheld = withheld
     }
 
     /// The policy that admits only what is under `apiBaseURL`, if that can
@@ -57,16 +83,19 @@ package struct URLPolicy: Sendable, Equatable {
     /// Checks a URL a plugin asked for.
     /// - Parameter text: The URL as the plugin wrote it.
     /// - Returns: The URL to fetch, rebuilt from what was checked.
-    /// - Throws: ``URLRefusal`` when it is malformed or under no prefix.
-    func check(_ text: String) throws(URLRefusal) -> StrictURL {
+    /// - Throws: ``URLPolicyViolation`` when it is malformed or under no prefix.
+    func check(_ text: String) throws(URLPolicyViolation) -> StrictURL {
         let url: StrictURL
         do {
             url = try StrictURL(text)
         } catch {
-            throw URLRefusal(url: text, .malformed(error.description))
+            throw URLPolicyViolation(url: text, .malformed(error.description))
         }
         guard prefixes.contains(where: { $0.admits(url) }) else {
-            throw URLRefusal(url: text, .outside(url, allowed: allowedURLs, grantOption: grantOption))
+            if let withheld, withheld.base.admits(url) {
+                throw URLPolicyViolation(url: text, .unvouched(withheld))
+            }
+            throw URLPolicyViolation(url: text, .outside(url, allowed: allowedURLs, grantOption: grantOption))
         }
         return url
     }
@@ -77,15 +106,15 @@ package struct URLPolicy: Sendable, Equatable {
     ///   - current: The URL that answered with it.
     ///   - asked: The URL the plugin asked for, which the refusal names.
     /// - Returns: The next URL to fetch.
-    /// - Throws: ``URLRefusal`` naming the plugin's URL and where it led.
-    func checkRedirect(to location: String, from current: StrictURL, asked: String) throws(URLRefusal) -> StrictURL {
+    /// - Throws: ``URLPolicyViolation`` naming the plugin's URL and where it led.
+    func checkRedirect(to location: String, from current: StrictURL, asked: String) throws(URLPolicyViolation) -> StrictURL {
         // NB: Foundation resolves a relative location (and removes its dot
         // segments, as RFC 3986 says); the result is then read strictly like any URL.
         let resolved = URL(string: location, relativeTo: URL(string: current.text))?.absoluteString ?? location
         do {
             return try check(resolved)
         } catch {
-            throw URLRefusal(url: asked, .redirect(to: resolved, error))
+            throw URLPolicyViolation(url: asked, .redirect(to: resolved, error))
         }
     }
 }

@@ -1,4 +1,4 @@
-/// One row of the registry: a symbol, and the plugin that provides it.
+/// One row of the registry: a symbol, and a plugin that provides it.
 ///
 /// What listings print. It is only data: nothing is loaded, and nothing is
 /// registered in a container, to make it.
@@ -9,4 +9,7 @@ package struct FetcherListing: Sendable, Equatable {
     package let displayName: String
     /// The plugin that provides it.
     package let plugin: PluginIdentity
+    /// The rank the plugin declares for it, before the host's cap and the
+    /// user's overrides, which ``SymbolProviders`` apply.
+    package let rank: SourceRank
 }

@@ -190,18 +190,18 @@ struct PluginCatalog: Sendable {
     }
 
     /// The reports and fetcher rows of the listed files, in search order,
-    /// with the rules loading in that order would apply (``SymbolOwnership``).
-    /// The host's checks that depend on more than the file (its directory,
-    /// the lock file) are made again here.
+    /// which is the order the registry ranks equals by, as loading in that
+    /// order would. The host's checks that depend on more than the file
+    /// (its directory, the lock file) are made again here.
     private func compose(
         _ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, warned: OnceFlag, prestarts: [String: WorkerPrestart]
     ) -> LoadedPlugins {
-        let ownership = SymbolOwnership()
         var result = PluginLoader.Outcome()
         result.reports.reserveCapacity(items.count)
         var plugins: [OnDemandPlugins.Plugin] = []
         var rows: [FetcherListing] = []
         var providers: [Int] = []
+        var vouched = Set<String>()
         var checkedDirectories = Set<String>()
         let allowedURLs = services.allowedURLs
         let rule = PlacementRule(policy: options.policy, trust: trust)
@@ -212,7 +212,7 @@ struct PluginCatalog: Sendable {
             let candidate = item.candidate
             // Once per plugin: with a trust store, each look resolves the plugin's directory.
             let lock = locks.lock(for: candidate.path)
-            var outcome: Result<(PluginReport, [ScanCache.Fetcher]), PluginLoadError>
+            var outcome: Result<PluginReport, PluginLoadError>
             var entry: Int?
             var scanned = false
             switch item {
@@ -221,10 +221,12 @@ struct PluginCatalog: Sendable {
             case .described(_, let index, let wasScanned):
                 (entry, scanned) = (index, wasScanned)
                 outcome = Result { () throws(PluginLoadError) in
-                    try listing(entries[index], candidate: candidate, ownership: ownership, lock: lock, checkedDirectories: &checkedDirectories)
+                    try listing(entries[index], candidate: candidate, lock: lock, checkedDirectories: &checkedDirectories)
                 }
             }
             let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: lock)
+            let isVouched = placement.voucher != .nobody
+            if isVouched { vouched.insert(candidate.path) }
             if placement.place == .isolated && options.isolation.judgesSandbox {
                 let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
                 sandboxNow = sandbox
@@ -234,59 +236,67 @@ struct PluginCatalog: Sendable {
                         PluginLoadError(.sandboxRequired(sandbox)).describing(name: listed.name, version: listed.version, metadata: listed.metadata))
                 }
             }
-            if case .success(let (report, kept)) = outcome, let entry {
+            var endpoint: PluginEndpoint?
+            if case .success(let report) = outcome, let entry {
+                endpoint = services.endpoint(for: report.name, declared: entries[entry].metadata?.apiBaseURL, vouched: isVouched)
                 let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
                 plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entries[entry].identity))
-                for fetcher in kept {
-                    rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity))
+                for fetcher in entries[entry].fetchers {
+                    rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity, rank: SourceRank(fetcher.rank)))
                     providers.append(plugins.count - 1)
                 }
             }
-            result.record(outcome.map { ($0.0, []) }, for: candidate.path, services: services)
+            result.record(outcome.map { ($0, []) }, for: candidate.path, services: services)
             let index = result.reports.count - 1
             result.reports[index].placement = placement
             result.reports[index].cached = entry != nil && !scanned
             if placement.place == .isolated, let sandbox = sandboxNow ?? entry.map({ entries[$0].sandbox }) { result.reports[index].sandbox = sandbox }
-            result.reports[index].allowedURLs = allowedURLs
+            if let endpoint {
+                result.reports[index].record(endpoint)
+            } else {
+                result.reports[index].allowedURLs = allowedURLs
+            }
         }
         host.noteLockFilesThatOnlyPin(rule)
         let onDemand = OnDemandPlugins(
-            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, ownership: ownership,
-            prestarts: prestarts)
+            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, prestarts: prestarts)
         return LoadedPlugins(
-            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers), workers: [], onDemand: onDemand,
+            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand,
             services: services)
     }
 
     /// Starts the worker of each plugin that a fetch of ``LoadOptions/fetching``
-    /// will load in a worker: the first listed file that provides the
-    /// symbol, if the policy isolates it. The composition that follows may
-    /// still refuse that file (its directory, its lock); its worker is then
-    /// stopped unused at shutdown, having loaded nothing.
+    /// will load in a worker: the one listed file that provides the symbol,
+    /// if the policy isolates it. A symbol several files provide is left to
+    /// the fetch, which ranks them. The composition that follows may still
+    /// refuse the file (its directory, its lock), or the fetch ask another
+    /// source; the worker is then stopped unused at shutdown, having loaded
+    /// nothing.
     private func prestart(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache) -> [String: WorkerPrestart] {
         guard !options.fetching.isEmpty, options.policy.mayIsolate else { return [:] }
-        var symbols = Set(options.fetching.map(FetcherSymbol.normalized))
+        let symbols = Set(options.fetching.map(FetcherSymbol.normalized))
+        var providers: [String: [(candidate: PluginDiscovery.Candidate, entry: Int)]] = [:]
+        for item in items {
+            guard case .described(let candidate, let index, _) = item, entries[index].status == .loaded else { continue }
+            for fetcher in entries[index].fetchers where symbols.contains(fetcher.symbol) {
+                providers[fetcher.symbol, default: []].append((candidate, index))
+            }
+        }
         var prestarts: [String: WorkerPrestart] = [:]
         let rule = PlacementRule(policy: options.policy, trust: trust)
-        for item in items where !symbols.isEmpty {
-            guard case .described(let candidate, let index, _) = item, entries[index].status == .loaded else { continue }
-            let provided = entries[index].fetchers.filter { symbols.contains($0.symbol) }
-            guard !provided.isEmpty else { continue }
-            provided.forEach { symbols.remove($0.symbol) }
-            guard prestarts[candidate.path] == nil,
-                rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path)).place == .isolated
-            else { continue }
+        for case let only? in providers.values.map({ $0.count == 1 ? $0[0] : nil }) where prestarts[only.candidate.path] == nil {
+            let path = only.candidate.path
+            guard rule.placement(of: path, origin: only.candidate.origin, lock: locks.lock(for: path)).place == .isolated else { continue }
             let loader = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
-            prestarts[candidate.path] = WorkerPrestart(path: candidate.path, identity: entries[index].identity, loader: loader)
+            prestarts[path] = WorkerPrestart(path: path, identity: entries[only.entry].identity, loader: loader)
         }
         return prestarts
     }
 
-    /// One listed file's report and the fetchers it keeps, or why it fails now.
+    /// One listed file's report, or why it fails now.
     private func listing(
-        _ entry: ScanCache.Entry, candidate: PluginDiscovery.Candidate, ownership: SymbolOwnership, lock: ApplicableLock,
-        checkedDirectories: inout Set<String>
-    ) throws(PluginLoadError) -> (PluginReport, [ScanCache.Fetcher]) {
+        _ entry: ScanCache.Entry, candidate: PluginDiscovery.Candidate, lock: ApplicableLock, checkedDirectories: inout Set<String>
+    ) throws(PluginLoadError) -> PluginReport {
         let path = candidate.path
         func fail(_ error: PluginLoadError) -> PluginLoadError {
             error.describing(name: entry.status == .loaded ? entry.name : nil, version: entry.version, metadata: entry.metadata)
@@ -307,13 +317,11 @@ struct PluginCatalog: Sendable {
             failure.name = entry.name
             throw failure
         }
-        let settled = ownership.settle(entry.fetchers, symbol: \.symbol, for: path)
-        if let failure = settled.failure(after: [], refused: []) { throw fail(failure) }
+        guard !entry.fetchers.isEmpty else { throw fail(PluginLoadError(.nothingRegistered(refused: []))) }
         var report = PluginReport(
-            name: entry.name, version: version, path: path, status: .loaded, fetchers: settled.kept.map(\.symbol), error: nil,
-            warnings: entry.warnings + settled.duplicates.map(Settlement<ScanCache.Fetcher>.warning))
+            name: entry.name, version: version, path: path, status: .loaded, fetchers: entry.fetchers.map(\.symbol), error: nil, warnings: entry.warnings)
         report.metadata = entry.metadata
-        return (report, settled.kept)
+        return report
     }
 }
 

@@ -89,11 +89,6 @@ struct PluginScanner: Sendable {
     /// Scans one file; the worker, when its plugin loaded, is the caller's to stop.
     private func scan(_ candidate: PluginDiscovery.Candidate, loader: IsolatedPluginLoader, locks: LockFileCache) async -> (Outcome, WorkerConnection?) {
         let path = candidate.path
-        // Whose a symbol two plugins register is settled later, in search
-        // order (``PluginCatalog``), never by which scan answered first: each
-        // scan settles only the plugin's own duplicates.
-        var loader = loader
-        loader.ownership = SymbolOwnership()
         let file: PluginFile
         switch loader.open(path, locks: locks, expecting: nil) {
         case .failure(let failure): return (.refused(failure), nil)
@@ -117,7 +112,7 @@ struct PluginScanner: Sendable {
             entry.abiVersion = report.metadata?.abiVersion
             entry.metadata = report.metadata
             entry.status = .loaded
-            entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName) }
+            entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName, rank: $0.rank.value) }
             entry.warnings = report.warnings
         case .failure(let failure):
             if case .sandboxRequired = failure.kind { return (.refused(failure), worker) }

@@ -10,7 +10,7 @@ import WorkerProtocol
 /// scan is scanned again, never loaded on the strength of the cache.
 struct ScanCache: Sendable, Equatable {
     /// Bumped whenever the layout below changes; any other value is refused.
-    static let format = 2
+    static let format = 3
 
     /// ``format`` as written.
     var format = Self.format
@@ -66,5 +66,7 @@ struct ScanCache: Sendable, Equatable {
     struct Fetcher: Sendable, Equatable {
         var symbol: String
         var displayName: String
+        /// The rank it declares, before the host's cap and the user's overrides.
+        var rank: UInt32
     }
 }

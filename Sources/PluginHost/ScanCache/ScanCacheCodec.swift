@@ -98,13 +98,14 @@ enum ScanCacheCodec {
     private static func fields(of entry: ScanCache.Entry) -> [String] {
         let identity = entry.identity
         let metadata = entry.metadata.map { metadata in
-            list(["\(metadata.abiVersion)", "\(metadata.descriptorSize)"] + [metadata.description, metadata.author, metadata.license, metadata.homepage].map { optional($0) })
+            list(["\(metadata.abiVersion)", "\(metadata.descriptorSize)"] + [metadata.description, metadata.author, metadata.license, metadata.homepage, metadata.apiBaseURL].map { optional($0) })
         }
         return [
             escape(entry.path), "\(identity.device)", "\(identity.inode)", "\(identity.size)", "\(identity.modifiedNanoseconds)",
             "\(identity.changedNanoseconds)", optional(entry.sha256), escape(entry.name), optional(entry.version),
             optional(entry.abiVersion.map { "\($0)" }), entry.status.rawValue, optional(entry.error), list(entry.warnings.map(escape)),
-            list(entry.fetchers.map { escape($0.symbol) + String(partSeparator) + escape($0.displayName) }), optional(metadata, escaped: false),
+            list(entry.fetchers.map { [escape($0.symbol), escape($0.displayName), "\($0.rank)"].joined(separator: String(partSeparator)) }),
+            optional(metadata, escaped: false),
             entry.sandbox.level.rawValue, list(entry.sandbox.missing.map { escape($0.layer) + String(partSeparator) + escape($0.reason) }),
         ]
     }
@@ -159,18 +160,21 @@ enum ScanCacheCodec {
             version: try optional(text(9)), abiVersion: try optional(text(10)).flatMap { UInt32($0) }, fetchers: [], status: status,
             error: try optional(text(12)))
         entry.warnings = try items(text(13)).map(unescape)
-        entry.fetchers = try items(bytes[14]).map { item throws(DecodeError) in
-            let (symbol, displayName) = try pair(item)
-            return ScanCache.Fetcher(symbol: symbol, displayName: displayName)
+        entry.fetchers = try items(text(14)).map { item throws(DecodeError) in
+            let parts = item.utf8.split(separator: partByte, omittingEmptySubsequences: false)
+            guard parts.count == 3, let rank = UInt32(String(Substring(parts[2]))) else {
+                throw DecodeError(description: "a fetcher has no symbol, name and rank")
+            }
+            return ScanCache.Fetcher(symbol: try unescape(String(Substring(parts[0]))), displayName: try unescape(String(Substring(parts[1]))), rank: rank)
         }
         if let metadata = try optional(text(15), escaped: false) {
             let parts = items(metadata)
-            guard parts.count == 6, let abi = UInt32(parts[0]), let size = UInt32(parts[1]) else {
+            guard parts.count == 7, let abi = UInt32(parts[0]), let size = UInt32(parts[1]) else {
                 throw DecodeError(description: "an entry's descriptor metadata is malformed")
             }
             entry.metadata = PluginMetadata(
                 abiVersion: abi, descriptorSize: size, description: try optional(parts[2]), author: try optional(parts[3]),
-                license: try optional(parts[4]), homepage: try optional(parts[5]))
+                license: try optional(parts[4]), homepage: try optional(parts[5]), apiBaseURL: try optional(parts[6]))
         }
         entry.sandbox = SandboxReport(
             level: level,

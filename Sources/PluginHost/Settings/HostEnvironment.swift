@@ -12,8 +12,10 @@ package struct HostEnvironment: Sendable {
     package enum Variable: String, Sendable, CaseIterable {
         /// Plugin directories, colon-separated, instead of the usual ones.
         case pluginsDirectories = "HOST_PLUGINS_DIR"
-        /// The Coinbase-compatible API's base URL.
+        /// API bases, space-separated: `URL` for every plugin, `PLUGIN=URL` for one.
         case apiBaseURL = "HOST_API_BASE_URL"
+        /// The user's ranks, `PLUGIN:RANK` separated by commas, over what plugins declare.
+        case ranks = "HOST_RANKS"
         /// More URL prefixes plugins may fetch under, space-separated.
         case allowURLs = "HOST_ALLOW_URLS"
         /// 1 to run every plugin in a worker, 0 none.

@@ -17,13 +17,13 @@ package struct HostSettingError: Error, Sendable, Equatable {
     }
 
     enum Kind: Sendable, Equatable {
-        case apiBaseNotURL(text: String, from: Origin)
-        case apiBaseNotPrefix(URLPrefixError, from: Origin)
+        case apiBase(APIBaseError, from: Origin)
+        case ranks(RankOverrideError)
         case grantNotPrefix(URLPrefixError, from: Origin)
         case notBoolean(HostEnvironment.Variable, value: String)
         case sandboxSwitchedOff(requiredBy: Origin, switchedOffBy: Origin)
         case pluginsDirectoriesEmptyEntry(value: String)
-        case unknownSandboxLayer(SandboxLayers.UnknownName)
+        case unknownSandboxLayer(SandboxLayers.NameError)
         case proxy(ProxyURLError)
     }
 
@@ -33,10 +33,10 @@ package struct HostSettingError: Error, Sendable, Equatable {
     /// - Parameter names: The program's names for its settings.
     package func message(naming names: SettingNames) -> String {
         switch kind {
-        case .apiBaseNotURL(let text, let origin):
-            "\(Self.name(origin, option: names.apiBaseURL)) '\(text)' is not an http, https or file URL; use e.g. https://api.coinbase.com or file://$PWD/Fixtures/coinbase"
-        case .apiBaseNotPrefix(let error, let origin):
-            "\(Self.name(origin, option: names.apiBaseURL)) \(error); plugins may fetch only under it, so give a plain base such as https://api.coinbase.com"
+        case .apiBase(let error, let origin):
+            error.message(naming: Self.name(origin, option: names.apiBaseURL))
+        case .ranks(let error):
+            error.message(naming: HostEnvironment.Variable.ranks.rawValue)
         case .grantNotPrefix(let error, let origin):
             "\(Self.name(origin, option: names.allowURL)) \(error); give a prefix such as https://api.example.com/v2 or file:///srv/prices"
         case .notBoolean(let variable, let value):

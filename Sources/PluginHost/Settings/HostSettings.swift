@@ -6,8 +6,9 @@
 package struct HostSettings: Sendable {
     /// Directories to load plugins from, instead of `HOST_PLUGINS_DIR` and the usual ones.
     package var pluginsDirectories: [String] = []
-    /// The Coinbase-compatible API's base URL, instead of `HOST_API_BASE_URL` or the default.
-    package var apiBaseURL: String?
+    /// API bases, instead of `HOST_API_BASE_URL`: `URL` for every plugin,
+    /// `PLUGIN=URL` for one (see `APIBases(parsing:)`).
+    package var apiBaseURLs: [String] = []
     /// More URL prefixes plugins may fetch under, instead of `HOST_ALLOW_URLS`.
     package var allowedURLs: [String] = []
     /// Every plugin in a worker (true), none (false), or as trust says (nil, or `HOST_ISOLATE`).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PluginBoundary
 import WorkerProtocol
 import Logging
 
@@ -17,8 +18,8 @@ package struct HostWiring: Sendable {
     /// The program's names for its settings, for messages and the reasons listings give.
     package let names: SettingNames
 
-    /// The API plugins talk to when nothing names another.
-    package static let defaultAPIBaseURL = "https://api.coinbase.com"
+    /// The API of a plugin that declares none, when the user names no other.
+    package static let defaultAPIBaseURL = APIBases.coinbase
 
     /// Prepares to wire a host; nothing is checked until asked for.
     /// - Parameters:
@@ -36,7 +37,7 @@ package struct HostWiring: Sendable {
     ///   - logger: Where the host's and the plugins' log lines go.
     ///   - advice: What a refused certificate's message suggests.
     package func host(logger: Logger, advice: NetworkAdvice) throws(HostSettingError) -> Host {
-        let apiBaseURL = try apiBaseURL()
+        let apiBases = try apiBases()
         let allowedURLs = try allowedURLs()
         let discovery = try discovery()
         let trust = trust()
@@ -44,27 +45,21 @@ package struct HostWiring: Sendable {
             logger.warning("your trust store vouches for nothing until it is fixed: \(problem)")
         }
         return Host.live(
-            discovery: discovery, apiBaseURL: apiBaseURL, allowedURLs: allowedURLs, grantOption: names.allowURL,
+            discovery: discovery, apiBases: apiBases, allowedURLs: allowedURLs, grantOption: names.allowURL, baseOption: names.apiBaseURL,
             network: try networkSettings(advice: advice), logger: logger, trust: trust, names: names)
     }
 
-    /// The API base from the setting, the environment, or the default.
-    package func apiBaseURL() throws(HostSettingError) -> URL {
-        let (text, origin): (String, HostSettingError.Origin) =
-            if let apiBaseURL = settings.apiBaseURL { (apiBaseURL, .option) }
-            else if let value = environment.nonEmpty(.apiBaseURL) { (value, .variable(.apiBaseURL)) }
-            else { (Self.defaultAPIBaseURL, .standard) }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "file"].contains(scheme),
-            scheme == "file" || url.host() != nil
-        else {
-            throw HostSettingError(kind: .apiBaseNotURL(text: text, from: origin))
-        }
+    /// Each plugin's API base: the settings, else `HOST_API_BASE_URL`
+    /// (entries separated by spaces), over what each plugin declares.
+    package func apiBases() throws(HostSettingError) -> APIBases {
+        let (entries, origin): ([String], HostSettingError.Origin) =
+            if !settings.apiBaseURLs.isEmpty { (settings.apiBaseURLs, .option) }
+            else { ((environment[.apiBaseURL] ?? "").split(whereSeparator: \.isWhitespace).map(String.init), .variable(.apiBaseURL)) }
         do {
-            _ = try URLPrefix(text)
+            return try APIBases(parsing: entries)
         } catch {
-            throw HostSettingError(kind: .apiBaseNotPrefix(error, from: origin))
+            throw HostSettingError(kind: .apiBase(error, from: origin))
         }
-        return url
     }
 
     /// The prefixes granted beyond the API base: the settings, else `HOST_ALLOW_URLS`.
@@ -140,7 +135,16 @@ package struct HostWiring: Sendable {
 
     /// Everything that says how plugins are found out about and loaded.
     package func loadOptions() throws(HostSettingError) -> LoadOptions {
-        LoadOptions(policy: try policy(), isolation: try isolationOptions(), cache: try cacheUse())
+        LoadOptions(policy: try policy(), isolation: try isolationOptions(), cache: try cacheUse(), ranks: try ranks())
+    }
+
+    /// The user's ranks: `HOST_RANKS=PLUGIN:RANK,…`.
+    package func ranks() throws(HostSettingError) -> RankOverrides {
+        do {
+            return try RankOverrides(parsing: environment[.ranks] ?? "")
+        } catch {
+            throw HostSettingError(kind: .ranks(error))
+        }
     }
 
     /// The trust policy: the allowlist setting, else each directory's

@@ -43,6 +43,10 @@ package struct SettingNames: Sendable, Equatable {
     package var trust: String
     /// The command that takes a vouch back, as a noun.
     package var untrust: String
+    /// The setting that asks one plugin alone for a symbol.
+    package var source: String
+    /// The setting of the user's ranks, by plugin.
+    package var ranks: String
 
     /// Names for a program that has said nothing about its settings.
     /// - Parameters:
@@ -62,6 +66,8 @@ package struct SettingNames: Sendable, Equatable {
     ///   - noProxy: e.g. "--no-proxy".
     ///   - trust: e.g. "`host trust`".
     ///   - untrust: e.g. "`host untrust`".
+    ///   - source: e.g. "--source".
+    ///   - ranks: e.g. "HOST_RANKS".
     package init(
         fetchTimeout: String = "the fetch timeout",
         loadTimeout: String = "the load timeout",
@@ -78,7 +84,9 @@ package struct SettingNames: Sendable, Equatable {
         proxy: String = "the proxy",
         noProxy: String = "the no-proxy switch",
         trust: String = "the program's trust command",
-        untrust: String = "the program's untrust command"
+        untrust: String = "the program's untrust command",
+        source: String = "the source setting",
+        ranks: String = "the ranks setting"
     ) {
         self.fetchTimeout = fetchTimeout
         self.loadTimeout = loadTimeout
@@ -96,5 +104,7 @@ package struct SettingNames: Sendable, Equatable {
         self.noProxy = noProxy
         self.trust = trust
         self.untrust = untrust
+        self.source = source
+        self.ranks = ranks
     }
 }

@@ -25,13 +25,14 @@ enum PluginRegistration {
     struct Exported: @unchecked Sendable {
         let descriptor: UnsafePointer<pb_plugin_descriptor>
         let name: String
+        let rank: FetcherRank
         let makeFetchers: PluginExport.FetcherFactory
     }
 
     private static let state = Mutex<Exported?>(nil)
 
     static func descriptor(
-        name: String, version: String, metadata: PluginExport.Metadata, makeFetchers: @escaping PluginExport.FetcherFactory
+        name: String, version: String, metadata: PluginExport.Metadata, rank: FetcherRank, makeFetchers: @escaping PluginExport.FetcherFactory
     ) -> UnsafeRawPointer {
         state.withLock { exported in
             if let exported { return UnsafeRawPointer(exported.descriptor) }
@@ -48,9 +49,10 @@ enum PluginRegistration {
                 description: metadata.description.flatMap { UnsafePointer(strdup($0)) },
                 author: metadata.author.flatMap { UnsafePointer(strdup($0)) },
                 license: metadata.license.flatMap { UnsafePointer(strdup($0)) },
-                homepage: metadata.homepage.flatMap { UnsafePointer(strdup($0)) }
+                homepage: metadata.homepage.flatMap { UnsafePointer(strdup($0)) },
+                api_base_url: metadata.apiBaseURL.flatMap { UnsafePointer(strdup($0)) }
             ))
-            exported = Exported(descriptor: descriptor, name: name, makeFetchers: makeFetchers)
+            exported = Exported(descriptor: descriptor, name: name, rank: rank, makeFetchers: makeFetchers)
             return UnsafeRawPointer(descriptor)
         }
     }
@@ -84,7 +86,7 @@ enum PluginRegistration {
             host.log(PB_LOG_WARNING, "\(exported.name) has no fetchers to register")
         }
         for fetcher in fetchers {
-            register(fetcher, with: host, plugin: exported.name)
+            register(fetcher, with: host, plugin: exported.name, rank: exported.rank)
         }
         return PB_OK
     }
@@ -104,7 +106,7 @@ enum PluginRegistration {
         return url
     }
 
-    private static func register(_ fetcher: any PriceFetcher, with host: HostServicesClient, plugin: String) {
+    private static func register(_ fetcher: any PriceFetcher, with host: HostServicesClient, plugin: String, rank: FetcherRank) {
         let symbol = fetcher.symbol
         guard isValidSymbol(symbol) else {
             host.log(PB_LOG_ERROR, "\(plugin) skipped a fetcher with symbol \"\(symbol)\": a symbol must be 1 to \(PB_SYMBOL_MAX_LENGTH) upper-case ASCII letters or digits, e.g. ETH")
@@ -121,7 +123,9 @@ enum PluginRegistration {
                     symbol: symbolText,
                     display_name: displayName,
                     context: context,
-                    fetch: fetchTrampoline
+                    fetch: fetchTrampoline,
+                    rank: rank.value,
+                    has_rank: true
                 )
                 return host.registerFetcher(&record)
             }
@@ -130,7 +134,7 @@ enum PluginRegistration {
         case PB_OK:
             host.log(PB_LOG_DEBUG, "\(plugin) registered \(symbol) (\(fetcher.displayName))")
         case PB_ERR_DUPLICATE:
-            host.log(PB_LOG_WARNING, "\(plugin) did not register \(symbol): another plugin already did, and the first registration stays")
+            host.log(PB_LOG_WARNING, "\(plugin) did not register \(symbol) twice: its first fetcher for it stays")
         case PB_ERR_TOO_LATE:
             host.log(PB_LOG_ERROR, "\(plugin) could not register \(symbol): the host says registration is over")
         case PB_ERR_INVALID_ARGUMENT:

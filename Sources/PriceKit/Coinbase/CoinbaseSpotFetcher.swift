@@ -101,24 +101,13 @@ public struct CoinbaseSpotFetcher: PriceFetcher {
     }
 
     private func pair(currency: String) throws(PriceFetchError) -> String {
-        guard Self.isCode(symbol) else {
+        guard AssetCode.isValid(symbol) else {
             throw .invalidCode(role: "base asset", value: symbol, example: "ETH")
         }
-        guard Self.isCode(currency) else {
+        guard AssetCode.isValid(currency) else {
             throw .invalidCode(role: "quote currency", value: currency, example: "USD")
         }
         return "\(symbol)-\(currency.uppercased())"
-    }
-
-    /// Whether `code` can go into the URL path as it is: 2 to 10 ASCII
-    /// letters or digits, which covers ISO 4217 and every crypto ticker
-    /// Coinbase quotes.
-    private static func isCode(_ code: String) -> Bool {
-        (2...10).contains(code.utf8.count) && code.utf8.allSatisfy { byte in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
     }
 
     /// Coinbase's own error message, or the start of whatever else came back.
@@ -127,7 +116,7 @@ public struct CoinbaseSpotFetcher: PriceFetcher {
            let summary = errors.summary {
             return summary
         }
-        return body.isEmpty ? "the response body is empty" : "the response body was \(excerpt(of: body))"
+        return body.isEmpty ? "the response body is empty" : "the response body was \(ResponseExcerpt.of(body))"
     }
 
     private static func detail(for error: DecodingError, body: [UInt8]) -> String {
@@ -137,15 +126,8 @@ public struct CoinbaseSpotFetcher: PriceFetcher {
             return "it holds errors instead of a price: \(summary)"
         }
         if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-            return "the body is not valid JSON: \(excerpt(of: body))"
+            return "the body is not valid JSON: \(ResponseExcerpt.of(body))"
         }
         return error.sentence
-    }
-
-    /// The first 80 characters of `body`, quoted, on one line.
-    private static func excerpt(of body: [UInt8]) -> String {
-        let text = String(decoding: body.prefix(320), as: UTF8.self).singleLine
-        let short = text.count > 80 ? text.prefix(80) + "…" : Substring(text)
-        return "\"\(short)\""
     }
 }

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 /// A message from the host to a worker; see ``Frame`` for how it travels.
 package enum HostToWorker: Sendable, Equatable, FrameCodable {
     /// Load the plugin on descriptor 5. Sent once, after the worker's
@@ -32,50 +34,78 @@ package enum HostToWorker: Sendable, Equatable, FrameCodable {
 package struct LoadRequest: Sendable, Equatable, FrameCodable {
     /// The plugin file as the host found it, for messages.
     package var path: String
-    /// The values `config_value` returns.
+    /// The values `config_value` returns, but `api_base_url`.
     package var configuration: [String: String]
+    /// The rule that gives the plugin its `api_base_url`, once the worker
+    /// has read its descriptor's name and declared base.
+    package var apiBases: APIBases
     /// The HTTP timeout for a plugin that asks for 0, in milliseconds.
     package var defaultTimeoutMilliseconds: UInt32
     /// The least severe log line worth sending back.
     package var logLevel: LogFrame.Level
 
     /// A request to load the plugin found at `path`.
-    package init(path: String, configuration: [String: String], defaultTimeoutMilliseconds: UInt32, logLevel: LogFrame.Level) {
+    package init(
+        path: String, configuration: [String: String], apiBases: APIBases = APIBases(), defaultTimeoutMilliseconds: UInt32, logLevel: LogFrame.Level
+    ) {
         self.path = path
         self.configuration = configuration
+        self.apiBases = apiBases
         self.defaultTimeoutMilliseconds = defaultTimeoutMilliseconds
         self.logLevel = logLevel
     }
 
-    /// The path, the configuration as pairs in ascending key order, the timeout, the level.
+    /// The path, the configuration as pairs in ascending key order, the
+    /// bases, the timeout, the level.
     package func encode(to writer: inout FrameWriter) {
         writer.write(path)
-        let pairs = configuration.sorted { $0.key < $1.key }
-        writer.write(UInt32(truncatingIfNeeded: pairs.count))
-        for (key, value) in pairs {
-            writer.write(key)
-            writer.write(value)
-        }
+        writer.writeSorted(configuration)
+        writer.writeSorted(apiBases.byPlugin)
+        writer.write(apiBases.everyPlugin)
+        writer.write(apiBases.fallback)
         writer.write(defaultTimeoutMilliseconds)
         writer.write(logLevel)
     }
 
-    /// Refuses keys out of order: each configuration has one encoding.
+    /// Refuses keys out of order: each request has one encoding.
     package init(from reader: inout FrameReader) throws(FrameError) {
         path = try reader.read()
-        let count = Int(try reader.readUInt32())
-        guard count <= reader.remaining else { throw .undecodable(.truncated) }
-        var configuration: [String: String] = [:]
-        var previous: String?
-        for _ in 0..<count {
-            let key: String = try reader.read()
-            if let previous, !(previous < key) { throw .undecodable(.unordered("configuration keys")) }
-            previous = key
-            configuration[key] = try reader.read()
-        }
-        self.configuration = configuration
+        configuration = try reader.readSorted("configuration keys")
+        let byPlugin = try reader.readSorted("plugins' API bases")
+        apiBases = APIBases(byPlugin: byPlugin, everyPlugin: try reader.readOptional(), fallback: try reader.read())
         defaultTimeoutMilliseconds = try reader.read()
         logLevel = try reader.read()
+    }
+}
+
+extension FrameWriter {
+    /// A count, then each key and value in ascending key order.
+    mutating func writeSorted(_ pairs: [String: String]) {
+        let sorted = pairs.sorted { $0.key < $1.key }
+        write(UInt32(truncatingIfNeeded: sorted.count))
+        for (key, value) in sorted {
+            write(key)
+            write(value)
+        }
+    }
+}
+
+extension FrameReader {
+    /// What ``FrameWriter/writeSorted(_:)`` wrote; keys out of order are
+    /// refused, so each dictionary has one encoding.
+    /// - Parameter what: What the keys are, for the error.
+    mutating func readSorted(_ what: String) throws(FrameError) -> [String: String] {
+        let count = Int(try readUInt32())
+        guard count <= remaining else { throw .undecodable(.truncated) }
+        var pairs: [String: String] = [:]
+        var previous: String?
+        for _ in 0..<count {
+            let key: String = try read()
+            if let previous, !(previous < key) { throw .undecodable(.unordered(what)) }
+            previous = key
+            pairs[key] = try read()
+        }
+        return pairs
     }
 }
 

@@ -79,23 +79,28 @@ package enum LoadReply: Sendable, Equatable, FrameCodable {
         package var symbol: String
         /// Its display name.
         package var displayName: String
+        /// The rank it declares (`pb_fetcher_rank`), before the host's cap and the user's overrides.
+        package var rank: UInt32
 
         /// A fetcher for `symbol`.
-        package init(symbol: String, displayName: String) {
+        package init(symbol: String, displayName: String, rank: UInt32) {
             self.symbol = symbol
             self.displayName = displayName
+            self.rank = rank
         }
 
         /// The fields in order.
         package func encode(to writer: inout FrameWriter) {
             writer.write(symbol)
             writer.write(displayName)
+            writer.write(rank)
         }
 
         /// The fields in order.
         package init(from reader: inout FrameReader) throws(FrameError) {
             symbol = try reader.read()
             displayName = try reader.read()
+            rank = try reader.read()
         }
     }
 

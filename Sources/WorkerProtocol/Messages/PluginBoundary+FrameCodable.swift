@@ -3,7 +3,7 @@ import PluginBoundary
 // The encodings of the plugin boundary's values that travel in frames.
 
 extension PluginMetadata: FrameCodable {
-    /// The ABI version and size, then the four optional texts.
+    /// The ABI version and size, then the five optional texts.
     package func encode(to writer: inout FrameWriter) {
         writer.write(abiVersion)
         writer.write(descriptorSize)
@@ -11,13 +11,15 @@ extension PluginMetadata: FrameCodable {
         writer.write(author)
         writer.write(license)
         writer.write(homepage)
+        writer.write(apiBaseURL)
     }
 
-    /// The ABI version and size, then the four optional texts.
+    /// The ABI version and size, then the five optional texts.
     package init(from reader: inout FrameReader) throws(FrameError) {
         self.init(
             abiVersion: try reader.read(), descriptorSize: try reader.read(), description: try reader.readOptional(),
-            author: try reader.readOptional(), license: try reader.readOptional(), homepage: try reader.readOptional())
+            author: try reader.readOptional(), license: try reader.readOptional(), homepage: try reader.readOptional(),
+            apiBaseURL: try reader.readOptional())
     }
 }
 

@@ -12,6 +12,17 @@
  *   FIXTURE_NO_ENTRY            do not export patchbay_plugin_entry
  *   FIXTURE_REGISTER_FAILS      log an error and return PB_ERR_PLUGIN_FAILED
  *
+ * A plugin among several sources of one symbol:
+ *
+ *   FIXTURE_RANK=n              declare rank n (has_rank true); default: none declared
+ *   FIXTURE_OLD_FETCHER         register a pb_fetcher of the first revision's size,
+ *                               with PB_RANK_PRIMARY in memory after it, unread
+ *   FIXTURE_API_BASE="..."      declare this API base in the descriptor
+ *   FIXTURE_FETCH_BASE="..."    fetch under this base, not config_value("api_base_url")
+ *   FIXTURE_AMOUNT="..."        answer this amount at once, without HTTP
+ *   FIXTURE_ANSWER_AFTER_MS=n   with FIXTURE_AMOUNT: answer from another thread, n ms later
+ *   FIXTURE_FAILS="..."         answer this error message at once, without HTTP
+ *
  * Plugins that misbehave in ways only --isolate survives:
  *
  *   FIXTURE_SEGV_IN_REGISTER    write through NULL inside register_plugin
@@ -87,7 +98,8 @@ static void finish(fetch_call *call, const char *amount, const char *error) {
 
 static void on_response(void *request_context, const pb_http_response *response) {
     fetch_call *call = request_context;
-    char message[256];
+    /* The host refuses an error message over 512 bytes. */
+    char message[512];
     char amount[64];
     if (response->error) {
         snprintf(message, sizeof message, "request failed: %s", response->error);
@@ -123,9 +135,47 @@ static void *answer_late(void *argument) {
 }
 #endif
 
+#if defined(FIXTURE_AMOUNT) && defined(FIXTURE_ANSWER_AFTER_MS)
+typedef struct slow_call {
+    pb_fetch_completion_fn completion;
+    void *completion_context;
+    char currency[16];
+} slow_call;
+
+static void *answer_slowly(void *argument) {
+    slow_call *slow = argument;
+    struct timespec pause = {.tv_sec = FIXTURE_ANSWER_AFTER_MS / 1000, .tv_nsec = (long)(FIXTURE_ANSWER_AFTER_MS % 1000) * 1000000L};
+    while (nanosleep(&pause, &pause) != 0) {}
+    pb_fetch_result result = {.struct_size = sizeof result, .base = FIXTURE_SYMBOL, .currency = slow->currency, .amount = FIXTURE_AMOUNT};
+    slow->completion(slow->completion_context, &result);
+    free(slow);
+    return NULL;
+}
+#endif
+
 static void fetch(void *context, const pb_fetch_request *request,
                   pb_fetch_completion_fn completion, void *completion_context) {
     (void)context;
+#if defined(FIXTURE_AMOUNT) && defined(FIXTURE_ANSWER_AFTER_MS)
+    slow_call *slow = calloc(1, sizeof *slow);
+    pthread_t answerer;
+    if (!slow) abort();
+    slow->completion = completion;
+    slow->completion_context = completion_context;
+    snprintf(slow->currency, sizeof slow->currency, "%s", request->currency);
+    if (pthread_create(&answerer, NULL, answer_slowly, slow) != 0) abort();
+    pthread_detach(answerer);
+    return;
+#elif defined(FIXTURE_AMOUNT)
+    pb_fetch_result fixed = {.struct_size = sizeof fixed, .base = FIXTURE_SYMBOL, .currency = request->currency, .amount = FIXTURE_AMOUNT};
+    completion(completion_context, &fixed);
+    return;
+#elif defined(FIXTURE_FAILS)
+    (void)request;
+    pb_fetch_result failed = {.struct_size = sizeof failed, .error = FIXTURE_FAILS};
+    completion(completion_context, &failed);
+    return;
+#endif
 #if defined(FIXTURE_ABORT_IN_FETCH)
     abort();
 #elif defined(FIXTURE_EXIT_IN_FETCH)
@@ -169,7 +219,11 @@ static void fetch(void *context, const pb_fetch_request *request,
     call->completion_context = completion_context;
     snprintf(call->currency, sizeof call->currency, "%s", request->currency);
 
+#ifdef FIXTURE_FETCH_BASE
+    const char *base = FIXTURE_FETCH_BASE;
+#else
     const char *base = host->config_value(host->host_context, "api_base_url");
+#endif
     char url[1024];
     snprintf(url, sizeof url, "%s/v2/prices/%s-%s/spot", base ? base : "", FIXTURE_SYMBOL, call->currency);
     host->http_get(host->host_context, url, request->timeout_ms, on_response, call);
@@ -208,7 +262,17 @@ static pb_status register_plugin(const pb_host_services *services) {
         .display_name = "Dogecoin (C)",
         .context = NULL,
         .fetch = fetch,
+#ifdef FIXTURE_RANK
+        .rank = FIXTURE_RANK,
+        .has_rank = true,
+#endif
     };
+#ifdef FIXTURE_OLD_FETCHER
+    /* What a plugin built before ranks passes: its struct ends at `fetch`. */
+    fetcher.struct_size = offsetof(pb_fetcher, rank);
+    fetcher.rank = PB_RANK_PRIMARY;
+    fetcher.has_rank = true;
+#endif
     pb_status status = services->register_fetcher(services->host_context, &fetcher);
     if (status == PB_ERR_DUPLICATE) {
         services->log(services->host_context, PB_LOG_WARNING, FIXTURE_SYMBOL " is already registered by another plugin");
@@ -224,6 +288,9 @@ static const pb_plugin_descriptor descriptor = {
     .name = FIXTURE_NAME,
     .version = "0.1.0",
     .register_plugin = register_plugin,
+#ifdef FIXTURE_API_BASE
+    .api_base_url = FIXTURE_API_BASE,
+#endif
 };
 
 #ifndef FIXTURE_NO_ENTRY

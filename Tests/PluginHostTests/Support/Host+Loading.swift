@@ -9,9 +9,19 @@ extension Host {
     }
 
     /// Finds the plugins and loads each in a worker process of its own.
+    /// Who vouched is asked as the host asks it: it decides which declared
+    /// ranks and API bases are believed.
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop the workers.
     func loadPlugins(isolation: IsolationOptions) async -> LoadedPlugins {
-        let (result, workers) = await IsolatedPluginLoader(services: services, trust: trust, options: isolation).load(pluginFiles())
-        return LoadedPlugins(reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers), workers: workers, services: services)
+        let candidates = pluginCandidates()
+        let locks = LockFileCache(trust: trust)
+        let rule = PlacementRule(policy: .byTrust, trust: trust)
+        let vouched = Self.vouched(candidates, candidates.map { rule.placement(of: $0.path, origin: $0.origin, lock: locks.lock(for: $0.path)) })
+        var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
+        loader.vouched = { vouched.contains($0) }
+        let (result, workers) = await loader.load(candidates.map(\.path))
+        return LoadedPlugins(
+            reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers, vouched: vouched), workers: workers,
+            services: services)
     }
 }

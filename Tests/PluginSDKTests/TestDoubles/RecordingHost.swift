@@ -20,6 +20,8 @@ final class RecordingHost: @unchecked Sendable {
         let displayName: String
         let context: UnsafeMutableRawPointer?
         let fetch: pb_fetch_fn
+        /// As the host reads it, `pb_fetcher_rank`.
+        let rank: UInt32
     }
 
     private struct State {
@@ -64,12 +66,13 @@ final class RecordingHost: @unchecked Sendable {
     }
 
     private func register(_ fetcher: UnsafePointer<pb_fetcher>?) -> pb_status {
-        guard let fetcher = fetcher?.pointee, let symbol = fetcher.symbol, let displayName = fetcher.display_name, let fetch = fetcher.fetch
+        guard let pointer = fetcher, let fetcher = fetcher?.pointee, let symbol = fetcher.symbol, let displayName = fetcher.display_name, let fetch = fetcher.fetch
         else {
             return PB_ERR_INVALID_ARGUMENT
         }
         let registration = Registration(
-            symbol: String(cString: symbol), displayName: String(cString: displayName), context: fetcher.context, fetch: fetch)
+            symbol: String(cString: symbol), displayName: String(cString: displayName), context: fetcher.context, fetch: fetch,
+            rank: pb_fetcher_rank(pointer))
         state.withLock { $0.registrations.append(registration) }
         return PB_OK
     }

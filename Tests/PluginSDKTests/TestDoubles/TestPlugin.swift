@@ -9,7 +9,9 @@ import PluginSDK
 enum TestPlugin {
     /// NB: `nonisolated(unsafe)` because a pointer is not `Sendable`; the
     /// descriptor is written once by the SDK and never changes after.
-    nonisolated(unsafe) static let descriptor = PluginExport.descriptor(name: "TestPlugin", version: "1.0.0") { services in
+    nonisolated(unsafe) static let descriptor = PluginExport.descriptor(
+        name: "TestPlugin", version: "1.0.0", defaultAPIBaseURL: "https://api.example.com", rank: .primary
+    ) { services in
         let symbols = try JSONDecoder().decode([String].self, from: Data((services.configValue(forKey: "symbols") ?? "[]").utf8))
         return symbols.map(TimeoutEchoFetcher.init)
     }.assumingMemoryBound(to: pb_plugin_descriptor.self)

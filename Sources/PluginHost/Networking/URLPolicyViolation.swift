@@ -4,7 +4,7 @@ import PluginBoundary
 ///
 /// Its ``description`` is the one line the plugin's `http_get` completion
 /// gets as its error, written for the plugin to show to its user.
-package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+package struct URLPolicyViolation: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL the plugin asked for, as it wrote it.
     package let url: String
     private let reason: Reason
@@ -15,9 +15,11 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         /// Well formed, but under no prefix.
         case outside(StrictURL, allowed: [String], grantOption: String?)
         /// A redirect led to a URL that is refused.
-        case redirect(to: String, URLRefusal)
+        case redirect(to: String, URLPolicyViolation)
         /// The networking refused it, e.g. a symbolic link out of a `file` base.
         case networking(String)
+        /// Under the base the plugin declares, which nobody vouched for.
+        case unvouched(URLPolicy.WithheldBase)
         /// Longer than ``URLPolicy/maximumLength``.
         case tooLong(bytes: Int)
     }
@@ -44,6 +46,10 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
             return "it redirects to \(PluginOutputRules.echoed(location)), and \(refusal.explanation)"
         case .networking(let reason):
             return reason
+        case .unvouched(let withheld):
+            let grant = withheld.baseOption.map { "pass \($0) \(withheld.plugin)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
+            let vouch = withheld.trustCommand.map { ", or vouch for the plugin with \($0)" } ?? ""
+            return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin); to let it fetch there, \(grant)\(vouch)"
         case .tooLong(let bytes):
             return "it is \(bytes) bytes long, and a URL may be at most \(URLPolicy.maximumLength)"
         }

@@ -1,0 +1,91 @@
+import PluginBoundary
+
+extension APIBases {
+    /// Reads the user's bases: each entry is `URL`, for every plugin, or
+    /// `PLUGIN=URL`, for the plugin of that descriptor name. An entry is
+    /// `PLUGIN=URL` when the text before its first `=` has no `:` or `/`,
+    /// which a URL's scheme always has.
+    /// - Parameters:
+    ///   - entries: The entries, in the order given.
+    ///   - fallback: The base of a plugin nothing else gives one.
+    /// - Throws: ``APIBaseError`` for the first entry that is not a base the
+    ///   host could fetch under, or that repeats a plugin or the base for all.
+    package init(parsing entries: [String], fallback: String = APIBases.coinbase) throws(APIBaseError) {
+        self.init(fallback: fallback)
+        for entry in entries {
+            var plugin: String?
+            var url = entry
+            if let equals = entry.firstIndex(of: "="), !entry[..<equals].contains(where: { $0 == ":" || $0 == "/" }) {
+                plugin = String(entry[..<equals])
+                url = String(entry[entry.index(after: equals)...])
+                guard plugin?.isEmpty == false else { throw APIBaseError(entry: entry, .noPluginName) }
+            }
+            try Self.check(url, entry: entry)
+            if let plugin {
+                if let earlier = byPlugin[plugin] { throw APIBaseError(entry: entry, .repeated(plugin: plugin, earlier: earlier)) }
+                byPlugin[plugin] = url
+            } else {
+                if let earlier = everyPlugin { throw APIBaseError(entry: entry, .repeated(plugin: nil, earlier: earlier)) }
+                everyPlugin = url
+            }
+        }
+    }
+
+    /// Refuses a URL the host could not fetch under as a base.
+    private static func check(_ url: String, entry: String) throws(APIBaseError) {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        let rest = url.dropFirst(scheme.count)
+        guard ["http", "https", "file"].contains(scheme), rest.hasPrefix("://"),
+            scheme == "file" || !rest.dropFirst(3).prefix(while: { $0 != "/" && $0 != "?" && $0 != "#" }).isEmpty
+        else {
+            throw APIBaseError(entry: entry, .notAURL(url))
+        }
+        do {
+            _ = try URLPrefix(url)
+        } catch {
+            throw APIBaseError(entry: entry, .notAPrefix(error))
+        }
+    }
+}
+
+/// Why a base the user gave cannot be one.
+package struct APIBaseError: Error, Sendable, Equatable {
+    /// The entry as given, e.g. `BitstampPlugin=ftp://x`.
+    package let entry: String
+    /// What is wrong with it.
+    package let problem: Problem
+
+    /// What is wrong with an entry.
+    package enum Problem: Sendable, Equatable {
+        /// Not an http, https or file URL with a host (file needs none).
+        case notAURL(String)
+        /// A URL the host would never fetch under as it is: a user name, a query…
+        case notAPrefix(URLPrefixError)
+        /// `=URL`, with nothing before the `=`.
+        case noPluginName
+        /// A second base for one plugin, or for every plugin (`plugin` nil).
+        case repeated(plugin: String?, earlier: String)
+    }
+
+    init(entry: String, _ problem: Problem) {
+        self.entry = entry
+        self.problem = problem
+    }
+
+    /// One line that names the setting as the user gave it, and the fix.
+    /// - Parameter source: What set it, e.g. `--api-base-url` or `HOST_API_BASE_URL`.
+    package func message(naming source: String) -> String {
+        switch problem {
+        case .notAURL(let url):
+            "\(source) '\(url)' is not an http, https or file URL; use e.g. https://api.coinbase.com or file://$PWD/Fixtures/coinbase"
+        case .notAPrefix(let error):
+            "\(source) \(error); plugins may fetch only under it, so give a plain base such as https://api.coinbase.com"
+        case .noPluginName:
+            "\(source) '\(entry)' names no plugin before '='; give PLUGIN=URL, e.g. BitstampPlugin=https://www.bitstamp.net, or a URL for every plugin"
+        case .repeated(let plugin?, let earlier):
+            "\(source) gives \(plugin) two bases, '\(earlier)' and '\(entry.dropFirst(plugin.count + 1))'; give it one"
+        case .repeated(nil, let earlier):
+            "\(source) gives every plugin two bases, '\(earlier)' and '\(entry)'; give one, and PLUGIN=URL for a plugin of its own"
+        }
+    }
+}

@@ -1,0 +1,132 @@
+/// Who provides what: for each symbol, every plugin that provides it, in
+/// the order `fetch` asks them. The one place that rule lives; every way of
+/// learning what plugins provide (loading in-process or in workers,
+/// scanning, the registry cache, loading on demand) reports here, and every
+/// fetch and listing asks here.
+///
+/// The order is GStreamer's: highest rank first, then search order (the
+/// order the plugins were added in) among equal ranks. A plugin's rank is
+/// the user's (`HOST_RANKS`) when given; else what its fetcher declares,
+/// believed up to ``SourceRank/secondary`` for a plugin nobody vouched for,
+/// so that a stranger cannot put itself before the sources the user trusts.
+/// A provider at rank 0 is never asked unless the user names it.
+///
+/// ```swift
+/// var providers = SymbolProviders(overrides: try RankOverrides(parsing: "BitstampPlugin:300"))
+/// providers.add(plugin: coinbase, vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .primary)])
+/// providers.add(plugin: bitstamp, vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .secondary)])
+/// providers.asked(for: "ETH").map(\.plugin.name)   // ["BitstampPlugin", "EthereumPlugin"]
+/// ```
+package struct SymbolProviders: Sendable {
+    /// One plugin's fetcher for one symbol, and where it stands.
+    package struct Provider: Sendable, Equatable {
+        /// The plugin.
+        package let plugin: PluginIdentity
+        /// The symbol, e.g. "ETH".
+        package let symbol: String
+        /// Its display name, e.g. "Ethereum".
+        package let displayName: String
+        /// The rank its order comes from.
+        package let rank: SourceRank
+        /// Why it has that rank.
+        package let rankOrigin: RankOrigin
+        /// Its plugin's place in search order.
+        let searchIndex: Int
+    }
+
+    /// Where a provider's rank comes from.
+    package enum RankOrigin: String, Sendable, Equatable {
+        /// The plugin's fetcher declares it (or declares none: secondary).
+        case declared
+        /// The plugin declares more, and nobody vouched for it: secondary.
+        case capped
+        /// The user's `HOST_RANKS`.
+        case overridden
+    }
+
+    /// A fetcher as a plugin registered it.
+    package struct Fetcher: Sendable, Equatable {
+        /// The symbol.
+        package let symbol: String
+        /// Its display name.
+        package let displayName: String
+        /// The rank the plugin declares; ``SourceRank/secondary`` when it declares none.
+        package let declared: SourceRank
+
+        /// A fetcher as registered.
+        package init(symbol: String, displayName: String, declared: SourceRank) {
+            self.symbol = symbol
+            self.displayName = displayName
+            self.declared = declared
+        }
+    }
+
+    private let overrides: RankOverrides
+    /// Each symbol's providers, kept in order as plugins are added.
+    private var bySymbol: [String: [Provider]] = [:]
+    private var added = 0
+
+    /// No providers yet.
+    /// - Parameter overrides: The user's ranks, by plugin name.
+    package init(overrides: RankOverrides = RankOverrides()) {
+        self.overrides = overrides
+    }
+
+    /// Adds a plugin's fetchers, after every plugin added before it in search order.
+    /// - Parameters:
+    ///   - plugin: The plugin.
+    ///   - vouched: Whether someone vouched for it: then its declared ranks are believed in full.
+    ///   - fetchers: What it registered, one fetcher per symbol.
+    /// - Complexity: O(*p*) per fetcher, for *p* providers of its symbol.
+    package mutating func add(plugin: PluginIdentity, vouched: Bool, fetchers: [Fetcher]) {
+        let searchIndex = added
+        added += 1
+        for fetcher in fetchers {
+            let (rank, origin) = rank(of: fetcher, plugin: plugin, vouched: vouched)
+            let provider = Provider(
+                plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, searchIndex: searchIndex)
+            var providers = bySymbol[fetcher.symbol] ?? []
+            // After every provider that comes first: a higher rank, or an equal one earlier in search order.
+            let position = providers.firstIndex { Self.comesFirst(provider, $0) } ?? providers.endIndex
+            providers.insert(provider, at: position)
+            bySymbol[fetcher.symbol] = providers
+        }
+    }
+
+    /// The rank a fetcher gets: the user's, else what it declares, capped
+    /// for a plugin nobody vouched for.
+    private func rank(of fetcher: Fetcher, plugin: PluginIdentity, vouched: Bool) -> (SourceRank, RankOrigin) {
+        if let rank = overrides[plugin.name] { return (rank, .overridden) }
+        if !vouched, fetcher.declared > .secondary { return (.secondary, .capped) }
+        return (fetcher.declared, .declared)
+    }
+
+    /// Whether `provider` is asked before `other`.
+    private static func comesFirst(_ provider: Provider, _ other: Provider) -> Bool {
+        provider.rank != other.rank ? provider.rank > other.rank : provider.searchIndex < other.searchIndex
+    }
+
+    /// Every symbol provided, sorted.
+    package var symbols: [String] { bySymbol.keys.sorted() }
+
+    /// Every provider of `symbol`, in the order of rank, then search order,
+    /// those at rank 0 included; empty for a symbol nobody provides.
+    package func providers(of symbol: String) -> [Provider] {
+        bySymbol[symbol] ?? []
+    }
+
+    /// The providers `fetch` asks for `symbol`, in order: all but those at rank 0.
+    package func asked(for symbol: String) -> [Provider] {
+        providers(of: symbol).filter { $0.rank > .none }
+    }
+
+    /// The provider `fetch` asks first for `symbol`, if any.
+    package func first(for symbol: String) -> Provider? {
+        providers(of: symbol).first { $0.rank > .none }
+    }
+
+    /// Every provider of every symbol: symbols sorted, each symbol's providers in order.
+    package var all: [Provider] {
+        symbols.flatMap { providers(of: $0) }
+    }
+}

@@ -1,0 +1,99 @@
+@testable import PluginHost
+import Testing
+
+/// The one rule for who provides what: rank first, then search order.
+@Suite("Who provides what")
+struct SymbolProvidersTests {
+    static func plugin(_ name: String) -> PluginIdentity {
+        PluginIdentity(name: name, version: "1.0.0", path: "/plugins/lib\(name).so")
+    }
+
+    static func eth(_ rank: SourceRank) -> [SymbolProviders.Fetcher] {
+        [SymbolProviders.Fetcher(symbol: "ETH", displayName: "Ethereum", declared: rank)]
+    }
+
+    @Test("Higher rank first, then search order among equal ranks")
+    func order() {
+        var providers = SymbolProviders()
+        providers.add(plugin: Self.plugin("A"), vouched: true, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("B"), vouched: true, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("C"), vouched: true, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("D"), vouched: true, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("E"), vouched: true, fetchers: Self.eth(SourceRank(257)))
+        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["E", "B", "A", "C", "D"])
+        #expect(providers.first(for: "ETH")?.plugin.name == "E")
+    }
+
+    @Test("Rank 0 is listed but never asked unless named")
+    func rankNone() {
+        var providers = SymbolProviders()
+        providers.add(plugin: Self.plugin("Off"), vouched: true, fetchers: Self.eth(.none))
+        providers.add(plugin: Self.plugin("On"), vouched: true, fetchers: Self.eth(.marginal))
+        #expect(providers.providers(of: "ETH").map(\.plugin.name) == ["On", "Off"])
+        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["On"])
+
+        var alone = SymbolProviders()
+        alone.add(plugin: Self.plugin("Off"), vouched: true, fetchers: Self.eth(.none))
+        #expect(alone.first(for: "ETH") == nil)
+        #expect(alone.providers(of: "ETH").count == 1)
+    }
+
+    @Test("A plugin nobody vouched for is believed up to secondary")
+    func cap() {
+        var providers = SymbolProviders()
+        providers.add(plugin: Self.plugin("Bundled"), vouched: true, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("Stranger"), vouched: false, fetchers: Self.eth(SourceRank(1000)))
+        providers.add(plugin: Self.plugin("Modest"), vouched: false, fetchers: Self.eth(.marginal))
+        let asked = providers.asked(for: "ETH")
+        #expect(asked.map(\.plugin.name) == ["Bundled", "Stranger", "Modest"])
+        #expect(asked.map(\.rank) == [.secondary, .secondary, .marginal])
+        #expect(asked.map(\.rankOrigin) == [.declared, .capped, .declared])
+    }
+
+    @Test("The user's ranks win over any declaration, capped or not")
+    func overrides() throws {
+        var providers = SymbolProviders(overrides: try RankOverrides(parsing: "Stranger:primary, Bundled:0"))
+        providers.add(plugin: Self.plugin("Bundled"), vouched: true, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("Stranger"), vouched: false, fetchers: Self.eth(.marginal))
+        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["Stranger"])
+        #expect(providers.providers(of: "ETH").map(\.rankOrigin) == [.overridden, .overridden])
+    }
+
+    @Test("Each symbol has its own order")
+    func symbolsApart() {
+        var providers = SymbolProviders()
+        providers.add(plugin: Self.plugin("A"), vouched: true, fetchers: [
+            .init(symbol: "BTC", displayName: "Bitcoin", declared: .primary), .init(symbol: "ETH", displayName: "Ethereum", declared: .marginal),
+        ])
+        providers.add(plugin: Self.plugin("B"), vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ether", declared: .secondary)])
+        #expect(providers.symbols == ["BTC", "ETH"])
+        #expect(providers.asked(for: "BTC").map(\.plugin.name) == ["A"])
+        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["B", "A"])
+        #expect(providers.all.map { "\($0.symbol) \($0.plugin.name)" } == ["BTC A", "ETH B", "ETH A"])
+        #expect(providers.asked(for: "XRP").isEmpty)
+    }
+
+    @Test("HOST_RANKS takes numbers and the header's names", arguments: [
+        ("A:256", "A", SourceRank.primary), ("A:PRIMARY", "A", .primary), ("A:secondary", "A", .secondary), ("A:Marginal", "A", .marginal),
+        ("A:none", "A", .none), ("A:0", "A", .none), (" A:4294967295 ,", "A", SourceRank(4_294_967_295)), ("Name With:Colon:7", "Name With:Colon", SourceRank(7)),
+    ])
+    func rankTexts(text: String, plugin: String, rank: SourceRank) throws {
+        #expect(try RankOverrides(parsing: text)[plugin] == rank)
+    }
+
+    @Test("A bad HOST_RANKS is one line naming the entry and the fix", arguments: [
+        ("A", "HOST_RANKS has 'A', which is not PLUGIN:RANK; separate entries with commas, e.g. HOST_RANKS=BitstampPlugin:primary,EthereumPlugin:0"),
+        (":5", "HOST_RANKS has ':5', which is not PLUGIN:RANK; separate entries with commas, e.g. HOST_RANKS=BitstampPlugin:primary,EthereumPlugin:0"),
+        ("A:-1", "HOST_RANKS has 'A:-1', whose rank is not a number from 0 to 4294967295 nor primary, secondary, marginal or none; e.g. HOST_RANKS=BitstampPlugin:primary,EthereumPlugin:0"),
+        ("A:4294967296", "HOST_RANKS has 'A:4294967296', whose rank is not a number from 0 to 4294967295 nor primary, secondary, marginal or none; e.g. HOST_RANKS=BitstampPlugin:primary,EthereumPlugin:0"),
+        ("A:1,A:2", "HOST_RANKS ranks A twice; give each plugin one rank, e.g. HOST_RANKS=BitstampPlugin:primary,EthereumPlugin:0"),
+    ])
+    func badRanks(text: String, message: String) {
+        #expect(throws: RankOverrideError.self) { try RankOverrides(parsing: text) }
+        do {
+            _ = try RankOverrides(parsing: text)
+        } catch {
+            #expect(error.message(naming: "HOST_RANKS") == message)
+        }
+    }
+}
