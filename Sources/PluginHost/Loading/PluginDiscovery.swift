@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PluginBoundary
+
 import Glibc
 
 /// Finds plugin files.
