@@ -130,6 +130,7 @@ let package = Package(
         .executableTarget(
             name: "HostCommand",
             dependencies: [
+                "Patchbay",
                 "PluginBoundary",
                 "PluginHost",
                 "WorkerProtocol",

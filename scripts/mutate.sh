@@ -27,19 +27,41 @@
 # but the build records the mutated one).
 #
 # Run it on a tree whose tests pass (a mutant is killed by any failing test).
-# The whole list takes about 15 minutes on a 2-core machine (20 s a mutant:
-# an incremental build, then the tests), so CI runs only --fast, after
-# `swift test` has built everything.
+# The whole list takes about MINUTES minutes on a 2-core machine (an
+# incremental build, then the tests, per mutant), so CI runs only --rotate,
+# after `swift test` has built everything.
+#
+# Every row is a line of docs/PROTECTIVE_CHECKS.md, the table of the checks
+# that protect users: each names the test that fails without its check and
+# the mutation ids below. --check also checks that the table and this list
+# name the same ids.
 #
 # Usage: scripts/mutate.sh                  every mutation
-#        scripts/mutate.sh --fast           the CI subset: six, one per area (3 minutes)
+#        scripts/mutate.sh --rotate [N]     the CI subset: N mutations (default 6),
+#                                           one slice of the list chosen by the
+#                                           commit (see below)
 #        scripts/mutate.sh --only ID[,ID]   the named ones
+#        scripts/mutate.sh --area NAME      the ones of one area (--list shows them)
+#        scripts/mutate.sh --suite ...      run the whole suite for each mutant,
+#                                           not its row's filter: a survivor
+#                                           here survives every test there is
 #        scripts/mutate.sh --list           print the list and exit
+#        scripts/mutate.sh --table          rewrite the rows of docs/PROTECTIVE_CHECKS.md
+#                                           from the list (its text before the
+#                                           first section is kept)
 #        scripts/mutate.sh --check          check every pattern occurs exactly
-#                                           once, without building (seconds)
+#                                           once, and the table names every id,
+#                                           without building (seconds)
 #        KEEP=1 scripts/mutate.sh ...       keep each mutant's build and test log
 #
-# When you add a check that protects users, add its mutation here.
+# --rotate cuts the list into slices of N, dealt round-robin (slice k holds
+# rows k, k+S, k+2S, … of S slices), so a slice spans the areas. The slice is
+# the number of commits reachable from HEAD modulo S (ROTATE_SLICE=k picks
+# one by hand): a given commit always runs the same slice, and successive
+# commits on main walk through every row.
+#
+# When you add a check that protects users, add its mutation here and its
+# row to docs/PROTECTIVE_CHECKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,11 +71,11 @@ cd "$(dirname "$0")/.."
 # the regular expression `swift test --filter` gets.
 # ---------------------------------------------------------------------------
 list() {
-    # Descriptor checks
+    area abi "The ABI descriptor and the ELF file"
     mutation descriptor-size Sources/PluginBoundary/Image/PluginDescriptor.swift 'guard size >= minimumDescriptorSize else' 'guard size <= minimumDescriptorSize else' 'PluginLoaderTests|DescriptorSizeEndToEndTests' "descriptor size check reversed: a smaller descriptor is read past its end"
     mutation descriptor-magic Sources/PluginBoundary/Image/PluginDescriptor.swift 'guard magic == PB_PLUGIN_MAGIC else' 'guard magic != 0 else' 'BrokenPluginTests' "any non-zero descriptor magic is accepted"
     mutation descriptor-abi Sources/PluginBoundary/Image/PluginDescriptor.swift 'guard abiVersion == PB_PLUGIN_ABI_VERSION else' 'guard abiVersion >= PB_PLUGIN_ABI_VERSION else' 'BrokenPluginTests' "a plugin built for a later ABI version is loaded"
-    # Trust rules
+    area files "Plugin files and every directory on their way"
     mutation trust-group-writable-dir Sources/PluginHost/Trust/TrustRules.swift 'let writable = facts.permissions & 0o022' 'let writable = facts.permissions & (subject.isDirectory ? 0o002 : 0o022)' 'TrustRulesTests|TrustEndToEndTests/writableDirectory' "a group-writable plugins directory is accepted"
     mutation trust-world-writable-file Sources/PluginHost/Trust/TrustRules.swift 'let writable = facts.permissions & 0o022' 'let writable = facts.permissions & (subject.isDirectory ? 0o022 : 0o020)' 'TrustRulesTests|TrustEndToEndTests/writablePlugin' "a world-writable plugin file is accepted"
     mutation trust-owner Sources/PluginHost/Trust/TrustRules.swift 'owner == currentUser || owner == 0' 'owner == currentUser || owner >= 0' 'TrustRulesTests' "a file or directory of another user is trusted"
@@ -61,36 +83,73 @@ list() {
     mutation way-ancestors Sources/PluginHost/Trust/TrustRules.swift 'for step in walk.steps where !skipping.contains(step.directory) {' 'for step in walk.steps.suffix(1) where !skipping.contains(step.directory) {' 'VouchingEndToEndTests/(ancestorOthersCanWrite|symlinkChainThroughWritableDirectory)' "only the last directory on a plugin's way is checked, not its ancestors"
     mutation way-link-directory Sources/PluginHost/Trust/TrustRules.swift 'guard step.role == .ancestor, step.facts.permissions & 0o1000 != 0 else { return violation }' 'guard step.role != .file else { return violation }' 'TrustRulesTests|VouchingEndToEndTests/symlinkChainThroughWritableDirectory' "a symlink chain may pass through a directory others can write"
     mutation way-sticky-entry Sources/PluginHost/Trust/TrustRules.swift 'guard isTrusted(owner: step.entryOwner) else {' 'guard isTrusted(owner: step.facts.owner) else {' 'TrustRulesTests/ancestors' "another user's entry in /tmp is trusted because /tmp is root's"
-    # Lock file
+    area lock "Lock files and the trust store"
     mutation lock-digest Sources/PluginHost/Trust/PluginTrust.swift 'let expected, actual != expected {' 'let expected, actual.count != expected.count {' 'LockFileEndToEndTests/tamperedAfterLocking' "lock digests compared by length only: a changed plugin loads"
     mutation lock-unlisted Sources/PluginHost/Trust/PluginTrust.swift 'throw PluginLoadError(.notLocked(lock: lock.path, role: lock.role))' 'return nil' 'LockFileEndToEndTests/notInLock' "a plugin the lock file does not list loads unchecked"
+    mutation lock-dangling Sources/PluginHost/Trust/PluginTrust.swift 'return lstat(candidate, &status) == 0 ? candidate : nil' 'return stat(candidate, &status) == 0 ? candidate : nil' 'LockFileEdgeCaseTests/spoiledLockRefusesEverything' "a dangling plugins.lock is taken for none, and every plugin beside it loads unpinned"
+    mutation lock-nonblock Sources/PluginHost/Trust/PluginLock.swift 'let descriptor = open(walk.target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)' 'let descriptor = open(walk.target, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)' 'LockFileEdgeCaseTests/spoiledLockRefusesEverything' "a named pipe in plugins.lock's place hangs the host"
+    mutation lock-size-cap Sources/PluginHost/Trust/PluginLock.swift 'static let maximumSize = 1 << 20' 'static let maximumSize = 1 << 40' 'LockFileEdgeCaseTests/spoiledLockRefusesEverything' "a plugins.lock of any size is read whole"
+    mutation lock-binary-star Sources/PluginHost/Trust/PluginLock.swift 'utf8[65] == UInt8(ascii: " ") || utf8[65] == UInt8(ascii: "*")' 'utf8[65] == UInt8(ascii: " ")' 'PluginLockTests' "a line sha256sum -b wrote is malformed, so its plugin is refused"
+    mutation lock-uppercase Sources/PluginHost/Trust/PluginLock.swift 'let digest = String(decoding: utf8[0..<64], as: UTF8.self).lowercased()' 'let digest = String(decoding: utf8[0..<64], as: UTF8.self)' 'PluginLockTests' "an upper-case digest never matches, so its plugin is refused"
     mutation lock-file-directory Sources/PluginHost/Trust/PluginLock.swift 'if let violation = rules.violation(onTheWay: walk, to: role.guarded(path)) {' 'if let violation = rules.violation(onTheWay: walk, to: role.guarded(path)), walk.steps.isEmpty {' 'VouchingEndToEndTests/lockFileInWritableDirectory' "a lock file in a directory others can write is believed"
-    # Who vouches
+    area placement "Who vouches, and where a plugin runs"
     mutation vouch-lock-beside-plugins Sources/PluginHost/Trust/PlacementRule.swift 'if case .file(let allowlist) = trust.allowlist, lock.listing(path) != nil {' 'if let allowlist = lock.listing(path)?.path {' 'VouchingEndToEndTests/pluginCannotVouchForItself' "a plugins.lock shipped beside a plugin moves it in-process"
     mutation vouch-changed-file Sources/PluginHost/Trust/PluginTrust.swift 'if let trusted, actual != trusted.digest {' 'if let trusted, actual.count != trusted.digest.count {' 'VouchingEndToEndTests/trustAndUntrust' "a vouched-for file that changed still runs in-process"
     mutation vouch-bundled-location Sources/PluginHost/Trust/BundledLocation.swift '        return rules.violation(of: facts, for: subject)' '        return facts.kind == .directory ? nil : rules.violation(of: facts, for: subject)' 'TrustRulesTests/bundledLocation' "bundled plugins are vouched for beside a host whose directory others can write"
     mutation lock-plugins-bundled Sources/PluginHost/Trust/Host+Locking.swift 'case .bundled where trust.allowlist == .perDirectory:' 'case .bundled where trust.allowlist != .perDirectory:' 'VouchingEndToEndTests/lockPluginsNeverBesideTheExecutable' "lock-plugins pins the bundled plugins, so a rebuild leaves them refused"
     mutation lock-plugins-working-directory Sources/PluginHost/Trust/Host+Locking.swift '            case .workingDirectory:' '            case .workingDirectory where false:' 'VouchingEndToEndTests/lockPluginsNeverBesideTheExecutable' "lock-plugins vouches for whatever ./plugins holds"
-    # Registry cache
+    mutation placement-on-demand Sources/PluginHost/Loading/OnDemandPlugin.swift '        switch placement.place {' '        switch Placement.Place.inProcess {' 'CallbackMisbehaviourTests|ContainmentEndToEndTests|RegistryCacheEndToEndTests' "a plugin loaded on demand runs in-process whoever vouched for it"
+    mutation placement-eager Sources/PluginHost/Host.swift 'if placements[start].place == .isolated {' 'if placements[start].place == .isolated, options.policy != .byTrust {' 'ContainmentEndToEndTests|LockFileEndToEndTests|IsolationEndToEndTests' "without the cache, an unvouched plugin runs in-process"
+    mutation placement-bundled-unchecked Sources/PluginHost/Trust/PlacementRule.swift '        if origin == .bundled {' '        if origin == .bundled { return (.bundled, "bundled with the host") }; if origin == .bundled {' 'VouchingEndToEndTests|TrustRulesTests' "plugins beside a host are vouched for wherever the host is, in a directory others may write too"
+    area cache "The registry cache"
     mutation cache-identity Sources/PluginHost/ScanCache/PluginCatalog.swift 'let index = entries.index(of: candidate.path), entries.entries[index].identity == identity {' 'let index = entries.index(of: candidate.path), entries.entries[index].identity == entries.entries[index].identity {' 'RegistryCacheEndToEndTests/replacedFile' "a changed plugin file is listed from the cache, not rescanned"
     mutation cache-changed-before-load Sources/PluginHost/Loading/PluginFile.swift 'if let identity, file.identity() != identity {' 'if let identity, file.identity() == nil, identity.size < 0 {' 'RegistryCacheTests/changedBeforeLoad' "a file replaced after the listing is loaded on the listing's word"
     mutation cache-owner-mode Sources/PluginHost/ScanCache/ScanCacheStore.swift 'guard status.st_mode & 0o022 == 0 else' 'guard status.st_mode & 0o002 == 0 else' 'RegistryCacheEndToEndTests/spoiledCache|RegistryCacheTests' "a cache file its group may write is believed"
-    # What the host believes of a plugin
+    mutation cache-owner Sources/PluginHost/ScanCache/ScanCacheStore.swift 'guard status.st_uid == geteuid() else { return .failure(.notOwned(owner: status.st_uid)) }' 'guard status.st_uid == geteuid() || status.st_uid > 0 else { return .failure(.notOwned(owner: status.st_uid)) }' 'RegistryCacheTests|RegistryCacheEndToEndTests/spoiledCache' "a scan cache of another user is believed"
+    mutation cache-dir-owner Sources/PluginHost/ScanCache/ScanCacheStore.swift 'guard status.st_uid == geteuid() else { throw WriteError(path: directory, reason: "it belongs to uid' 'guard status.st_uid == geteuid() || status.st_uid > 0 else { throw WriteError(path: directory, reason: "it belongs to uid' 'RegistryCacheTests' "a scan cache is written into a directory of another user"
+    mutation cache-regular Sources/PluginHost/ScanCache/ScanCacheStore.swift 'guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }' 'guard status.st_mode & S_IFMT != 0 else { return .failure(.notARegularFile) }' 'RegistryCacheTests' "a scan cache that is no regular file (a named pipe, a device) is read"
+    mutation cache-lock-appeared Sources/PluginHost/ScanCache/PluginCatalog.swift 'if entries.entries[index].sha256 != nil || !locks.lock(for: candidate.path).needsDigest { return .cached(candidate, entry: index) }' 'return .cached(candidate, entry: index)' 'CachedListingChecksEndToEndTests/lockFileAfterTheScan' "a lock file that appears after the scan does not pin the cached plugin"
+    mutation cache-lock-check Sources/PluginHost/ScanCache/PluginCatalog.swift '_ = try lock.verify(path) { () throws(PluginLoadError) in' '_ = lock; _ = { () throws(PluginLoadError) in' 'CachedListingChecksEndToEndTests/lockFileAfterTheScan' "a listing from the cache skips the lock-file and trust-store check"
+    mutation cache-placement-check Sources/PluginHost/ScanCache/PluginCatalog.swift 'try PluginFile.checkPlacement(of: path, isSymbolicLink: candidate.isSymbolicLink, rules: trust.rules, checked: &checkedDirectories)' '_ = checkedDirectories' 'CachedListingChecksEndToEndTests/directoryOpenedAfterTheScan' "a listing from the cache skips the checks of the file's directories"
+    area plugin-output "What the host believes of a plugin"
     mutation symbol-case Sources/PluginABI/include/patchbay_plugin.h "(character >= 'A' && character <= 'Z')" "(character >= 'A' && character <= 'z')" 'PluginOutputRulesTests/symbols|PluginRegistrationTests/symbolRule' "symbols may hold lower-case letters"
     mutation symbol-length Sources/PluginABI/include/patchbay_plugin.h 'length > PB_SYMBOL_MAX_LENGTH)' 'length > 2 * PB_SYMBOL_MAX_LENGTH)' 'PluginOutputRulesTests/symbols|PluginRegistrationTests/symbolRule' "symbols of 17 to 32 characters are accepted"
     mutation timeout-round-up Sources/PluginABI/include/patchbay_plugin.h '((uint64_t)attoseconds + 999999999999999u) / 1000000000000000u' '(uint64_t)attoseconds / 1000000000000000u' 'DurationUnitsTests|NetworkingViaHostTests' "a timeout under 1 ms becomes timeout_ms 0, which a plugin reads as no limit"
     mutation http-response-size Sources/PluginABI/include/patchbay_plugin.h 'if (response->struct_size < sizeof(pb_http_response)) return PB_HTTP_TRUNCATED;' 'if (response->struct_size < 4) return PB_HTTP_TRUNCATED;' 'HTTPCompletionTests|NetworkingViaHostTests' "a plugin reads a host's response past the end of its struct"
+    area caps "The caps on what a plugin says"
     mutation text-length-cap Sources/PluginBoundary/Rules/PluginOutputRules.swift 'guard length <= limit else' 'guard length <= limit + 1 else' 'PluginOutputRulesTests/cStrings' "a plugin's C string may exceed its length limit"
     mutation frame-text-length-cap Sources/PluginBoundary/Rules/PluginOutputRules.swift 'guard string.utf8.count <= limit else' 'guard string.utf8.count <= limit * 4 else' 'PluginOutputRulesTests' "a plugin's text in Swift (worker frames, answers) may be 4 times its limit"
+    mutation cap-version Sources/PluginBoundary/Rules/PluginOutputRules.swift 'package static let version = 32' 'package static let version = 320' 'PluginOutputRulesTests/capsOnPluginText|ContainmentEndToEndTests/textOverItsCapIsRefused' "a plugin's version may be ten times its cap"
+    mutation cap-code Sources/PluginBoundary/Rules/PluginOutputRules.swift 'package static let code = 16' 'package static let code = 1 << 20' 'PluginOutputRulesTests/capsOnPluginText' "a quote's base or currency is read up to 1 MiB"
+    mutation cap-amount-read Sources/PluginBoundary/Rules/PluginOutputRules.swift 'amount: try text(result.amount, .amount, limit: Limit.amountDigits + 2),' 'amount: try text(result.amount, .amount, limit: 1 << 20),' 'PluginOutputRulesTests/capsOnPluginText' "an amount is read up to 1 MiB"
+    mutation cap-description Sources/PluginBoundary/Rules/PluginOutputRules.swift 'package static let description = 512' 'package static let description = 5120' 'PluginOutputRulesTests/capsOnPluginText|DescriptorMetadataTests' "a plugin's description may be ten times its cap"
+    mutation cap-credit Sources/PluginBoundary/Rules/PluginOutputRules.swift 'package static let credit = 128' 'package static let credit = 1280' 'PluginOutputRulesTests/capsOnPluginText' "a plugin's author, licence and homepage may be ten times their cap"
+    mutation body-cap-host Sources/PluginHost/Host.swift 'let maximumBodySize = 1 << 20' 'let maximumBodySize = 1 << 30' 'BodyCapEndToEndTests' "a body of up to 1 GiB is read into memory for a plugin"
+    mutation frame-length-cap Sources/WorkerProtocol/Frames/Frame.swift 'package static let maximumLength = 16 << 20' 'package static let maximumLength = 1 << 40' 'FrameCodecTests' "a frame of any length is allocated for"
+    area plugin-output "What the host believes of a plugin (continued)"
     mutation text-utf8 Sources/PluginBoundary/Rules/PluginOutputRules.swift 'guard let string = String(validating: bytes, as: UTF8.self) else {' 'guard let string = Optional(String(decoding: bytes, as: UTF8.self)) else {' 'PluginOutputRulesTests/cStrings' "invalid UTF-8 from a plugin is repaired instead of refused"
     mutation amount-digits Sources/PluginBoundary/Rules/PluginOutputRules.swift 'guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(isDigit) else { return false }' 'guard let whole = parts.first, !whole.isEmpty else { return false }' 'PluginOutputRulesTests|ContainmentEndToEndTests/nonDecimalAmountsAreRefused' "an amount's integer part may hold any character (1e5, NaN)"
     mutation quote-base Sources/PluginHost/Trust/PluginOutputRules+Quote.swift 'guard base == request.symbol else {' 'guard !base.isEmpty else {' 'PluginOutputRulesTests/badQuotesAreRefused' "a plugin's quote for another asset is accepted"
     mutation quote-currency Sources/PluginHost/Trust/PluginOutputRules+Quote.swift 'guard currency == request.currency else {' 'guard !currency.isEmpty else {' 'PluginOutputRulesTests/badQuotesAreRefused' "a plugin's quote in another currency is accepted"
+    area calls "Completion tokens, timeouts and the threads plugin calls run on"
     mutation token-sequential Sources/PluginBoundary/Calls/PendingFetches.swift 'token = UInt64.random(in: 1...UInt64.max)' 'token = UInt64(state.waiting.count + state.finishedOrder.count + 1)' 'ContainmentEndToEndTests/forgedTokensAreIgnored' "completion tokens are sequential, so a plugin can answer another's fetch"
+    mutation token-width-32 Sources/PluginBoundary/Calls/PendingFetches.swift 'token = UInt64.random(in: 1...UInt64.max)' 'token = UInt64.random(in: 1...UInt64(UInt32.max))' 'PendingFetchesTests/tokensUseAll64Bits|ContainmentEndToEndTests/pluginsSeeWideTokens' "completion tokens have 32 random bits, few enough to guess"
     mutation fetch-timeout Sources/PluginHost/Fetching/PluginFetcher.swift 'try? await Task.sleep(for: timeout)' 'try? await Task.sleep(for: timeout * 30)' 'CallbackMisbehaviourTests/neverCallsBack' "--timeout does not end a fetch the plugin never answers"
     mutation plugin-call-inline Sources/PluginBoundary/Calls/PluginCallThread.swift 'package static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) {' 'package static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) { body(); if Bool(true) { return }' 'ContainmentEndToEndTests/blockingFetchesTimeOut' "plugin calls run on the host's own threads, where a blocking one stops every timer"
-    mutation terminal-escape Sources/HostCommand/Output/TerminalText.swift 'case 0x00...0x1F, 0x7F...0x9F,' 'case 0x00...0x1A, 0x1C...0x1F, 0x7F...0x9F,' 'TerminalTextTests|ContainmentEndToEndTests/escapeSequencesAreNeutralised' "ESC from a plugin reaches the terminal"
-    mutation terminal-bidi Sources/HostCommand/Output/TerminalText.swift '0x2028...0x202E' '0x2028...0x2029' 'TerminalTextTests' "bidirectional overrides from a plugin reach the terminal"
+    area escaping "What reaches a terminal: every escaped class, every output line"
+    mutation terminal-escape Sources/Patchbay/Graph/VisibleText.swift 'case 0x00...0x1F, 0x7F...0x9F,' 'case 0x00...0x1A, 0x1C...0x1F, 0x7F...0x9F,' 'TerminalTextTests|ContainmentEndToEndTests/escapeSequencesAreNeutralised' "ESC from a plugin reaches the terminal"
+    mutation terminal-c1 Sources/Patchbay/Graph/VisibleText.swift 'case 0x00...0x1F, 0x7F...0x9F,' 'case 0x00...0x1F, 0x7F...0x7F,' 'TerminalTextTests' "C1 controls (U+0080-U+009F, CSI among them) from a plugin reach the terminal"
+    mutation terminal-bidi Sources/Patchbay/Graph/VisibleText.swift '0x2028...0x202E' '0x2028...0x2029' 'TerminalTextTests' "bidirectional overrides from a plugin reach the terminal"
+    mutation terminal-paragraph Sources/Patchbay/Graph/VisibleText.swift '0x2028...0x202E' '0x2028, 0x202A...0x202E' 'TerminalTextTests' "the paragraph separator U+2029 breaks a line on the terminal"
+    mutation terminal-bidi-marks Sources/Patchbay/Graph/VisibleText.swift '0x200E, 0x200F, 0x2028' '0x2028' 'TerminalTextTests|ContainerTests' "the left-to-right and right-to-left marks reach the terminal and the graph"
+    mutation terminal-isolates Sources/Patchbay/Graph/VisibleText.swift '0x2066...0x2069: true' '0x2066...0x2066: true' 'TerminalTextTests|ContainerTests' "bidirectional isolates U+2067-U+2069 reach the terminal and the graph"
+    mutation escape-list-problems Sources/HostCommand/Output/Rendering.swift 'report.error.map { TerminalText.escaped("\(report.path): \($0)") }' 'report.error.map { "\(report.path): \($0)" }' 'TerminalOutputEndToEndTests/everyCommandEscapes' "list-plugins prints a problem line with a plugin's text raw"
+    mutation escape-placement-footer Sources/HostCommand/Output/Rendering.swift 'let lines = reasons.map { TerminalText.escaped(' 'let lines = reasons.map { String(' 'TerminalOutputEndToEndTests/everyCommandEscapes' "list-plugins prints the placement footer's file names raw"
+    mutation escape-inspect-values Sources/HostCommand/Output/Rendering+Inspection.swift '"  " + key + String(repeating: " ", count: width - key.count) + "  " + TerminalText.escaped(value) + "\n"' '"  " + key + String(repeating: " ", count: width - key.count) + "  " + value + "\n"' 'TerminalOutputEndToEndTests/everyCommandEscapes' "inspect prints a plugin's descriptor text raw"
+    mutation escape-trust-line Sources/HostCommand/TrustStoreCommand.swift 'print(TerminalText.escaped("trusted \(path) (SHA-256 \(sha256)\(was)): \(change)"))' 'print("trusted \(path) (SHA-256 \(sha256)\(was)): \(change)")' 'TerminalOutputEndToEndTests/everyCommandEscapes' "host trust prints a file name raw"
+    mutation escape-lock-plugins Sources/HostCommand/LockPlugins.swift 'for line in written.lines { print(TerminalText.escaped(line)) }' 'for line in written.lines { print(line) }' 'TerminalOutputEndToEndTests/everyCommandEscapes' "lock-plugins prints file names raw"
+    mutation escape-progress Sources/HostCommand/Output/ProgressLine.swift 'let name = TerminalText.escaped(String(progress.path.split(separator: "/").last ?? Substring(progress.path)))' 'let name = String(progress.path.split(separator: "/").last ?? Substring(progress.path))' 'ProgressLineTests' "the progress line shows a file name raw"
+    area worker-reports "What a worker reports, and its frames"
     mutation worker-symbol-rule Sources/PluginHost/Isolation/LoadReply+Checked.swift 'let symbol = try PluginOutputRules.symbol(fetcher.symbol)' 'let symbol = fetcher.symbol' 'PluginOutputRulesTests/workerReports' "a worker's load report skips the symbol rule"
     mutation rank-order Sources/PluginHost/Providers/SymbolProviders.swift 'provider.rank != other.rank ? provider.rank > other.rank : provider.searchIndex < other.searchIndex' 'provider.searchIndex < other.searchIndex' 'SymbolProvidersTests|SourcesEndToEndTests/declaredRank' "sources are asked in search order only, whatever their ranks"
     mutation rank-stranger-capped Sources/PluginHost/Providers/SymbolProviders.swift 'if !vouched, fetcher.declared > .secondary {' 'if !vouched, fetcher.declared > .secondary, vouched {' 'SymbolProvidersTests|ContainmentEndToEndTests/forgedRankIsCapped' "a plugin nobody vouched for puts itself first by declaring a high rank"
@@ -103,7 +162,7 @@ list() {
     mutation frame-trailing Sources/WorkerProtocol/Frames/FrameReader.swift 'guard remaining == 0 else {' 'guard remaining >= 0 else {' 'FrameCodecTests' "bytes after a message are ignored, so two bodies decode to one message"
     mutation worker-fetch-timeout Sources/PluginHost/Isolation/WorkerConnection.swift 'if !Task.isCancelled { run(machine.withLock { $0.fetchTimedOut(id) }) }' 'if Task.isCancelled { run(machine.withLock { $0.fetchTimedOut(id) }) }' 'IsolationEndToEndTests/hangInFetch' "the host never times out a worker's fetch"
     mutation worker-late-answer Sources/PluginHost/Isolation/WorkerConnection+StateMachine.swift 'guard reply.id >= nextFetchID else { return .none }' 'guard reply.id >= 0 else { return .none }' 'WorkerConnectionStateMachineTests' "an answer to a fetch the host never asked for is taken, not refused"
-    # The worker sandbox: what a worker may call (seccomp_filter.c)
+    area sandbox "The worker sandbox: what a worker may call (seccomp_filter.c)"
     mutation sandbox-default-allow Sources/CWorkerSandbox/seccomp_filter.c '        emit(builder, RETURN(SECCOMP_RET_TRAP));' '        emit(builder, RETURN(SECCOMP_RET_ALLOW));' 'SandboxEndToEndTests/(processAttacks|callsOnNoList)' "a system call on no list is allowed: the filter is a deny list again"
     mutation sandbox-clone-threads Sources/CWorkerSandbox/seccomp_filter.c 'IF_HAS_BITS(0, CLONE_THREAD, ALLOWED)' 'IF_HAS_BITS(0, 0, ALLOWED)' 'SandboxEndToEndTests/processAttacks' "clone without CLONE_THREAD is allowed: a plugin forks"
     mutation sandbox-ioctl Sources/CWorkerSandbox/seccomp_filter.c 'RULE(ioctl, REFUSED,' 'RULE(ioctl, ALLOWED,' 'SandboxEndToEndTests/terminalIsOutOfReach' "every ioctl is allowed, terminal ones too"
@@ -111,9 +170,11 @@ list() {
     mutation sandbox-rename Sources/CWorkerSandbox/seccomp_filter.c 'IF_EQUALS(0, PR_SET_NAME, FAILS(EPERM)),' 'IF_EQUALS(0, PR_SET_NAME, ALLOWED),' 'SandboxEndToEndTests/callsOnNoList' "a worker may rename itself sshd"
     mutation sandbox-sigsys-handler Sources/CWorkerSandbox/seccomp_filter.c 'IF_EQUALS(0, SIGSYS, REFUSED)' 'IF_EQUALS(0, SIGSYS, ALLOWED)' 'SandboxEndToEndTests/callsOnNoList' "a plugin may take SIGSYS over and hide what the filter refuses"
     mutation sandbox-fcntl-setown Sources/CWorkerSandbox/seccomp_filter.c 'RULE(fcntl, REFUSED,' 'RULE(fcntl, ALLOWED,' 'SandboxEndToEndTests/callsOnNoList' "fcntl(F_SETOWN) is allowed: SIGIO to another process"
+    mutation sandbox-pdeathsig-takeback Sources/CWorkerSandbox/seccomp_filter.c 'IF_EQUALS(0, PR_GET_PDEATHSIG, ALLOWED),' 'IF_EQUALS(0, PR_GET_PDEATHSIG, ALLOWED), IF_EQUALS(0, PR_SET_PDEATHSIG, ALLOWED),' 'SandboxEndToEndTests/(callsOnNoList|workerDiesWithTheHost)' "a plugin may clear its parent-death signal and outlive the host"
+    mutation sandbox-tgkill Sources/CWorkerSandbox/seccomp_filter.c 'RULE(tgkill, REFUSED,' 'RULE(tgkill, ALLOWED,' 'SandboxEndToEndTests/(processAttacks|callsOnNoList)' "tgkill may name a thread of any process"
     mutation sandbox-refused-named Sources/CWorkerSandbox/seccomp_filter.c '    atomic_compare_exchange_strong_explicit(&first_refused, &none, (uint32_t)info->si_syscall + 1, memory_order_relaxed, memory_order_relaxed);' '    (void)none;' 'SandboxEndToEndTests/(refusedCallIsNamed|inspectNamesTheRefusedCall)' "a refused system call is not named"
     mutation sandbox-init-signals Sources/CWorkerSandbox/worker_sandbox.c '    if (own_pid == 1) {' '    if (own_pid == 0) {' 'IsolationEndToEndTests' "a worker that is its PID namespace's first process ends by SIGABRT as something else"
-    # The worker sandbox: what a worker inherits (worker_spawn.c, WorkerProcess, WorkerEnvironment)
+    area spawn "The worker sandbox: what a worker inherits (worker_spawn.c, WorkerProcess, WorkerEnvironment)"
     mutation spawn-session Sources/CWorkerSandbox/worker_spawn.c '    if (setsid() < 0) fail(state, PB_SPAWN_STEP_SETUP);' '' 'SandboxEndToEndTests/noControllingTerminal' "a worker keeps the host's session and controlling terminal"
     mutation spawn-descriptors Sources/CWorkerSandbox/worker_spawn.c 'if (syscall(__NR_close_range, (unsigned)count, ~0u, 0u) != 0) {' 'if (count < 0) {' 'SandboxEndToEndTests/descriptorsAreOnlyThoseGiven' "a worker inherits the host's descriptors that are not close-on-exec"
     mutation spawn-output-pipe Sources/PluginHost/Isolation/WorkerProcess.swift 'let descriptors: [Int32] = [nullDevice, output.write, output.write, down.read, up.write, plugin]' 'let descriptors: [Int32] = [nullDevice, 2, 2, down.read, up.write, plugin]' 'SandboxEndToEndTests/(stderrFileKeepsItsBytes|descriptorsAreOnlyThoseGiven)|HostRequestCapsEndToEndTests/outputFlood' "a worker writes to the host's own stderr, which it can truncate"
@@ -123,31 +184,39 @@ list() {
     mutation spawn-network-namespace Sources/CWorkerSandbox/worker_spawn.c 'if ((request->namespaces & PB_SPAWN_NET) && setns(request->shared_net_fd, CLONE_NEWNET) != 0)' 'if ((request->namespaces & PB_SPAWN_NET) && request->shared_net_fd < -1)' 'SandboxEndToEndTests/workerDiesWithTheHost' "a worker shares the host's network namespace"
     mutation spawn-task-cap Sources/CWorkerSandbox/worker_spawn.c 'if ((request->namespaces & PB_SPAWN_PID) && request->max_tasks && cap_tasks(request->max_tasks) != 0) {' 'if ((request->namespaces & PB_SPAWN_PID) && request->max_tasks && 0) {' 'HostRequestCapsEndToEndTests/threads' "a worker may start any number of threads"
     mutation spawn-parent-death Sources/CWorkerSandbox/worker_spawn.c '    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) fail(state, PB_SPAWN_STEP_SETUP);' '' 'SandboxEndToEndTests/workerDiesWithTheHost' "a worker outlives a host killed with SIGKILL"
-    # What a plugin may ask of the host (Allowance/)
+    area allowance "What a plugin may ask of the host (Allowance/)"
     mutation cap-outstanding Sources/PluginHost/Allowance/PluginAllowance.swift 'if state.outstanding >= Limit.requestsOutstanding {' 'if state.outstanding >= Limit.requestsOutstanding * 1000 {' 'HostRequestCapsEndToEndTests/(httpFlood|httpFrameFlood)' "a plugin may have any number of http_get requests waiting at once"
     mutation cap-per-fetch Sources/PluginHost/Allowance/PluginAllowance.swift '} else if state.requests >= Limit.requestsPerFetch * (state.fetches + 1) {' '} else if state.requests >= Limit.requestsPerFetch * (state.fetches + 1000) {' 'HostRequestCapsEndToEndTests/httpFlood' "a plugin may make any number of http_get requests per fetch"
     mutation cap-host-side Sources/PluginHost/Isolation/WorkerConnection.swift '            if let (refusal, first) = allowance.startRequest() {' '            if let (refusal, first) = allowance.startRequest(), refusal.plugin.isEmpty {' 'HostRequestCapsEndToEndTests/httpFrameFlood' "the host takes every httpGet frame a worker writes, past its own services"
     mutation cap-log-lines Sources/PluginHost/Allowance/PluginAllowance.swift 'guard state.logLines < Limit.logLines else {' 'guard state.logLines < Limit.logLines * 100 else {' 'HostRequestCapsEndToEndTests/(logFlood|outputFlood)' "a plugin may write any number of log lines"
     mutation cap-url-length Sources/PluginHost/Loading/HostServices.swift 'guard text.utf8.count <= URLPolicy.maximumLength else {' 'guard text.utf8.count <= URLPolicy.maximumLength * 1000 else {' 'HostRequestCapsEndToEndTests/longURL' "a URL of any length is parsed and checked"
     mutation cap-echo Sources/PluginBoundary/Rules/PluginOutputRules.swift 'guard length > Limit.echo else { return text }' 'guard length > Limit.echo * 10000 else { return text }' 'HostRequestCapsEndToEndTests/longURL' "a host message repeats a plugin's text whole, however long"
-    # What is shown is what holds now
+    area sandbox "The worker sandbox: what is shown is what holds now, and the Landlock and resource layers"
     mutation sandbox-judged-now Sources/PluginHost/ScanCache/PluginCatalog.swift 'if placement.place == .isolated && options.isolation.judgesSandbox {' 'if placement.place == .isolated && options.isolation.judgesSandbox && false {' 'SandboxEndToEndTests/(listingShowsThisRunsSandbox|requireSandboxJudgesThisRun)' "listings show the sandbox a scan recorded, not this run's"
     mutation sandbox-switch-checked Sources/PluginHost/Settings/HostWiring.swift 'return try SandboxLayers(naming: environment[.sandboxDisable] ?? "")' 'return (try? SandboxLayers(naming: environment[.sandboxDisable] ?? "")) ?? []' 'SandboxEndToEndTests/(badSwitchEverywhere|badEnvironment)' "a bad HOST_SANDBOX_DISABLE is taken as none on some path"
     mutation sandbox-landlock-fs Sources/CWorkerSandbox/worker_sandbox.c 'if (!failed && syscall(__NR_landlock_restrict_self, ruleset, 0) != 0) failed = errno;' 'if (!failed && ruleset < 0) failed = errno;' 'SandboxEndToEndTests/(openPasswd|writeInTmp)' "the worker's Landlock ruleset is built but never enforced"
     mutation sandbox-landlock-net Sources/CWorkerSandbox/worker_sandbox.c 'attributes.handled_access_net = PB_LL_NET_BIND_TCP | PB_LL_NET_CONNECT_TCP;' 'attributes.handled_access_net = 0;' 'SandboxEndToEndTests' "the worker's Landlock network rule is dropped (TCP connect allowed)"
-    # What a plugin may fetch
+    mutation sandbox-scope-signal Sources/CWorkerSandbox/worker_sandbox.c 'attributes.scoped = PB_LL_SCOPE_ABSTRACT_UNIX_SOCKET | PB_LL_SCOPE_SIGNAL;' 'attributes.scoped = PB_LL_SCOPE_ABSTRACT_UNIX_SOCKET;' 'SandboxEndToEndTests' "Landlock no longer scopes signals: a worker may signal processes outside its domain"
+    mutation sandbox-landlock-write Sources/CWorkerSandbox/worker_sandbox.c '    uint64_t rights = PB_LL_FS_ABI1;' '    uint64_t rights = PB_LL_FS_ABI1 & ~(1ull << 1);' 'SandboxEndToEndTests/(writeInTmp|openPasswd)' "Landlock leaves writing to existing files unhandled"
+    mutation sandbox-landlock-make-reg Sources/CWorkerSandbox/worker_sandbox.c '    uint64_t rights = PB_LL_FS_ABI1;' '    uint64_t rights = PB_LL_FS_ABI1 & ~(1ull << 8);' 'SandboxEndToEndTests/writeInTmp' "Landlock leaves creating files unhandled"
+    mutation sandbox-rlimit-fsize Sources/CWorkerSandbox/worker_sandbox.c '    if (!failed && set_limit(RLIMIT_FSIZE, 0, 0) != 0) failed = errno;' '' 'SandboxEndToEndTests' "a worker may write files of any size"
+    mutation sandbox-rlimit-core Sources/CWorkerSandbox/worker_sandbox.c '    if (!failed && set_limit(RLIMIT_CORE, 0, 0) != 0) failed = errno;' '' 'SandboxEndToEndTests' "a crashing worker may dump core, with the host's memory it was given"
+    mutation sandbox-rlimit-cpu Sources/CWorkerSandbox/worker_sandbox.c '    if (!failed && set_limit(RLIMIT_CPU, policy->cpu_seconds, policy->cpu_seconds + 1) != 0) failed = errno;' '' 'SandboxEndToEndTests|HostRequestCapsEndToEndTests' "a worker may spin on the CPU for ever"
+    area urls "What a plugin may fetch"
     mutation url-port Sources/PluginHost/Networking/URLPrefix.swift ' && candidate.effectivePort == url.effectivePort' '' 'URLPolicyTests|URLPolicyEndToEndTests/loopbackAttacks' "the URL policy ignores the port: any port on the API's host is admitted"
     mutation url-path-prefix Sources/PluginHost/Networking/URLPrefix.swift '&& candidate.segments.starts(with: url.directorySegments)' '&& candidate.segments.starts(with: url.directorySegments.prefix(0))' 'URLPolicyTests' "the URL policy ignores the path: anything on the API's host is admitted"
     mutation url-dot-segment Sources/PluginHost/Networking/StrictURL.swift 'guard text != ".", text != ".." else {' 'guard text != "." else {' 'URLPolicyTests' "a '..' path segment is accepted"
     mutation url-encoded-slash Sources/PluginHost/Networking/StrictURL.swift 'guard value != 0, value != UInt8(ascii: "/"), value != UInt8(ascii: "\\") else {' 'guard value != 0, value != UInt8(ascii: "\\") else {' 'URLPolicyTests' "an encoded '/' (%2F) in a path is accepted"
     mutation url-redirect Sources/PluginHost/Loading/HostServices.swift 'current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)' 'current = try URLPolicy.apiBase(location).checkRedirect(to: location, from: current, asked: text)' 'HostServicesPolicyTests' "a redirect is followed wherever it leads"
+    mutation redirect-hop-timeout Sources/PluginHost/Loading/HostServices.swift 'let remaining = hop == 0 ? timeout : deadline - clock.now' 'let remaining = timeout' 'HostServicesPolicyTests/(redirectChainSharesTheDeadline|redirectChainTimesOut)' "each hop of a redirect chain gets the whole timeout, so a chain outlasts it"
+    mutation retry-hop-timeout Sources/PluginHost/Loading/HostServices+Retries.swift '            hopTimeout = deadline - clock.now' '            hopTimeout = timeout' 'HostServicesPolicyTests|NetworkEndToEndTests' "each retry gets the whole timeout, so retries outlast it"
     mutation file-root-boundary Sources/PluginHost/Networking/FileNetworking.swift 'path.hasPrefix(root + "/")' 'path.hasPrefix(root)' 'FileNetworkingTests' "a file read may go to a sibling of its root (/srv/prices-secret for /srv/prices)"
     mutation file-resolve-beneath Sources/CFileBeneath/file_beneath.c 'how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;' 'how.resolve = RESOLVE_NO_MAGICLINKS;' 'FileNetworkingTests' "file reads follow '..' and symlinks out of their root"
-    # HTTPS and proxies
+    area https "HTTPS and proxies"
     mutation tls-no-verification Sources/HostHTTP/HTTPClients.swift 'var tls = TLSConfiguration.makeClientConfiguration()' 'var tls = TLSConfiguration.makeClientConfiguration(); tls.certificateVerification = .none' 'NetworkEndToEndTests/untrusted' "an HTTPS server's certificate is not verified"
     mutation tls-no-hostname Sources/HostHTTP/HTTPClients.swift 'var tls = TLSConfiguration.makeClientConfiguration()' 'var tls = TLSConfiguration.makeClientConfiguration(); tls.certificateVerification = .noHostnameVerification' 'NetworkEndToEndTests/wrongName' "an HTTPS certificate for another name is accepted"
     mutation proxy-password-shown Sources/PluginHost/Networking/ProxyServer.swift 'guard let at = text.lastIndex(of: "@") else { return text }' 'guard let at = text.lastIndex(of: "@"), at < text.startIndex else { return text }' 'NetworkEndToEndTests/badProxy|NetworkSettingsTests' "a proxy URL's password is printed in error lines"
-    # The container's scopes
+    area container "The container's scopes"
     mutation scope-singleton Sources/Patchbay/Resolution/Container+Engine.swift 'registration.state.store(Registration.ready, ordering: .releasing)' 'registration.state.store(Registration.empty, ordering: .releasing)' 'ContainerTests/Scopes' "a singleton is made again on every resolve"
     mutation scope-graph Sources/Patchbay/Resolution/Container+Engine.swift 'state.pointee.depth > 1 || registration.completion != nil' 'state.pointee.depth > 1 && registration.completion != nil' 'ContainerTests/Scopes' "a graph-scope instance is not shared within a resolve"
     mutation scope-shared Sources/Patchbay/Resolution/Container+Engine.swift 'registration.holdWeakly(object)' '_ = object' 'ContainerTests/WeakStorage' "a shared-scope instance is not shared while someone holds it"
@@ -159,13 +228,13 @@ list() {
     mutation reset-reach Sources/Patchbay/Container/Container.swift 'container = includingParents ? current.parent : nil' 'container = current.parent' 'ContainerTests/ParentChild' "a child's reset(_:includingParents: false) drops its parents' instances too"
     mutation all-stale Sources/Patchbay/OnDemand/RegistrationList.swift 'current.registry.generation.load(ordering: .acquiring) == generations[index]' 'current.registry.generation.load(ordering: .acquiring) != UInt.max' 'ContainerTests/Collections' "All lists what was registered when it was first resolved, missing later registrations"
     mutation on-demand-first Sources/Patchbay/Container/Container+Resolution.swift 'guard let found = locate(key) ?? locateOnDemand(key) else {' 'guard let found = locateOnDemand(key) ?? locate(key) else {' 'ContainerTests/LazyAndProvider' "a cached maker of Lazy or Provider shadows a registration of it made later"
-    # Exact amounts
+    area amounts "Exact amounts"
     mutation decimal-through-double Sources/PriceKit/DecimalAmount.swift 'self.text = text' 'self.text = Double(text).map { "\($0)" } ?? text' 'DecimalAmountTests|CoinbaseSpotFetcherTests' "an amount goes through Double and loses digits"
     mutation decimal-json-number Sources/PriceKit/DecimalAmount+Codable.swift 'text = try container.decode(String.self)' 'text = try (try? container.decode(String.self)) ?? String(container.decode(Double.self))' 'DecimalAmountTests|CoinbaseSpotFetcherErrorTests' "an amount sent as a JSON number is accepted through Double"
     mutation decimal-fraction Sources/PriceKit/DecimalAmount.swift 'return !fraction.isEmpty && fraction.allSatisfy(isDigit)' 'return !fraction.isEmpty' 'DecimalAmountTests' "an amount's fraction may hold any character (1.5e3)"
     mutation coinbase-quote-currency Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {' 'guard quote.base.uppercased() == requested[0] else {' 'CoinbaseSpotFetcherErrorTests/aQuoteForAnotherPairIsRejected' "Coinbase's quote currency is not compared with the one asked for"
     mutation coinbase-quote-base Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'guard [quote.base.uppercased(), quote.currency.uppercased()] == requested else {' 'guard quote.currency.uppercased() == requested[1] else {' 'CoinbaseSpotFetcherErrorTests/aQuoteForAnotherPairIsRejected' "Coinbase's quote asset is not compared with the one asked for"
-    # Several sources per symbol
+    area sources "Several sources per symbol"
     mutation consensus-median Sources/PluginHost/Fetching/Consensus.swift 'median = (values[middle - 1].value + values[middle].value).halved()' 'median = values[middle].value' 'ConsensusTests' "an even count's median is the upper middle amount, not the mean of the two"
     mutation consensus-rounded-limit Sources/PluginHost/Fetching/ExactDecimal.swift 'return divisor.isNegative ? left < right : left > right' 'return (percentage(of: divisor, decimals: 2) ?? .zero) > percent' 'ConsensusTests' "--max-spread compares the rounded spread, so a spread under 0.005 % passes a limit of 0"
     mutation base-shared Sources/PluginHost/Loading/HostServices.swift 'var granted = prefix.map { [$0] } ?? []' 'var granted = (prefix.map { [$0] } ?? []) + apiBases.byPlugin.values.compactMap { try? URLPrefix($0) }' 'APIBaseEndToEndTests/basesAreSeparate' "one plugin's API base lets every plugin fetch there"
@@ -176,7 +245,7 @@ list() {
     mutation failover-whole-timeout Sources/PluginHost/Fetching/Failover.swift 'let budget = (index == 0 ? timeout : remaining) / left' 'let budget = (index == 0 ? timeout : remaining)' 'SourcesEndToEndTests/failover' "the first source may take the whole --timeout, leaving the next none"
     mutation hedge-never Sources/PluginHost/Fetching/Failover.swift 'if index == asked - 1, outcomes[index] == .abandoned { askNext() }' 'if index == asked - 1, outcomes[index] == .abandoned, hedge == nil { askNext() }' 'SourcesEndToEndTests/hedge' "--hedge never asks the next source while the first is slow"
     mutation bitstamp-pair Sources/PriceKit/Bitstamp/BitstampTickerFetcher.swift 'if let quoted = ticker.pair, quoted.uppercased() != pair {' 'if let quoted = ticker.pair, quoted.isEmpty {' 'BitstampTickerFetcherTests/otherPair' "Bitstamp's ticker of another pair is taken for the one asked"
-    # Found by fuzzing (docs/FUZZING.md): each fix undone
+    area fuzz "Found by fuzzing (docs/FUZZING.md): each fix undone"
     mutation fuzz-elf-offset Sources/PluginBoundary/Image/ELFHeaderCheck.swift 'let programHeaders = Int(exactly: word64(header, 32))' 'let programHeaders = Optional(Int(word64(header, 32)))' 'BrokenPluginTests' "a program-header offset past Int64.max traps: a 74-byte file crashes list-plugins"
     mutation fuzz-lock-crlf Sources/PluginHost/Trust/PluginLock.swift 'for (index, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             let rawLine = String(decoding: bytes, as: UTF8.self)' 'for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).enumerated() {' 'PluginLockTests' "a lock file with CRLF endings is one line and locks nothing"
@@ -188,42 +257,78 @@ list() {
     mutation fuzz-coinbase-case Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'return Price(base: requested[0], currency: requested[1], amount: quote.amount)' 'return Price(base: quote.base, currency: quote.currency, amount: quote.amount)' 'CoinbaseSpotFetcherTests/acceptsAnswerCodesInAnotherCase' "a price in Coinbase's casing, which the host refuses"
 }
 
-# The CI subset: cheap, and one per area.
-fast_ids=descriptor-size,trust-group-writable-dir,url-dot-segment,scope-singleton,coinbase-quote-currency,rank-order
-
 # ---------------------------------------------------------------------------
 
 test_timeout=300   # seconds for one mutant's test run; longer counts as killed
+suite_timeout=1800 # seconds for one run of the whole suite (--suite)
 build_timeout=1800 # seconds for one build
 restore_dir=.build/mutate-restore
+table=docs/PROTECTIVE_CHECKS.md
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
-mode=all only=""
+mode=all only="" area_wanted="" rotate="" suite=0
 while [ $# -gt 0 ]; do
     case $1 in
         --list) mode=list ;;
+        --table) mode=table ;;
         --check) mode=check ;;
-        --fast) only=$fast_ids ;;
-        --only) [ $# -ge 2 ] || { echo "mutate: --only needs IDs, e.g. --only descriptor-size,scope-weak" >&2; exit 64; }
+        --suite) suite=1 ;;
+        --rotate)
+            rotate=6
+            if [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+$ ]]; then rotate=$2; shift; fi ;;
+        --rotate=*) rotate=${1#--rotate=} ;;
+        --only) [ $# -ge 2 ] || { echo "mutate: --only needs IDs, e.g. --only descriptor-size,scope-shared" >&2; exit 64; }
                 only=$2; shift ;;
         --only=*) only=${1#--only=} ;;
+        --area) [ $# -ge 2 ] || { echo "mutate: --area needs a name; --list shows them" >&2; exit 64; }
+                area_wanted=$2; shift ;;
+        --area=*) area_wanted=${1#--area=} ;;
         -h|--help) usage; exit 0 ;;
         *) echo "mutate: unknown argument '$1'; see --help" >&2; exit 64 ;;
     esac
     shift
 done
+if [ -n "$rotate" ] && ! [[ $rotate =~ ^[1-9][0-9]*$ ]]; then
+    echo "mutate: --rotate takes a whole number of mutations, e.g. --rotate 6" >&2; exit 64
+fi
 
 # Collect the list into parallel arrays.
-ids=() files=() patterns=() replacements=() filters=() descriptions=()
+ids=() areas=() titles=() files=() patterns=() replacements=() filters=() descriptions=()
+current_area="" current_title=""
+area() { current_area=$1 current_title=$2; }
 mutation() {
-    ids+=("$1") files+=("$2") patterns+=("$3") replacements+=("$4") filters+=("$5") descriptions+=("$6")
+    ids+=("$1") areas+=("$current_area") titles+=("$current_title") files+=("$2") patterns+=("$3") replacements+=("$4") filters+=("$5") descriptions+=("$6")
 }
 list
 
+if [ "$mode" = table ]; then
+    # The table's text up to its first section, then one section per run of
+    # rows of an area, one row per mutation.
+    [ -f "$table" ] || { echo "mutate: $table is missing" >&2; exit 1; }
+    head=$(sed '/^## /,$d' "$table")
+    {
+        printf '%s\n' "$head"
+        previous=""
+        for i in "${!ids[@]}"; do
+            if [ "${areas[$i]}:${titles[$i]}" != "$previous" ]; then
+                previous="${areas[$i]}:${titles[$i]}"
+                printf '\n## %s\n\n`scripts/mutate.sh --area %s`\n\n' "${titles[$i]}" "${areas[$i]}"
+                printf '| Without the check | Tests that fail | File | Mutation |\n|---|---|---|---|\n'
+            fi
+            description=${descriptions[$i]}
+            tests=${filters[$i]//|/\\|}
+            printf '| %s | `%s` | `%s` | `%s` |\n' "${description^}" "$tests" "${files[$i]#Sources/}" "${ids[$i]}"
+        done
+    } >"$table.new"
+    mv "$table.new" "$table"
+    echo "mutate: wrote ${#ids[@]} rows to $table"
+    exit 0
+fi
+
 if [ "$mode" = list ]; then
     for i in "${!ids[@]}"; do
-        printf '%-26s %s\n    %s\n    filter: %s\n' "${ids[$i]}" "${descriptions[$i]}" "${files[$i]}" "${filters[$i]}"
+        printf '%-30s [%s] %s\n    %s\n    filter: %s\n' "${ids[$i]}" "${areas[$i]}" "${descriptions[$i]}" "${files[$i]}" "${filters[$i]}"
     done
     exit 0
 fi
@@ -237,6 +342,25 @@ if [ -n "$only" ]; then
         [ -n "$found" ] || { echo "mutate: no mutation named '$id'; see --list" >&2; exit 64; }
         selected+=("$found")
     done
+elif [ -n "$area_wanted" ]; then
+    for i in "${!ids[@]}"; do [ "${areas[$i]}" = "$area_wanted" ] && selected+=("$i"); done
+    [ ${#selected[@]} -gt 0 ] || { echo "mutate: no area named '$area_wanted'; see --list" >&2; exit 64; }
+elif [ -n "$rotate" ]; then
+    slices=$(( (${#ids[@]} + rotate - 1) / rotate ))
+    if [ -n "${ROTATE_SLICE:-}" ]; then
+        slice=$ROTATE_SLICE
+    elif commits=$(git rev-list --count HEAD 2>/dev/null); then
+        slice=$commits
+    else
+        # No history (an exported tree): the commit id, if any, else slice 0.
+        slice=$(( 0x$(git rev-parse --short=8 HEAD 2>/dev/null || echo 0) ))
+    fi
+    [[ $slice =~ ^[0-9]+$ ]] || { echo "mutate: ROTATE_SLICE must be a whole number" >&2; exit 64; }
+    slice=$(( slice % slices ))
+    for i in "${!ids[@]}"; do [ $(( i % slices )) = "$slice" ] && selected+=("$i"); done
+    names=""
+    for i in "${selected[@]}"; do names+="${names:+,}${ids[$i]}"; done
+    echo "mutate: slice $slice of $slices (ROTATE_SLICE=$slice scripts/mutate.sh --rotate $rotate runs it again): $names"
 else
     selected=("${!ids[@]}")
 fi
@@ -299,12 +423,36 @@ if [ "$mode" = check ]; then
     for i in "${selected[@]}"; do
         count=$(occurrences "${files[$i]}" "${patterns[$i]}")
         if [ "$count" != 1 ]; then
-            printf 'STALE     %-26s the pattern occurs %s times in %s\n' "${ids[$i]}" "$count" "${files[$i]}"
+            printf 'STALE     %-30s the pattern occurs %s times in %s\n' "${ids[$i]}" "$count" "${files[$i]}"
             stale=$((stale + 1))
         fi
     done
-    echo "${#selected[@]} checked, $stale stale"
-    [ "$stale" = 0 ]
+    # The table and the list name the same ids: every mutation is a row's,
+    # and every id a row names is a mutation here.
+    unlisted=0
+    if [ -f "$table" ]; then
+        cited=$(grep -o '`[a-z0-9][a-z0-9-]*`' "$table" | tr -d '`' | sort -u)
+        for i in "${!ids[@]}"; do
+            if ! grep -qxF "${ids[$i]}" <<<"$cited"; then
+                printf 'UNLISTED  %-30s no row of %s names it\n' "${ids[$i]}" "$table"
+                unlisted=$((unlisted + 1))
+            fi
+        done
+        known=$(printf '%s\n' "${ids[@]}")
+        while read -r id; do
+            [ -n "$id" ] || continue
+            # Only words that look like ids in the Mutations column are ids.
+            if grep -q -- "| \`$id\`\|, \`$id\`" "$table" && ! grep -qxF "$id" <<<"$known"; then
+                printf 'UNKNOWN   %-30s %s names it, but there is no such mutation\n' "$id" "$table"
+                unlisted=$((unlisted + 1))
+            fi
+        done <<<"$cited"
+    else
+        echo "mutate: $table is missing" >&2
+        unlisted=1
+    fi
+    echo "${#selected[@]} checked, $stale stale, $unlisted not matching the table"
+    [ "$stale" = 0 ] && [ "$unlisted" = 0 ]
     exit
 fi
 
@@ -397,11 +545,18 @@ for i in "${selected[@]}"; do
             verdict=KILLED note=" — by a compile error"
         else
             status=0
-            run "$test_timeout" "$logs/$id.test.log" swift test --skip-build --filter "${filters[$i]}" || status=$?
+            if [ "$suite" = 1 ]; then
+                run "$suite_timeout" "$logs/$id.test.log" swift test --skip-build || status=$?
+            else
+                run "$test_timeout" "$logs/$id.test.log" swift test --skip-build --filter "${filters[$i]}" || status=$?
+            fi
             if [ "$status" = 124 ] || [ "$status" = 137 ]; then
-                verdict=KILLED note=" — the tests timed out after $test_timeout s"
+                verdict=KILLED note=" — the tests timed out"
             elif [ "$status" != 0 ]; then
                 verdict=KILLED
+                # Where the failing expectations are, to tell which tests killed it.
+                where=$(grep -oE 'recorded an issue at [A-Za-z0-9_.+]+\.swift:[0-9]+' "$logs/$id.test.log" | sed 's/recorded an issue at //' | sort -u | head -4 | paste -sd' ' || true)
+                [ -z "$where" ] || note=" — $where"
             elif ! grep -Eq 'Test run with [1-9][0-9]* tests?' "$logs/$id.test.log"; then
                 verdict=STALE note=" — the filter '${filters[$i]}' runs no test"
             else
@@ -415,7 +570,7 @@ for i in "${selected[@]}"; do
         SURVIVED) survived=$((survived + 1)) ;;
         STALE) stale=$((stale + 1)) ;;
     esac
-    printf '%-8s  %-26s (%3d s)  %s%s\n' "$verdict" "$id" $((SECONDS - started)) "$description" "$note"
+    printf '%-8s  %-30s (%4d s)  %s%s\n' "$verdict" "$id" $((SECONDS - started)) "$description" "$note"
 done
 
 # Leave .build as it was: built from the unmutated tree.

@@ -142,6 +142,16 @@ extension ContainerTests {
             #expect(graph.mermaid.contains(#"n0["String(name: #quot;#lt;owner#gt;#quot;)<br/>(not registered)"]"#))
             #expect(graph.mermaid.hasSuffix("  classDef missing stroke:#d00,stroke-dasharray:4\n  class n0 missing"))
         }
+
+        /// A name may come from a plugin: escapes, line breaks and bidirectional
+        /// controls in it are shown, never written raw to a terminal.
+        @Test func exportsShowControlAndBidirectionalCharactersEscaped() {
+            let container = Container()
+            container.register(Leaf.self, name: "a\u{1B}[2J\n\u{9B}\u{200F}\u{202E}\u{2029}\u{2067}b") { _ in Leaf() }
+            let graph = container.dependencyGraph()
+            #expect(graph.dot.contains(#"Leaf(name: \"a\\u{1B}[2J\\n\\u{9B}\\u{200F}\\u{202E}\\u{2029}\\u{2067}b\")"#), "\(graph.dot)")
+            #expect(graph.mermaid.contains(#"Leaf(name: #quot;a\u{1B}[2J\n\u{9B}\u{200F}\u{202E}\u{2029}\u{2067}b#quot;)"#), "\(graph.mermaid)")
+        }
     }
 
     @Suite struct Introspection {

@@ -30,8 +30,7 @@ struct APIBaseEndToEndTests {
 
         let output = try await CommandRunner.host(
             ["fetch", "AAA", "BBB", "--plugins-dir", directory.path, "--api-base-url", "AlphaPlugin=\(alphaServer.baseURL)",
-             "--api-base-url", "BetaPlugin=\(betaServer.baseURL)"] + flags,
-            hostDefaults: true)
+             "--api-base-url", "BetaPlugin=\(betaServer.baseURL)"] + flags)
         let (alphaRequests, betaRequests) = (alphaServer.requests, betaServer.requests)
         await alphaServer.stop()
         await betaServer.stop()
@@ -54,11 +53,11 @@ struct APIBaseEndToEndTests {
         // One trust store for every run: `lock-plugins` vouches there.
         let store = ["XDG_CONFIG_HOME": try TemporaryDirectory.make().path]
 
-        let refused = try await CommandRunner.host(["fetch", "GGG"] + common, environment: store, hostDefaults: true)
-        let listed = try await CommandRunner.host(["list-plugins"] + common, environment: store, hostDefaults: true)
-        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: store, hostDefaults: true).status == 0)
-        let vouched = try await CommandRunner.host(["fetch", "GGG"] + common, environment: store, hostDefaults: true)
-        let vouchedList = try await CommandRunner.host(["list-plugins", "--format", "json"] + common, environment: store, hostDefaults: true)
+        let refused = try await CommandRunner.host(["fetch", "GGG"] + common, environment: store)
+        let listed = try await CommandRunner.host(["list-plugins"] + common, environment: store)
+        #expect(try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: store).status == 0)
+        let vouched = try await CommandRunner.host(["fetch", "GGG"] + common, environment: store)
+        let vouchedList = try await CommandRunner.host(["list-plugins", "--format", "json"] + common, environment: store)
         let requests = server.requests
         await server.stop()
 
@@ -94,12 +93,10 @@ struct APIBaseEndToEndTests {
 
         let output = try await CommandRunner.host(
             ["fetch", "GGG", "DDD", "NNN", "--plugins-dir", directory.path, "--api-base-url", "NamedPlugin=\(named.baseURL)",
-             "--api-base-url", everyone.baseURL] + flags,
-            hostDefaults: true)
+             "--api-base-url", everyone.baseURL] + flags)
         let listed = try await CommandRunner.host(
             ["list-plugins", "--format", "json", "--plugins-dir", directory.path, "--api-base-url", "NamedPlugin=\(named.baseURL)",
-             "--api-base-url", everyone.baseURL] + flags,
-            hostDefaults: true)
+             "--api-base-url", everyone.baseURL] + flags)
         let declaredRequests = declared.requests
         for server in [declared, everyone, named] { await server.stop() }
 
@@ -131,7 +128,7 @@ struct APIBaseEndToEndTests {
          "HOST_API_BASE_URL 'https://a.test/?k=1' has a query; a prefix is a scheme, a host and a path; plugins may fetch only under it, so give a plain base such as https://api.coinbase.com"),
     ])
     func badBase(arguments: [String], environment: [String: String], message: String) async throws {
-        let output = try await CommandRunner.host(["list-fetchers"] + arguments, environment: environment, hostDefaults: true)
+        let output = try await CommandRunner.host(["list-fetchers"] + arguments, environment: environment)
         #expect(output.status == 64)
         // argument-parser's "Error: " today; "host: error: " once the command layer words every usage error itself.
         #expect(["Error: \(message)", "host: error: \(message)"].contains(output.stderrLines.first ?? ""), "\(output.stderr)")

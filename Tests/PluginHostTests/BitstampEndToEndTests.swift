@@ -19,8 +19,7 @@ struct BitstampEndToEndTests {
     func readmeOffline(flags: [String]) async throws {
         let output = try await CommandRunner.host(
             ["fetch", "ETH", "BTC", "--all-sources", "--api-base-url", Self.fixtures.appending(path: "coinbase").absoluteString,
-             "--api-base-url", "BitstampPlugin=" + Self.fixtures.appending(path: "bitstamp").absoluteString] + flags,
-            hostDefaults: true)
+             "--api-base-url", "BitstampPlugin=" + Self.fixtures.appending(path: "bitstamp").absoluteString] + flags)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == """
             SYMBOL  CURRENCY  AMOUNT                      PLUGIN
@@ -48,8 +47,7 @@ struct BitstampEndToEndTests {
         defer { Task { await server.stop() } }
         func fetch(_ currency: String) async throws -> CommandRunner.Output {
             try await CommandRunner.host(
-                ["fetch", "ETH", "BTC", "--currency", currency, "--source", "BitstampPlugin", "--api-base-url", "BitstampPlugin=\(server.baseURL)"] + flags,
-                hostDefaults: true)
+                ["fetch", "ETH", "BTC", "--currency", currency, "--source", "BitstampPlugin", "--api-base-url", "BitstampPlugin=\(server.baseURL)"] + flags)
         }
 
         let usd = try await fetch("USD")
@@ -74,7 +72,7 @@ struct BitstampEndToEndTests {
 
     @Test("Bitstamp's plugin may not fetch under Coinbase's base, nor Coinbase's under Bitstamp's: each has its own")
     func basesApart() async throws {
-        let listed = try await CommandRunner.host(["list-plugins", "--format", "json"], hostDefaults: true)
+        let listed = try await CommandRunner.host(["list-plugins", "--format", "json"])
         let rows = try HostFixtures.pluginRows(listed.stdout)
         let bitstamp = try #require(rows.values.first { $0["name"] as? String == "BitstampPlugin" })
         let ethereum = try #require(rows.values.first { $0["name"] as? String == "EthereumPlugin" })

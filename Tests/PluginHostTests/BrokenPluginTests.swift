@@ -2,7 +2,7 @@ import Foundation
 import PluginHost
 import Testing
 
-@Suite("Files that are not working plugins are refused, one line each, and the rest still load", .timeLimit(.minutes(2)))
+@Suite("Files that are not working plugins are refused, one line each, and the rest still load", .timeLimit(.minutes(10)))
 struct BrokenPluginTests {
     static let truncated: Data = {
         let data = (try? Data(contentsOf: FixturePlugins.bundledPlugin("Bitcoin"))) ?? Data()

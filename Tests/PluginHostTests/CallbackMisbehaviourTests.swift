@@ -6,11 +6,11 @@ import Testing
 /// Plugins whose completion callback comes never, twice, or after the
 /// timeout. In-process, the host hands out numeric tokens, never pointers,
 /// as `completion_context`, so a stray call finds no waiter and is ignored;
-/// under `--isolate` the worker does the same. Either way the host neither
+/// in a sandboxed worker, where an unvouched plugin runs, the worker does the same. Either way the host neither
 /// crashes nor waits past `--timeout`.
-@Suite("Completion callbacks that misbehave", .timeLimit(.minutes(5)))
+@Suite("Completion callbacks that misbehave", .timeLimit(.minutes(10)))
 struct CallbackMisbehaviourTests {
-    static let modes: [[String]] = [[], ["--isolate"]]
+    static let modes = CommandRunner.fixturePlacements
 
     func fetch(_ symbol: String, _ variant: FixturePlugins.Variant, _ flags: [String]) async throws -> (CommandRunner.Output, Duration) {
         let directory = try await FixturePlugins.directory(with: [variant], bundled: ["Ethereum"])
@@ -37,7 +37,7 @@ struct CallbackMisbehaviourTests {
         #expect(output.stdout.contains("TWICE   USD       1.00                        TwicePlugin"), "\(output.stdout)")
         #expect(!output.stdout.contains("666"))
         // A worker's log lines are attributed to its plugin, whoever wrote them.
-        let source = flags.isEmpty ? "" : "[TwicePlugin] "
+        let source = flags.isEmpty ? "[TwicePlugin] " : ""
         #expect(output.stderrLines == [
             "host: \(source)warning: ignored a fetch callback from TwicePlugin that came after the fetch had already finished (a second call or a call after the timeout)"
         ])
@@ -71,7 +71,7 @@ struct CallbackMisbehaviourTests {
         // late call, which must be ignored.
         var timeouts = 0
         for round in 1...4 {
-            let late = try await Deadline.within(.seconds(30), "LATE's price, round \(round)") {
+            let late = try await Deadline.within(.seconds(120), "LATE's price, round \(round)") {
                 try await registry.fetcher(for: "LATE").price(in: "USD", timeout: .milliseconds(100))
             }
             switch late {
@@ -84,13 +84,13 @@ struct CallbackMisbehaviourTests {
             // The late answer comes 1 s after the timeout, finds its token
             // finished, and is ignored; the plugin logs this line once the
             // host has handled it, so the fetches below come after it.
-            try await Deadline.within(.seconds(30), "LATE's late answer, round \(round)") {
+            try await Deadline.within(.seconds(120), "LATE's late answer, round \(round)") {
                 await log.wait(for: "LatePlugin: answered late", count: round)
             }
-            let twice = try await Deadline.within(.seconds(30), "TWICE's price, round \(round)") {
+            let twice = try await Deadline.within(.seconds(120), "TWICE's price, round \(round)") {
                 try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(5))
             }.get()
-            let doge = try await Deadline.within(.seconds(30), "DOGE's price, round \(round)") {
+            let doge = try await Deadline.within(.seconds(120), "DOGE's price, round \(round)") {
                 try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(5))
             }.get()
             #expect(twice.amount == "1.00")

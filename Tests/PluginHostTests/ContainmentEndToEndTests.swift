@@ -7,10 +7,10 @@ import WorkerProtocol
 /// Hostile plugins, each attacking the host or the other plugins through the
 /// ABI, run through the `host` executable in both modes: the attack fails in
 /// the way the containment rules promise.
-@Suite("Hostile plugins, end to end", .timeLimit(.minutes(2)))
+@Suite("Hostile plugins, end to end", .timeLimit(.minutes(10)))
 struct ContainmentEndToEndTests {
-    /// In-process and isolated.
-    static let modes: [[String]] = [[], ["--isolate"]]
+    /// In a sandboxed worker, as a user runs an unvouched plugin, and in-process.
+    static let modes = CommandRunner.fixturePlacements
 
     /// A plugin that writes `frame` (hex) to its worker's pipe to the host
     /// while it registers: compiled in, since a worker sees none of the
@@ -24,6 +24,7 @@ struct ContainmentEndToEndTests {
     }
 
     static let forger = hostile("token-forger.so", "-DHOSTILE_FORGE_TOKENS", #"-DHOSTILE_NAME="TokenForger""#, #"-DHOSTILE_SYMBOL="FORGE""#)
+    static let tokenShower = hostile("token-shower.so", "-DHOSTILE_SHOW_TOKENS", #"-DHOSTILE_NAME="TokenShower""#)
     static let blockerA = hostile("blocker-a.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerA""#, #"-DHOSTILE_SYMBOL="BLOCKA""#)
     static let blockerB = hostile("blocker-b.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerB""#, #"-DHOSTILE_SYMBOL="BLOCKB""#)
     static let escapes = hostile(
@@ -66,10 +67,27 @@ struct ContainmentEndToEndTests {
         #expect(Self.cells(output.stdout) == [
             ["ETH", "USD", "3000.5", "EthereumPlugin"], ["BTC", "USD", "60000.25", "BitcoinPlugin"], ["FORGE", "USD", "1.00", "TokenForger"],
         ])
-        let source = flags.isEmpty ? "" : "[TokenForger] "
+        let source = flags.isEmpty ? "[TokenForger] " : ""
         #expect(output.stderrLines == [
             "host: \(source)warning: ignored a fetch callback whose completion context the host never issued: a plugin forged or corrupted it; later ones are logged with -v"
         ])
+    }
+
+    @Test("The completion context a plugin is given is a fresh 64-bit random token, in every mode", arguments: [["--no-isolate"], ["--isolate"]])
+    func pluginsSeeWideTokens(flags: [String]) async throws {
+        let directory = try await FixturePlugins.directory(containing: [Self.tokenShower])
+        let symbols = (1...8).map { "TOK\($0)" }
+        let output = try await CommandRunner.host(
+            ["fetch"] + symbols + ["--format", "json", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
+
+        #expect(output.status == 0, "\(output.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: String]] ?? []
+        let tokens = rows.compactMap { $0["amount"].flatMap { UInt64($0) } }
+        #expect(rows.map { $0["symbol"] } == symbols)
+        #expect(tokens.count == 8 && Set(tokens).count == 8, "\(output.stdout)")
+        // Eight random 64-bit tokens all below 2^56 (a 32- or 48-bit token,
+        // a counter, a pointer) has probability 2^-64.
+        #expect(tokens.contains { $0 >= 1 << 56 }, "every token is narrow: \(tokens)")
     }
 
     @Test("Two plugins that block their fetch thread for 10 minutes time out at --timeout 2, and the run ends in about 2 s", arguments: modes)
@@ -116,7 +134,7 @@ struct ContainmentEndToEndTests {
         #expect(fetched.stdout.contains("ESC     USD       1.00    \(name)"))
         #expect(fetched.stderrLines.contains(#"host: error: ESCERR: bad\r\nhost: error: ETH: forged\u{1B}[31m"#))
         // A worker's log lines before its report is checked name the file.
-        let source = flags.isEmpty ? name : "escapes.so"
+        let source = flags.isEmpty ? "escapes.so" : name
         #expect(fetched.stderrLines.contains(#"host: [\#(source)] warning: line\nhost: error: forged log"#))
         #expect(dot.stdout.contains(#"Evil\\u{1B}[2J\\nPlugin"#))
         #expect(mermaid.stdout.contains(#"Evil\u{1B}[2J\nPlugin"#))
@@ -124,6 +142,37 @@ struct ContainmentEndToEndTests {
         let rows = try HostFixtures.pluginRows(json.stdout)
         #expect(rows["escapes.so"]?["name"] as? String == "Evil\u{1B}[2J\nPlugin")
         #expect(rows["escapes.so"]?["version"] as? String == "1.0\r\nhost: error: forged")
+    }
+
+    /// A descriptor name, version and display name at their caps, and one byte over.
+    static let atCaps = hostile(
+        "at-caps.so", "-DHOSTILE_NAME=\"\(String(repeating: "N", count: 64))\"", "-DHOSTILE_VERSION=\"\(String(repeating: "1", count: 32))\"",
+        "-DHOSTILE_DISPLAY=\"\(String(repeating: "D", count: 64))\"", #"-DHOSTILE_SYMBOL="ATCAP""#)
+    static let overCaps = [
+        hostile("long-name.so", "-DHOSTILE_NAME=\"\(String(repeating: "N", count: 65))\"", #"-DHOSTILE_SYMBOL="LNAME""#),
+        hostile("long-version.so", "-DHOSTILE_VERSION=\"\(String(repeating: "1", count: 33))\"", #"-DHOSTILE_NAME="LongVersion""#, #"-DHOSTILE_SYMBOL="LVER""#),
+        hostile("long-display.so", "-DHOSTILE_DISPLAY=\"\(String(repeating: "D", count: 65))\"", #"-DHOSTILE_NAME="LongDisplay""#, #"-DHOSTILE_SYMBOL="LDISP""#),
+    ]
+
+    @Test("A name, version or display name one byte over its cap is refused, naming the cap; at the cap it loads", arguments: [["--no-isolate"], ["--isolate"]])
+    func textOverItsCapIsRefused(flags: [String]) async throws {
+        let directory = try await FixturePlugins.directory(containing: [Self.atCaps] + Self.overCaps)
+        let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags)
+
+        #expect(output.status == 0)
+        #expect(output.stdout == """
+            SYMBOL  NAME\(String(repeating: " ", count: 60))  PLUGIN\(String(repeating: " ", count: 58))  RANK  DEFAULT
+            ATCAP   \(String(repeating: "D", count: 64))  \(String(repeating: "N", count: 64))  128   yes
+
+            """)
+        let path = directory.path
+        for line in [
+            "host: warning: skipping \(path)/long-name.so: refused: the descriptor's name is longer than 64 bytes; fix the plugin's pb_plugin_descriptor",
+            "host: warning: skipping \(path)/long-version.so: refused: the descriptor's version is longer than 32 bytes; fix the plugin's pb_plugin_descriptor",
+            "host: warning: skipping \(path)/long-display.so: the host refused every fetcher it registered: its display name is longer than 64 bytes; fix the pb_fetcher it passes to register_fetcher",
+        ] {
+            #expect(output.stderrLines.contains(line), "\(output.stderr)")
+        }
     }
 
     @Test("Amounts that are not plain decimals become that symbol's error, naming the plugin", arguments: modes)
@@ -153,13 +202,13 @@ struct ContainmentEndToEndTests {
 
         #expect(output.status == 0)
         #expect(Self.cells(output.stdout) == [["LATEREG", "USD", "1.00", "LateRegistrar"]])
-        let source = flags.isEmpty ? "" : "[LateRegistrar] "
+        let source = flags.isEmpty ? "[LateRegistrar] " : ""
         #expect(output.stderrLines == [
             "host: \(source)warning: \(plugin): LateRegistrar called register_fetcher for LATE after register_plugin had returned; refused with PB_ERR_TOO_LATE: register every fetcher inside register_plugin"
         ])
     }
 
-    @Test("A plugin whose every registration was refused is told why", arguments: modes)
+    @Test("A plugin whose every registration was refused is told why", arguments: modes + [["--no-isolate", "--no-cache"]])
     func refusedRegistrationsAreExplained(flags: [String]) async throws {
         let directory = try await FixturePlugins.directory(containing: [Self.badSymbol])
         let plugin = directory.appending(path: "bad-symbol.so").path
@@ -167,7 +216,9 @@ struct ContainmentEndToEndTests {
 
         let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path] + flags)
 
-        let source = flags.isEmpty ? "" : "[bad-symbol.so] "
+        // With the cache, the registration is refused while the file is scanned, in a worker, whatever the
+        // placement; without it, --no-isolate loads the plugin in-process, where the host refuses it itself.
+        let source = flags.contains("--no-cache") ? "" : "[bad-symbol.so] "
         #expect(output.stderrLines == [
             "host: \(source)warning: \(plugin): BadSymbol called register_fetcher with a fetcher the host refused: \(reason)",
             "host: warning: skipping \(plugin): the host refused every fetcher it registered: \(reason); fix the pb_fetcher it passes to register_fetcher",

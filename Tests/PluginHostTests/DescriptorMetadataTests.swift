@@ -5,8 +5,8 @@ import Testing
 
 /// The optional text fields appended to `pb_plugin_descriptor`: read only
 /// when `struct_size` covers them, checked like any plugin text, and shown by
-/// `list-plugins`, in-process and under `--isolate`.
-@Suite("Descriptor metadata", .timeLimit(.minutes(5)))
+/// `list-plugins`, as a user runs it (in a sandboxed worker) and in-process.
+@Suite("Descriptor metadata", .timeLimit(.minutes(10)))
 struct DescriptorMetadataTests {
     /// Built against the first revision of the header, which ends at
     /// `register_plugin`; fault-on-read pointers follow it in memory.
@@ -24,7 +24,7 @@ struct DescriptorMetadataTests {
         fileName: "long-description.so", source: "Tests/Fixtures/CPlugins/descriptor_size.c",
         defines: ["-DFIXTURE_DESCRIPTION=\"\(String(repeating: "d", count: 513))\"", "-DFIXTURE_NAME=\"WordyPlugin\"", "-DFIXTURE_SYMBOL=\"WORDY\""])
 
-    static let modes: [[String]] = [[], ["--isolate"]]
+    static let modes = CommandRunner.fixturePlacements
 
     @Test("A plugin built against the first, smaller descriptor loads, and none of the later fields is read")
     func firstRevisionLoads() async throws {

@@ -3,10 +3,10 @@ import Testing
 
 /// `struct_size` versioning through the `host` executable: a descriptor
 /// smaller than the header's is refused in one line, and a larger one from a
-/// later minor revision loads, in-process and under `--isolate`.
-@Suite("Descriptor sizes, end to end", .timeLimit(.minutes(5)))
+/// later minor revision loads, as a user runs it (in a sandboxed worker) and in-process.
+@Suite("Descriptor sizes, end to end", .timeLimit(.minutes(10)))
 struct DescriptorSizeEndToEndTests {
-    static let modes: [[String]] = [[], ["--isolate"]]
+    static let modes = CommandRunner.fixturePlacements
 
     @Test("A smaller descriptor is refused naming both sizes; a larger one loads and fetches", arguments: modes)
     func descriptorSizes(flags: [String]) async throws {

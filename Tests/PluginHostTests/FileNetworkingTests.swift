@@ -5,7 +5,7 @@ import Testing
 
 /// ``FileNetworking``: `file://` reads that stay beneath their root, read
 /// only regular files, and are capped like HTTP bodies.
-@Suite("File reads for plugins", .timeLimit(.minutes(1)))
+@Suite("File reads for plugins", .timeLimit(.minutes(10)))
 struct FileNetworkingTests {
     /// A root with `v2/spot.json` in it, and `outside/secret.json` beside it.
     struct Layout {

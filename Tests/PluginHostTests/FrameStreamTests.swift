@@ -13,7 +13,7 @@ import WorkerProtocol
 import Glibc
 #endif
 
-@Suite("Frames between host and worker", .timeLimit(.minutes(2)))
+@Suite("Frames between host and worker", .timeLimit(.minutes(10)))
 struct FrameStreamTests {
     @Test("A frame split into single bytes, and three frames in one read, come out whole and in order")
     func decoderReassembles() throws {

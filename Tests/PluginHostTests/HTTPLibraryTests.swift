@@ -5,7 +5,7 @@ import Testing
 
 /// `HostHTTPNetworking` loads the HTTP client from `libHostHTTP.so`
 /// on its first request; these talk to it directly, over loopback.
-@Suite("The HTTP client library", .timeLimit(.minutes(5)))
+@Suite("The HTTP client library", .timeLimit(.minutes(10)))
 struct HTTPLibraryTests {
     private static let library = CommandRunner.buildDirectory.appending(path: HostHTTPNetworking.libraryName).path
 
@@ -98,7 +98,8 @@ struct HTTPLibraryTests {
     @Test("A host without the library lists plugins, and an http fetch says what is missing")
     func hostWithoutLibrary() async throws {
         let directory = try TemporaryDirectory.make()
-        try await BuildCopies.copy(["host", "libBitcoinPlugin.so", "libEthereumPlugin.so"], to: directory)
+        // Everything an install holds but the library: the worker scans the bundled plugins.
+        try await BuildCopies.copy(["host", "patchbay-worker", "libBitcoinPlugin.so", "libEthereumPlugin.so"], to: directory)
         let host = directory.appending(path: "host")
 
         let list = try await CommandRunner.host(["list-fetchers", "--format", "json"], executable: host)

@@ -3,7 +3,7 @@ import Testing
 
 /// Runs the built `host` executable as a user would, against a loopback
 /// HTTP server each test starts itself.
-@Suite("host, end to end", .timeLimit(.minutes(5)))
+@Suite("host, end to end", .timeLimit(.minutes(10)))
 struct HostEndToEndTests {
     /// For the tests of one source speaking Coinbase's API: the bundled
     /// Bitstamp plugin, a second source of BTC and ETH, is never asked.

@@ -9,7 +9,7 @@ import WorkerProtocol
 /// (`Tests/Fixtures/CPlugins/request_floods.c`) runs with the host's
 /// defaults, beside a well-behaved plugin that must not notice, and
 /// in-process too where the cap applies there.
-@Suite("Caps on what a plugin may ask, end to end", .timeLimit(.minutes(3)))
+@Suite("Caps on what a plugin may ask, end to end", .timeLimit(.minutes(10)))
 struct HostRequestCapsEndToEndTests {
     static func flood(_ name: String, _ defines: [String] = []) -> FixturePlugins.Fixture {
         FixturePlugins.Fixture(
@@ -27,7 +27,7 @@ struct HostRequestCapsEndToEndTests {
         let directory = try await FixturePlugins.directory(containing: fixtures)
         let output = try await CommandRunner.host(
             ["fetch"] + symbols + ["--format", "json", "--timeout", "60", "--load-timeout", "60", "--plugins-dir", directory.path, "--api-base-url", api] + flags,
-            hostDefaults: true, deadline: .seconds(90))
+            deadline: .seconds(90))
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         return (Dictionary(uniqueKeysWithValues: rows.compactMap { row in row["symbol"].map { ($0, row) } }), output)
     }

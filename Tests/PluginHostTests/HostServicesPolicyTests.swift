@@ -7,7 +7,7 @@ import Testing
 
 /// ``HostServices/get(_:timeout:for:)``: the one place a plugin's
 /// `http_get` is checked, hop by hop, before any networking runs.
-@Suite("http_get checks every hop against the URL policy", .timeLimit(.minutes(1)))
+@Suite("http_get checks every hop against the URL policy", .timeLimit(.minutes(10)))
 struct HostServicesPolicyTests {
     /// Networking that answers each URL from a script of hops and records
     /// every URL it was asked for.
@@ -44,9 +44,9 @@ struct HostServicesPolicyTests {
     static let ok = HTTPHop.outcome(.response(status: 200, body: Array("ok".utf8)))
     static let allowed = "(http://h.test/v2)"
 
-    func services(_ networking: ScriptedNetworking, _ warnings: Warnings) -> HostServices {
+    func services(_ scripted: ScriptedNetworking, _ warnings: Warnings, networking: (any HostNetworking)? = nil) -> HostServices {
         HostServices(
-            networking: networking, configuration: ["api_base_url": "http://h.test/v2"],
+            networking: networking ?? scripted, configuration: ["api_base_url": "http://h.test/v2"],
             urlPolicy: URLPolicy(allowing: [try! URLPrefix("http://h.test/v2")], grantOption: "--allow-url"), logger: warnings.logger)
     }
 
@@ -106,6 +106,56 @@ struct HostServicesPolicyTests {
         let outcome = await services(networking, Warnings()).get("http://h.test/v2/a", timeout: .seconds(1), for: "P")
         #expect(outcome == .failure("http://h.test/v2/a redirected more than 5 times; the last was 307 to /v2/a"))
         #expect(networking.requested.count == 6)
+    }
+
+    /// Networking whose every hop takes `pause` (at least: a busy machine
+    /// only adds to it) and redirects to the next path, recording the
+    /// timeout each hop was given.
+    final class SlowRedirects: HostNetworking {
+        let pause: Duration
+        private let timeouts = Mutex<[Duration]>([])
+        init(pause: Duration) { self.pause = pause }
+
+        var given: [Duration] { timeouts.withLock { $0 } }
+
+        func get(_ url: URL, timeout: Duration) async -> HTTPOutcome { .failure("a redirect") }
+
+        func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
+            let count = timeouts.withLock { $0.append(timeout); return $0.count }
+            try? await Task.sleep(for: pause)
+            return count < 4 ? .redirect(status: 302, location: "/v2/\(count)") : HostServicesPolicyTests.ok
+        }
+    }
+
+    @Test("A redirect chain shares one deadline: each hop gets only what the earlier hops left of the timeout")
+    func redirectChainSharesTheDeadline() async {
+        // Timing assumption: each hop takes at least `pause` (a sleep never
+        // ends early); a loaded machine only makes the time left smaller.
+        // The four hops take 0.2 s idle; the timeout is 3000 times that, as
+        // a suite run in parallel on a busy machine once took 30 s for two.
+        let timeout = Duration.seconds(600)
+        let networking = SlowRedirects(pause: .milliseconds(50))
+        let outcome = await services(ScriptedNetworking([:]), Warnings(), networking: networking)
+            .get("http://h.test/v2/a", timeout: timeout, for: "P")
+        #expect(outcome == .response(status: 200, body: Array("ok".utf8)))
+        let given = networking.given
+        #expect(given.count == 4)
+        #expect(given.first == timeout)
+        for (hop, given) in given.enumerated().dropFirst() {
+            #expect(given <= timeout - networking.pause * hop, "hop \(hop) was given \(given), more than the time left")
+        }
+    }
+
+    @Test("A redirect chain that outlasts the timeout fails as timed out, though every hop alone fits in it")
+    func redirectChainTimesOut() async {
+        // Timing assumption: as above; three hops of at least 400 ms cannot
+        // fit in 1 s however idle the machine.
+        let networking = SlowRedirects(pause: .milliseconds(400))
+        let outcome = await services(ScriptedNetworking([:]), Warnings(), networking: networking)
+            .get("http://h.test/v2/a", timeout: .seconds(1), for: "P")
+        #expect(outcome == .failure("timed out after 1 s"))
+        // Two or three hops fit, as load allows; the fourth never starts.
+        #expect(networking.given.count <= 3)
     }
 
     @Test("The default policy is the configured API base")

@@ -3,7 +3,7 @@ import Testing
 
 /// `host inspect FILE`: what the host sees in one file, without fetching,
 /// with the plugin's code run only in an isolated worker.
-@Suite("host inspect", .timeLimit(.minutes(5)))
+@Suite("host inspect", .timeLimit(.minutes(10)))
 struct InspectTests {
     /// The JSON `host inspect --format json` printed.
     private func inspection(_ output: CommandRunner.Output) throws -> [String: Any] {
@@ -20,7 +20,7 @@ struct InspectTests {
         return verdicts
     }
 
-    @Test("A working plugin shows its descriptor, fetchers, passing checks and mode, and exits 0")
+    @Test("A working plugin shows its descriptor, fetchers, passing checks and mode (isolated: nobody vouched for it), and exits 0")
     func workingPlugin() async throws {
         let directory = try await FixturePlugins.directory(containing: [DescriptorMetadataTests.withMetadata])
         let file = directory.appending(path: "with-metadata.so").path
@@ -33,7 +33,8 @@ struct InspectTests {
         #expect(json["working"] as? Bool == true)
         #expect(json["name"] as? String == "MetadataPlugin")
         #expect(json["version"] as? String == "0.1.0")
-        #expect(json["mode"] as? String == "in-process")
+        #expect(json["mode"] as? String == "isolated")
+        #expect(json["vouchedBy"] as? String == "nobody")
         #expect(json["problem"] == nil)
         let descriptor = try #require(json["descriptor"] as? [String: Any])
         #expect(descriptor["abiVersion"] as? Int == 1)

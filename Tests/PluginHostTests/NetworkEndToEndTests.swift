@@ -5,7 +5,7 @@ import Testing
 /// The network path a real user takes, end to end through the built `host`:
 /// HTTPS with a CA the test makes itself, CONNECT proxies, and rate limits.
 /// Every server and proxy listens on 127.0.0.1, and nothing leaves it.
-@Suite("The network path, end to end", .timeLimit(.minutes(5)))
+@Suite("The network path, end to end", .timeLimit(.minutes(10)))
 struct NetworkEndToEndTests {
     static let path = "/v2/prices/ETH-USD/spot"
     static let spot = HostEndToEndTests.spot("ETH", "2718.281828459045235360287")

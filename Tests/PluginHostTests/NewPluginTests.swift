@@ -4,7 +4,7 @@ import Testing
 /// `host new-plugin`: the project it writes builds and fetches with no edit.
 /// The C project is built here; the Swift package, whose first build takes
 /// half a minute, is built by `scripts/check-examples.sh`, which CI runs.
-@Suite("host new-plugin", .timeLimit(.minutes(5)))
+@Suite("host new-plugin", .timeLimit(.minutes(10)))
 struct NewPluginTests {
     @Test("The C project builds as its README says, loads from ./plugins, and fetches through http_get")
     func cProjectBuildsAndFetches() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Where `host` looks for plugins, and in which order.
-@Suite("Plugin search path", .timeLimit(.minutes(1)))
+@Suite("Plugin search path", .timeLimit(.minutes(10)))
 struct PluginDiscoveryTests {
     static func usual(dataHome: String? = "/home/u/.local/share") throws -> PluginDiscovery {
         try PluginDiscovery(

@@ -2,7 +2,7 @@ import Foundation
 import PluginHost
 import Testing
 
-@Suite("Loading the real plugin libraries in-process", .timeLimit(.minutes(2)))
+@Suite("Loading the real plugin libraries in-process", .timeLimit(.minutes(10)))
 struct PluginLoaderTests {
     let bundled = ["Bitcoin", "Ethereum"].map { FixturePlugins.bundledPlugin($0).path }
 

@@ -1,3 +1,4 @@
+import PluginABI
 import PluginBoundary
 @testable import PluginHost
 import Testing
@@ -68,6 +69,91 @@ struct PluginOutputRulesTests {
             try invalid.withUnsafeBufferPointer { try PluginOutputRules.text($0.baseAddress, .name, limit: 8) }
         }
         #expect(try PluginOutputRules.text(nil, .name, limit: 8) == nil)
+    }
+
+    /// Every capped text field a plugin supplies, with its cap written out
+    /// (not read from ``PluginOutputRules/Limit``, so that raising a cap fails
+    /// here), and how the host reads it: from C memory or from a worker's frame.
+    enum CappedField: String, CaseIterable, Sendable {
+        case name, version, displayName, description, author, license, homepage, apiBaseURL, base, currency, amount, error
+
+        /// The cap in bytes; the amount's is its 40 digits, a sign and a point.
+        var cap: Int {
+            switch self {
+            case .name, .displayName: 64
+            case .version: 32
+            case .description, .apiBaseURL, .error: 512
+            case .author, .license, .homepage: 128
+            case .base, .currency: 16
+            case .amount: 42
+            }
+        }
+
+        var field: PluginOutputRules.Field {
+            switch self {
+            case .name: .name
+            case .version: .version
+            case .displayName: .displayName
+            case .description: .description
+            case .author: .author
+            case .license: .license
+            case .homepage: .homepage
+            case .apiBaseURL: .apiBaseURL
+            case .base: .base
+            case .currency: .currency
+            case .amount: .amount
+            case .error: .error
+            }
+        }
+
+        /// Reads `text` through the rule the host applies to this field: a
+        /// descriptor's name and version and a display name as a worker's
+        /// frames bring them, the descriptor's other text and an answer from
+        /// C memory, as an in-process plugin hands them over.
+        func read(_ text: String) throws(PluginOutputRules.Violation) {
+            switch self {
+            case .name: _ = try PluginOutputRules.identity(name: text, version: "1")
+            case .version: _ = try PluginOutputRules.identity(name: "N", version: text)
+            case .displayName: _ = try PluginOutputRules.displayName(text, symbol: "X")
+            default: break
+            }
+            var failure: PluginOutputRules.Violation?
+            text.withCString { pointer in
+                do throws(PluginOutputRules.Violation) {
+                    switch self {
+                    case .name, .version, .displayName:
+                        break
+                    case .description, .author, .license, .homepage, .apiBaseURL:
+                        _ = try PluginOutputRules.metadata(
+                            abiVersion: 1, descriptorSize: 80, description: self == .description ? pointer : nil, author: self == .author ? pointer : nil,
+                            license: self == .license ? pointer : nil, homepage: self == .homepage ? pointer : nil,
+                            apiBaseURL: self == .apiBaseURL ? pointer : nil)
+                    case .base, .currency, .amount, .error:
+                        var result = pb_fetch_result()
+                        result.struct_size = UInt32(MemoryLayout<pb_fetch_result>.size)
+                        switch self {
+                        case .base: result.base = pointer
+                        case .currency: result.currency = pointer
+                        case .amount: result.amount = pointer
+                        default: result.error = pointer
+                        }
+                        _ = try PluginOutputRules.answer(from: result)
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+        }
+    }
+
+    @Test("Each text field a plugin supplies is capped: its cap in bytes passes, one byte more is refused, naming the cap", arguments: CappedField.allCases)
+    func capsOnPluginText(field: CappedField) throws {
+        let fits = String(repeating: "7", count: field.cap)
+        #expect(throws: Never.self) { try field.read(fits) }
+        #expect(throws: PluginOutputRules.Violation(field: field.field, rule: "is longer than \(field.cap) bytes")) {
+            try field.read(fits + "7")
+        }
     }
 
     @Test("Symbols follow the header's rule, with the cases the SDK is held to")

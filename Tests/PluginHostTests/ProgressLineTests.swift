@@ -114,7 +114,7 @@ struct ProgressLineTests {
     func pipeShowsNothing() async throws {
         let plugins = try await FixturePlugins.directory(containing: Self.six)
 
-        let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", plugins.path], hostDefaults: true)
+        let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", plugins.path])
 
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("PRG6"))

@@ -48,7 +48,7 @@ struct RegistryCacheEndToEndTests {
 
     private func host(_ arguments: [String], cache: Cache, plugins: URL, environment: [String: String] = [:]) async throws -> CommandRunner.Output {
         try await CommandRunner.host(
-            arguments + ["--plugins-dir", plugins.path], environment: cache.environment.merging(environment) { $1 }, hostDefaults: true)
+            arguments + ["--plugins-dir", plugins.path], environment: cache.environment.merging(environment) { $1 })
     }
 
     private func plugins(_ output: CommandRunner.Output) throws -> [PluginRow] {
@@ -237,7 +237,7 @@ struct RegistryCacheEndToEndTests {
         func listing(_ arguments: [String] = []) async throws -> [PluginRow] {
             try plugins(
                 await CommandRunner.host(
-                    ["list-plugins", "--format", "json"] + arguments, environment: environment, in: workingDirectory, hostDefaults: true))
+                    ["list-plugins", "--format", "json"] + arguments, environment: environment, in: workingDirectory))
         }
         let rows = try await listing()
         let bundled = try #require(rows.first { $0.name == "EthereumPlugin" })
@@ -251,7 +251,7 @@ struct RegistryCacheEndToEndTests {
         // The fetch runs DOGE in a worker.
         let api = try await Self.apiBase(for: ["DOGE": "0.12"])
         let fetch = try await CommandRunner.host(
-            ["fetch", "DOGE", "-v", "--api-base-url", api], environment: environment, in: workingDirectory, hostDefaults: true)
+            ["fetch", "DOGE", "-v", "--api-base-url", api], environment: environment, in: workingDirectory)
         #expect(fetch.status == 0, "\(fetch.stderr)")
         #expect(fetch.stderrLines.contains { $0.hasSuffix("libCDogecoinPlugin.so: loaded isolated on demand") || $0.contains("libCDogecoinPlugin.so: loaded isolated on demand in") })
 
@@ -261,7 +261,7 @@ struct RegistryCacheEndToEndTests {
         #expect(pinned.mode == "isolated" && pinned.vouchedBy == "nobody")
 
         // Vouched for by the user, it runs in-process.
-        let trust = try await CommandRunner.host(["trust", "plugins/libCDogecoinPlugin.so"], environment: environment, in: workingDirectory, hostDefaults: true)
+        let trust = try await CommandRunner.host(["trust", "plugins/libCDogecoinPlugin.so"], environment: environment, in: workingDirectory)
         #expect(trust.status == 0, "\(trust.stderr)")
         let trusted = try #require(try await listing().first { $0.name == "CDogecoinPlugin" })
         #expect(trusted.mode == "in-process" && trusted.vouchedBy == "trust-store")

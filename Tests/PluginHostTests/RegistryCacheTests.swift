@@ -6,7 +6,7 @@ import WorkerProtocol
 
 /// The registry cache file: written atomically and privately, and refused
 /// whenever it cannot be trusted to say what it says.
-@Suite("Registry cache file", .timeLimit(.minutes(1)))
+@Suite("Registry cache file", .timeLimit(.minutes(10)))
 struct RegistryCacheTests {
     static let cache = ScanCache(
         host: "host-1", abiVersion: 1, searchPath: ["/plugins"],

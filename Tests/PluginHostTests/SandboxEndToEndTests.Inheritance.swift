@@ -14,7 +14,7 @@ extension SandboxEndToEndTests {
         let directory = try await FixturePlugins.directory(containing: fixtures)
         let output = try await CommandRunner.host(
             ["fetch"] + symbols + ["--format", "json", "--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + arguments,
-            environment: environment, hostDefaults: true)
+            environment: environment)
         let rows = try JSONDecoder().decode([[String: String]].self, from: Data(output.stdout.utf8))
         return (Dictionary(uniqueKeysWithValues: rows.compactMap { row in row["symbol"].map { ($0, row) } }), output)
     }

@@ -7,7 +7,7 @@ import Testing
 extension SandboxEndToEndTests {
     /// Runs `host` with the host's defaults and one registry cache for every run of a test.
     func cached(_ arguments: [String], cache: URL, environment: [String: String] = [:]) async throws -> CommandRunner.Output {
-        try await CommandRunner.host(arguments, environment: environment.merging(["XDG_CACHE_HOME": cache.path]) { $1 }, hostDefaults: true)
+        try await CommandRunner.host(arguments, environment: environment.merging(["XDG_CACHE_HOME": cache.path]) { $1 })
     }
 
     @Test(
@@ -70,7 +70,7 @@ extension SandboxEndToEndTests {
     func badSwitchInspect() async throws {
         let directory = try await FixturePlugins.directory(with: [.cPlugin])
         let output = try await CommandRunner.host(
-            ["inspect", directory.appending(path: "libCDogecoinPlugin.so").path], environment: ["HOST_SANDBOX_DISABLE": "landlock,bogus"], hostDefaults: true)
+            ["inspect", directory.appending(path: "libCDogecoinPlugin.so").path], environment: ["HOST_SANDBOX_DISABLE": "landlock,bogus"])
         #expect(output.status == 64)
         #expect(output.stderrLines.first == "host: error: HOST_SANDBOX_DISABLE 'bogus' names no sandbox layer; use landlock, seccomp, rlimits, namespaces or all, separated by commas, or unset it")
     }

@@ -62,8 +62,8 @@ extension SandboxEndToEndTests {
         let directory = try await FixturePlugins.directory(containing: [Self.attack("PERSONALITY")])
         let file = directory.appending(path: "attack-personality.so").path
 
-        let table = try await CommandRunner.host(["inspect", file], hostDefaults: true)
-        let json = try await CommandRunner.host(["inspect", file, "--format", "json"], hostDefaults: true)
+        let table = try await CommandRunner.host(["inspect", file])
+        let json = try await CommandRunner.host(["inspect", file, "--format", "json"])
 
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("\n  Refused call  personality (number \(Self.personalityNumber)), the first system call its sandbox refused (it failed with EPERM)\n"), "\(table.stdout)")
@@ -77,14 +77,13 @@ extension SandboxEndToEndTests {
         let prices = try Self.priceFiles(["ETH": "2000.5", "BTC": "90000", "DOGE": "0.25"])
 
         let output = try await CommandRunner.host(
-            ["fetch", "ETH", "BTC", "DOGE", "--isolate", "-v", "--plugins-dir", directory.path, "--api-base-url", prices.absoluteString],
-            hostDefaults: true)
+            ["fetch", "ETH", "BTC", "DOGE", "--isolate", "-v", "--plugins-dir", directory.path, "--api-base-url", prices.absoluteString])
 
         #expect(output.status == 0, "\(output.stderr)")
         #expect(!output.stderr.contains("refused the system call"), "\(output.stderr)")
         let full = await KernelSandbox.isFull()
         for name in ["libCDogecoinPlugin.so", "libEthereumPlugin.so", "libBitcoinPlugin.so"] {
-            let inspected = try await CommandRunner.host(["inspect", directory.appending(path: name).path, "--format", "json"], hostDefaults: true)
+            let inspected = try await CommandRunner.host(["inspect", directory.appending(path: name).path, "--format", "json"])
             let object = try JSONSerialization.jsonObject(with: Data(inspected.stdout.utf8)) as? [String: Any]
             #expect(object?["working"] as? Bool == true, "\(inspected.stderr)")
             if full { #expect(object?["sandbox"] as? String == "full") }

@@ -11,7 +11,7 @@ import Testing
 ///
 /// A test that needs a kernel mechanism skips, with the reason, only when
 /// the running kernel lacks it (``KernelSandbox`` asks the kernel).
-@Suite("The worker sandbox, end to end", .timeLimit(.minutes(1)))
+@Suite("The worker sandbox, end to end", .timeLimit(.minutes(10)))
 struct SandboxEndToEndTests {
     /// The attack `name` of `sandbox_attacks.c`. A worker sees none of the
     /// test's environment, so the test's values are compiled in: `parameters`
@@ -162,7 +162,7 @@ struct SandboxEndToEndTests {
         let waiting = Mutex<Int32?>(nil)
         let seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
         do {
-            seen = try await Deadline.within(.seconds(20), "the end of the host's stderr") {
+            seen = try await Deadline.within(.seconds(120), "the end of the host's stderr") {
                 var text = ""
                 var seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
                 for await chunk in chunks {
@@ -243,8 +243,9 @@ struct SandboxEndToEndTests {
     @Test("In-process plugins are listed with no sandbox")
     func inProcessListing() async throws {
         let directory = try await FixturePlugins.directory(with: [.cPlugin])
-        let json = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path])
+        let json = try await CommandRunner.host(["list-plugins", "--format", "json", "--no-isolate", "--plugins-dir", directory.path])
         let rows = try HostFixtures.pluginRows(json.stdout)
+        #expect(rows["libCDogecoinPlugin.so"]?["mode"] as? String == "in-process")
         #expect(rows["libCDogecoinPlugin.so"]?["sandbox"] as? String == "none")
         #expect(rows["libCDogecoinPlugin.so"]?["sandboxMissing"] == nil)
     }

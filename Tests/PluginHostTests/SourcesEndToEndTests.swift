@@ -34,7 +34,7 @@ struct SourcesEndToEndTests {
     ) async throws -> CommandRunner.Output {
         let directory = try await FixturePlugins.directory(containing: fixtures)
         return try await CommandRunner.host(
-            ["fetch", "SRC", "--plugins-dir", directory.path] + arguments, environment: environment, hostDefaults: true, deadline: deadline)
+            ["fetch", "SRC", "--plugins-dir", directory.path] + arguments, environment: environment, deadline: deadline)
     }
 
     static func rows(_ json: String) throws -> [[String: Any]] {
@@ -107,9 +107,9 @@ struct SourcesEndToEndTests {
     static func vouchedFetch(_ fixtures: [FixturePlugins.Fixture], _ arguments: [String] = []) async throws -> CommandRunner.Output {
         let directory = try await FixturePlugins.directory(containing: fixtures)
         let store = ["XDG_CONFIG_HOME": try TemporaryDirectory.make().path]
-        let lock = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: store, hostDefaults: true)
+        let lock = try await CommandRunner.host(["lock-plugins", "--plugins-dir", directory.path], environment: store)
         #expect(lock.status == 0, "\(lock.stderr)")
-        return try await CommandRunner.host(["fetch", "SRC", "--plugins-dir", directory.path] + arguments, environment: store, hostDefaults: true)
+        return try await CommandRunner.host(["fetch", "SRC", "--plugins-dir", directory.path] + arguments, environment: store)
     }
 
     static func answerer(_ output: CommandRunner.Output) -> String? {
@@ -134,7 +134,7 @@ struct SourcesEndToEndTests {
         #expect(output.status == 0, "\(output.stderr)")
         #expect(Self.answerer(output) == "BetaPlugin")
         let directory = try await FixturePlugins.directory(containing: [oldAlpha])
-        let listed = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path], hostDefaults: true)
+        let listed = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
         #expect(listed.stdout == "SYMBOL  NAME          PLUGIN       RANK  DEFAULT\nSRC     Dogecoin (C)  AlphaPlugin  128   yes\n")
     }
 
@@ -172,7 +172,7 @@ struct SourcesEndToEndTests {
 
         let directory = try await FixturePlugins.directory(containing: [alpha, beta])
         let listed = try await CommandRunner.host(
-            ["list-fetchers", "--format", "json", "--plugins-dir", directory.path], environment: ["HOST_RANKS": "AlphaPlugin:0"], hostDefaults: true)
+            ["list-fetchers", "--format", "json", "--plugins-dir", directory.path], environment: ["HOST_RANKS": "AlphaPlugin:0"])
         let rows = try Self.rows(listed.stdout)
         #expect(rows.map { $0["plugin"] as? String } == ["BetaPlugin", "AlphaPlugin"])
         #expect(rows.map { $0["rank"] as? Int } == [128, 0])
@@ -262,7 +262,7 @@ struct SourcesEndToEndTests {
         (["--max-spread", "1%"], "--max-spread '1%' is not a percentage; give a plain decimal such as 0.5 or 2"),
     ])
     func usage(arguments: [String], message: String) async throws {
-        let output = try await CommandRunner.host(["fetch", "SRC"] + arguments, hostDefaults: true)
+        let output = try await CommandRunner.host(["fetch", "SRC"] + arguments)
         #expect(output.status == 64)
         #expect(["Error: \(message)", "host: error: \(message)"].contains(output.stderrLines.first ?? ""), "\(output.stderr)")
     }

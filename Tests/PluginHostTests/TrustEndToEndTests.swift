@@ -5,7 +5,7 @@ import Testing
 /// file gets one line naming it, the check and the fix, shows as `failed` in
 /// `list-plugins`, and the bundled Ethereum plugin in the same run still
 /// fetches.
-@Suite("Trust checks before loading, end to end", .timeLimit(.minutes(5)))
+@Suite("Trust checks before loading, end to end", .timeLimit(.minutes(10)))
 struct TrustEndToEndTests {
     /// `fetch ETH DOGE`: ETH must work; DOGE's plugin is the one refused.
     func fetchBoth(_ directories: [URL], extra: [String] = []) async throws -> CommandRunner.Output {

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// `http_get` is a capability, through the `host` executable, in-process and
-/// with `--isolate`: a C plugin asks for what it must not fetch, one fetcher
+/// `http_get` is a capability, through the `host` executable, in a sandboxed
+/// worker (as a user runs it) and in-process: a C plugin asks for what it must not fetch, one fetcher
 /// per attack (Tests/Fixtures/CPlugins/http_attacks.c), and each gets
 /// exactly the refusal, with the host's warning naming it and the URL.
-@Suite("What a plugin may fetch, end to end", .timeLimit(.minutes(5)))
+@Suite("What a plugin may fetch, end to end", .timeLimit(.minutes(10)))
 struct URLPolicyEndToEndTests {
     static let attacks = FixturePlugins.Fixture(fileName: "http-attacks.so", source: "Tests/Fixtures/CPlugins/http_attacks.c")
 
@@ -15,7 +15,7 @@ struct URLPolicyEndToEndTests {
         FixturePlugins.Fixture(fileName: "http-attacks.so", source: "Tests/Fixtures/CPlugins/http_attacks.c", defines: ["-DHTTP_ATTACKS_OTHER_URL=\"\(other)\""])
     }
 
-    static let modes: [[String]] = [[], ["--isolate"]]
+    static let modes = CommandRunner.fixturePlacements
 
     /// A file base, `base`, with `v2/prices/LINK-USD/spot` a symbolic link to
     /// a spot price outside it, which a host that followed it would print.

@@ -9,7 +9,7 @@ import Testing
 /// Where a plugin ran is told by its constructor, which appends "loaded" to
 /// `$FIXTURE_MARKER`: only an unsandboxed plugin can, since a worker gets
 /// neither the variable nor a writable file system.
-@Suite("Who vouches for a plugin, end to end", .timeLimit(.minutes(5)))
+@Suite("Who vouches for a plugin, end to end", .timeLimit(.minutes(10)))
 struct VouchingEndToEndTests {
     /// A plugin whose constructor marks `$FIXTURE_MARKER`: TOOL.
     static let tools = FixturePlugins.Fixture(
@@ -40,7 +40,7 @@ struct VouchingEndToEndTests {
 
         /// `host` with its defaults, as this user.
         func host(_ arguments: [String], in directory: URL? = nil, executable: URL? = nil) async throws -> CommandRunner.Output {
-            try await CommandRunner.host(arguments, environment: environment, in: directory, executable: executable, hostDefaults: true)
+            try await CommandRunner.host(arguments, environment: environment, in: directory, executable: executable)
         }
     }
 

@@ -145,11 +145,12 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
     }
 }
 
-/// Escapes a DOT label. Control characters come out visibly escaped (see
-/// ``visiblyEscaped(_:)``), so a name cannot break the line-oriented output.
+/// Escapes a DOT label. Control characters and bidirectional controls come
+/// out visibly escaped (``VisibleText``), so a name cannot break the
+/// line-oriented output or reorder it on a terminal.
 private func dotEscaped(_ string: String) -> String {
     var result = ""
-    for character in visiblyEscaped(string) {
+    for character in VisibleText.escaped(string) {
         switch character {
         case "\"": result += "\\\""
         case "\\": result += "\\\\"
@@ -161,29 +162,12 @@ private func dotEscaped(_ string: String) -> String {
 
 private func mermaidEscaped(_ string: String) -> String {
     var result = ""
-    for character in visiblyEscaped(string) {
+    for character in VisibleText.escaped(string) {
         switch character {
         case "\"": result += "#quot;"
         case "<": result += "#lt;"
         case ">": result += "#gt;"
         default: result.append(character)
-        }
-    }
-    return result
-}
-
-/// Registration names can come from anywhere, e.g. a plugin: a newline,
-/// carriage return or escape sequence in one is written as `\n`, `\r` or
-/// `\u{1B}`, never raw.
-private func visiblyEscaped(_ string: String) -> String {
-    var result = ""
-    for scalar in string.unicodeScalars {
-        switch scalar.value {
-        case 0x0A: result += "\\n"
-        case 0x0D: result += "\\r"
-        case 0x09: result += "\\t"
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-        default: result.unicodeScalars.append(scalar)
         }
     }
     return result

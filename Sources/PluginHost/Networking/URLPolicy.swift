@@ -36,7 +36,7 @@ package struct URLPolicy: Sendable, Equatable {
         package let base: URLPrefix
         /// The option that sets a plugin's base, e.g. `--api-base-url`; nil for a neutral wording.
         package let baseOption: String?
-        /// The command that vouches for a plugin, e.g. `` `host trust` ``; nil to name none.
+        /// The command that vouches for a plugin, e.g. `host trust` in backticks; nil to name none.
         package let trustCommand: String?
 
         /// Creates the record of a withheld base.

@@ -46,6 +46,7 @@ struct PluginCatalog: Sendable {
         }
         var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         scanner.progress = options.progress
+        scanner.warnedAboutSandbox = plan.warnedAboutSandbox
         return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks))
     }
 
@@ -82,6 +83,8 @@ struct PluginCatalog: Sendable {
         /// once, when the plan is carried out.
         let refusal: ScanCacheStore.ReadError?
         let locks: LockFileCache
+        /// Set by the first worker of the run, scanning or loading, whose sandbox is partial: one warning per run.
+        let warnedAboutSandbox = OnceFlag()
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
             items.compactMap { if case .needsScan(let candidate) = $0 { candidate } else { nil } }
@@ -164,7 +167,7 @@ struct PluginCatalog: Sendable {
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, entries: entries, locks: plan.locks)
+        let loaded = compose(items, entries: entries, locks: plan.locks, warned: plan.warnedAboutSandbox)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
@@ -174,7 +177,7 @@ struct PluginCatalog: Sendable {
     /// which is the order the registry ranks equals by, as loading in that
     /// order would. The host's checks that depend on more than the file
     /// (its directory, the lock file) are made again here.
-    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache) -> LoadedPlugins {
+    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, warned: OnceFlag) -> LoadedPlugins {
         var result = PluginLoader.Outcome()
         result.reports.reserveCapacity(items.count)
         var plugins: [OnDemandPlugins.Plugin] = []
@@ -238,7 +241,7 @@ struct PluginCatalog: Sendable {
         }
         host.noteLockFilesThatOnlyPin(rule)
         let onDemand = OnDemandPlugins(
-            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: OnceFlag())
+            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned)
         return LoadedPlugins(
             reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand,
             services: services)

@@ -16,6 +16,8 @@ struct PluginScanner: Sendable {
     let parallelism: Int
     /// Told as each scan starts, and when the last ends.
     var progress: ScanProgress.Handler?
+    /// Set once a partial sandbox was reported, shared with the rest of the run.
+    var warnedAboutSandbox = OnceFlag()
 
     /// What scanning one file found.
     enum Outcome: Sendable {
@@ -45,7 +47,9 @@ struct PluginScanner: Sendable {
     /// waits for it to exit, overlaps the next scan.
     /// - Parameter locks: The run's lock files, read once for the whole run.
     func scan(_ candidates: [PluginDiscovery.Candidate], locks: LockFileCache) async -> [Outcome] {
-        let loader = IsolatedPluginLoader(services: services, trust: trust, options: options)
+        var configured = IsolatedPluginLoader(services: services, trust: trust, options: options)
+        configured.warnedAboutSandbox = warnedAboutSandbox
+        let loader = configured
         var outcomes = [Outcome?](repeating: nil, count: candidates.count)
         enum Step: Sendable {
             case scanned(Int, Outcome, WorkerConnection?)

@@ -13,6 +13,9 @@
  *                             for 1.5 s with contexts it was never given
  *                             (1 to 64, and its own token's neighbours),
  *                             answering "666.66", then answer its own
+ *   HOSTILE_SHOW_TOKENS       register eight fetchers, TOK1 to TOK8, each
+ *                             answering with the completion context it was
+ *                             given, as a decimal amount: the tokens a plugin sees
  *   HOSTILE_BLOCK_FETCH       block the thread that calls fetch for 10 minutes
  *   HOSTILE_LATE_REGISTER     keep the services table and register a second
  *                             fetcher, LATE, from its first fetch
@@ -53,7 +56,7 @@
 
 static const pb_host_services *kept_services;
 
-static void answer(pb_fetch_completion_fn completion, void *context, const char *currency) {
+__attribute__((unused)) static void answer(pb_fetch_completion_fn completion, void *context, const char *currency) {
 #ifdef HOSTILE_ERROR
     (void)currency;
     pb_fetch_result result = {.struct_size = sizeof result, .error = HOSTILE_ERROR};
@@ -101,6 +104,11 @@ static void fetch(void *context, const pb_fetch_request *request, pb_fetch_compl
     pthread_t thread;
     pthread_create(&thread, NULL, forge, job);
     pthread_detach(thread);
+#elif defined(HOSTILE_SHOW_TOKENS)
+    char amount[24];
+    snprintf(amount, sizeof amount, "%llu", (unsigned long long)(uintptr_t)completion_context);
+    pb_fetch_result result = {.struct_size = sizeof result, .currency = request->currency, .amount = amount};
+    completion(completion_context, &result);
 #elif defined(HOSTILE_BLOCK_FETCH)
     sleep_ms(600000);
     answer(completion, completion_context, request->currency);
@@ -139,8 +147,16 @@ static pb_status register_plugin(const pb_host_services *services) {
 #ifdef HOSTILE_LOG
     services->log(services->host_context, PB_LOG_WARNING, HOSTILE_LOG);
 #endif
+#ifdef HOSTILE_SHOW_TOKENS
+    static const char *const symbols[] = {"TOK1", "TOK2", "TOK3", "TOK4", "TOK5", "TOK6", "TOK7", "TOK8"};
+    for (size_t i = 0; i < sizeof symbols / sizeof *symbols; i++) {
+        pb_fetcher fetcher = {.struct_size = sizeof fetcher, .symbol = symbols[i], .display_name = symbols[i], .fetch = fetch};
+        (void)services->register_fetcher(services->host_context, &fetcher);
+    }
+#else
     pb_fetcher fetcher = {.struct_size = sizeof fetcher, .symbol = HOSTILE_SYMBOL, .display_name = HOSTILE_DISPLAY, .fetch = fetch};
     (void)services->register_fetcher(services->host_context, &fetcher);
+#endif
     return PB_OK;
 }
 

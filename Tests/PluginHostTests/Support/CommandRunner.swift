@@ -40,35 +40,53 @@ struct CommandRunner {
         }
     }
 
-    /// Long enough for any `host` run the tests make on a loaded two-core
-    /// machine (the slowest stops a hung worker after a few seconds), and
-    /// short enough that a hang fails in a minute, naming its test.
-    static let defaultDeadline: Duration = .seconds(60)
+    /// Only a hang outlives it: the slowest `host` run the tests make takes a
+    /// few seconds idle, and a whole suite run in parallel on two busy cores
+    /// once took over a minute for one. A hang still fails, naming its test,
+    /// within every suite's ten-minute `.timeLimit`.
+    static let defaultDeadline: Duration = .seconds(300)
 
     /// Where `swift build` put the binaries and plugins: beside the test bundle.
     static let buildDirectory: URL = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// How a run loads plugins: what a user gets, or a path a test names.
+    enum Mode: Sendable, Equatable {
+        /// What a user gets: the registry cache on (in the run's own
+        /// `XDG_CACHE_HOME`, unless the test passes one to share between
+        /// runs), and plugins placed by trust: the bundled ones and those the
+        /// user vouched for in-process, every other in a sandboxed worker.
+        case userDefaults
+        /// Every plugin loaded at start-up, in the host's process, with the
+        /// registry cache off (`HOST_NO_CACHE=1 HOST_ISOLATE=0`), for a test
+        /// of what only that path does; `reason` says what. A test that sets
+        /// `HOST_ISOLATE`, `HOST_NO_CACHE` or `HOST_REQUIRE_SANDBOX` itself,
+        /// or passes `--isolate`, keeps its own setting.
+        case eagerInProcess(_ reason: String)
+    }
+
+    /// The placements an end-to-end test of an unvouched fixture plugin runs
+    /// in: as a user runs it (nobody vouched for the fixture, so it runs in a
+    /// sandboxed worker), and in-process (`--no-isolate`), where the host's
+    /// own checks are all that stand between the plugin and the user.
+    static let fixturePlacements: [[String]] = [[], ["--no-isolate"]]
 
     /// Runs `host` with `arguments`.
     /// - Parameters:
     ///   - environment: Added to a clean environment (PATH, HOME, an empty XDG_DATA_HOME,
     ///     XDG_CACHE_HOME and XDG_CONFIG_HOME), so the developer's HOST_* variables, plugins,
     ///     cache and trust store never leak into a test.
-    ///   - hostDefaults: Run with the host's own defaults: the registry cache, and
-    ///     plugins isolated unless vouched for. Otherwise the run is pinned to
-    ///     `HOST_NO_CACHE=1 HOST_ISOLATE=0`, every plugin loaded in-process, which
-    ///     is what most tests exercise; a test that sets HOST_ISOLATE, HOST_NO_CACHE or
-    ///     HOST_REQUIRE_SANDBOX itself, or passes --isolate, keeps its own setting.
     ///   - directory: The working directory; a fresh empty one by default so
     ///     `./plugins` is absent.
     ///   - executable: Another copy of `host` to run.
+    ///   - mode: ``Mode/userDefaults`` unless the test needs another path and says why.
     ///   - deadline: How long the run may take before it is killed.
     /// - Throws: ``DeadlineExceeded`` when the run outlives `deadline`.
     static func host(
         _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, executable: URL? = nil,
-        hostDefaults: Bool = false, deadline: Duration = defaultDeadline
+        mode: Mode = .userDefaults, deadline: Duration = defaultDeadline
     ) async throws -> Output {
         var environment = environment
-        if !hostDefaults {
+        if case .eagerInProcess = mode {
             if environment["HOST_ISOLATE"] == nil && environment["HOST_REQUIRE_SANDBOX"] == nil { environment["HOST_ISOLATE"] = "0" }
             if environment["HOST_NO_CACHE"] == nil { environment["HOST_NO_CACHE"] = "1" }
         }
