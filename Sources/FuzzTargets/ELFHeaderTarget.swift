@@ -21,12 +21,12 @@ let elfHeaderTarget = FuzzTarget("elf-header", "the ELF checks before dlopen (EL
 private func unlinkedFile(holding bytes: [UInt8]) throws(PropertyViolation) -> Int32 {
     var template = TemporaryFiles.template("elf")
     let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-    guard descriptor >= 0 else { throw PropertyViolation(property: "a temporary file can be made", detail: String(cString: strerror(errno))) }
+    guard descriptor >= 0 else { throw PropertyViolation(property: "a temporary file can be made", detail: SystemError(operation: "create", errno: errno).reason) }
     template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
     let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     guard written == bytes.count else {
         close(descriptor)
-        throw PropertyViolation(property: "the input can be written to a file", detail: String(cString: strerror(errno)))
+        throw PropertyViolation(property: "the input can be written to a file", detail: SystemError(operation: "write", errno: errno).reason)
     }
     return descriptor
 }

@@ -108,10 +108,10 @@ private func withCacheFile<T>(holding bytes: [UInt8], _ body: (Store) -> T) thro
         guard let home else { throw PropertyViolation(property: "a temporary directory can be made", detail: "mkdtemp failed") }
         let store = Store(cacheHome: home, searchPath: ["/fuzz"])
         let descriptor = open(store.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw PropertyViolation(property: "the cache file can be written", detail: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw PropertyViolation(property: "the cache file can be written", detail: SystemError(operation: "create", errno: errno).reason) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         close(descriptor)
-        try expect(written == bytes.count, "the cache file can be written", String(cString: strerror(errno)))
+        try expect(written == bytes.count, "the cache file can be written", SystemError(operation: "write", errno: errno).reason)
         return body(store)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import PluginBoundary
 import PluginHost
 
 /// `host inspect FILE`: what the host sees in one plugin file, without fetching.
@@ -35,7 +36,7 @@ struct Inspect: AsyncParsableCommand {
         // A path that names nothing has no checks to show: one line, not a report of every check failing.
         var status = stat()
         if lstat(file, &status) != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError(operation: "stat", errno: errno).reason
             StandardError.write("host: error: \(TerminalText.escaped(file)): \(reason); give the path of a plugin file, e.g. `host inspect plugins/libMyPlugin.so`\n")
             throw ExitCode.failure
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import PluginBoundary
 import PluginHost
 
 /// How the host reaches http and https URLs: trust roots and proxies. The
@@ -37,7 +38,7 @@ struct NetworkOptions: ParsableArguments {
             throw ValidationError("--proxy and --no-proxy contradict each other; drop one of the two")
         }
         for file in caFiles where access(file, R_OK) != 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError(operation: "read", errno: errno).reason
             throw ValidationError("--ca-file \(file) cannot be read (\(reason)); give a PEM file of CA certificates, or fix the path")
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Logging
+import PluginBoundary
 import PluginHost
 
 /// The options every subcommand takes: where plugins are and what they talk to.
@@ -173,7 +174,7 @@ struct PluginOptions: ParsableArguments {
     /// Refuses an `--allowlist` that cannot be read, before loading with it.
     private func checkAllowlistReadable() throws {
         guard let allowlist, access(allowlist, R_OK) != 0 else { return }
-        let reason = String(cString: strerror(errno))
+        let reason = SystemError(operation: "read", errno: errno).reason
         throw ValidationError(
             "--allowlist \(allowlist) cannot be read (\(reason)); create it with `host lock-plugins --allowlist \(allowlist)`, or fix the path")
     }

@@ -26,16 +26,16 @@ enum CertificateDiagnosis {
         case unknown
 
         /// The failure to report for `target`.
-        func failure(for target: Endpoint) -> LibraryFailure {
+        func failure(for target: Endpoint) -> LibraryError {
             switch self {
             case .untrusted:
-                LibraryFailure(.certificateUntrusted, "the TLS certificate of \(target) is not signed by a trusted certificate authority")
+                LibraryError(.certificateUntrusted, "the TLS certificate of \(target) is not signed by a trusted certificate authority")
             case .expired(let time):
-                LibraryFailure(.certificateExpired, "the TLS certificate of \(target) expired on \(CertificateDiagnosis.utc(time))")
+                LibraryError(.certificateExpired, "the TLS certificate of \(target) expired on \(CertificateDiagnosis.utc(time))")
             case .notYetValid(let time):
-                LibraryFailure(.certificateNotYetValid, "the TLS certificate of \(target) is not valid until \(CertificateDiagnosis.utc(time))")
+                LibraryError(.certificateNotYetValid, "the TLS certificate of \(target) is not valid until \(CertificateDiagnosis.utc(time))")
             case .unknown:
-                LibraryFailure(.certificateUntrusted, "the TLS certificate of \(target) could not be verified")
+                LibraryError(.certificateUntrusted, "the TLS certificate of \(target) could not be verified")
             }
         }
     }

@@ -34,14 +34,14 @@ struct ClientKey: Hashable, Sendable {
 enum HTTPClients {
     /// What making each client gave; a failure (an unreadable CA file) is
     /// kept too, as every request with that key would fail the same way.
-    private static let clients = Mutex<[ClientKey: Result<HTTPClient, LibraryFailure>]>([:])
+    private static let clients = Mutex<[ClientKey: Result<HTTPClient, LibraryError>]>([:])
 
     /// The client for `key`, made on first use.
-    static func client(for key: ClientKey) -> Result<HTTPClient, LibraryFailure> {
+    static func client(for key: ClientKey) -> Result<HTTPClient, LibraryError> {
         // Made under the lock: it reads a few small files, once per key.
         clients.withLock { clients in
             if let known = clients[key] { return known }
-            let made = Result { () throws(LibraryFailure) in try make(key) }
+            let made = Result { () throws(LibraryError) in try make(key) }
             clients[key] = made
             return made
         }
@@ -51,7 +51,7 @@ enum HTTPClients {
     /// "connection refused" at once; the host decides what is worth asking
     /// again. Redirects are not followed: the host checks each hop against
     /// its URL policy before it asks for the next.
-    private static func make(_ key: ClientKey) throws(LibraryFailure) -> HTTPClient {
+    private static func make(_ key: ClientKey) throws(LibraryError) -> HTTPClient {
         var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10)))
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .disallow
@@ -64,7 +64,7 @@ enum HTTPClients {
 
     /// The client TLS settings for `key`: the system's roots unless it says
     /// otherwise, and its extra roots beside them.
-    static func tlsConfiguration(_ key: ClientKey) throws(LibraryFailure) -> TLSConfiguration {
+    static func tlsConfiguration(_ key: ClientKey) throws(LibraryError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         let extra = try TrustRoots.certificates(in: key.caPaths)
         if key.trustsSystemRoots {
@@ -81,12 +81,12 @@ enum HTTPClients {
 enum TrustRoots {
     /// Every certificate in `paths`. A file must hold at least one; a
     /// directory's files that hold none are skipped, as OpenSSL skips them.
-    static func certificates(in paths: [String]) throws(LibraryFailure) -> [NIOSSLCertificate] {
+    static func certificates(in paths: [String]) throws(LibraryError) -> [NIOSSLCertificate] {
         var certificates: [NIOSSLCertificate] = []
         for path in paths {
             var facts = stat()
             guard stat(path, &facts) == 0 else {
-                throw LibraryFailure(.trustRoots, "cannot read the CA certificates in \(path) (\(String(cString: strerror(errno)).lowercased()))")
+                throw LibraryError(.trustRoots, "cannot read the CA certificates in \(path) (\(String(cString: strerror(errno)).lowercased()))")
             }
             if facts.st_mode & S_IFMT == S_IFDIR {
                 for file in files(in: path) {
@@ -98,10 +98,10 @@ enum TrustRoots {
             do {
                 found = try NIOSSLCertificate.fromPEMFile(path)
             } catch {
-                throw LibraryFailure(.trustRoots, "cannot read the CA certificates in \(path): it is not a PEM file of certificates")
+                throw LibraryError(.trustRoots, "cannot read the CA certificates in \(path): it is not a PEM file of certificates")
             }
             guard !found.isEmpty else {
-                throw LibraryFailure(.trustRoots, "cannot read the CA certificates in \(path): it holds no PEM certificate")
+                throw LibraryError(.trustRoots, "cannot read the CA certificates in \(path): it holds no PEM certificate")
             }
             certificates += found
         }

@@ -39,43 +39,43 @@ enum HTTPGet {
 
     /// Classifies an error, diagnosing a refused certificate with a second
     /// handshake that keeps the server's chain.
-    static func failure(_ error: any Error, spec: RequestSpec, deadline: NIODeadline) async -> LibraryFailure {
+    static func failure(_ error: any Error, spec: RequestSpec, deadline: NIODeadline) async -> LibraryError {
         let target = Endpoint(url: spec.url)
         switch error {
         case let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout:
-            return LibraryFailure(.timeout, "timed out after \(spec.timeout.humanReadable)")
+            return LibraryError(.timeout, "timed out after \(spec.timeout.humanReadable)")
         case let error as HTTPClientError where error == .remoteConnectionClosed:
-            return LibraryFailure(.connectionReset, "\(target) closed the connection before it answered")
+            return LibraryError(.connectionReset, "\(target) closed the connection before it answered")
         case let error as HTTPClientError where error == .proxyAuthenticationRequired:
-            return LibraryFailure(.proxy, "the proxy \(spec.client.proxy?.address ?? "") asked for credentials (HTTP 407); give them in the proxy URL")
+            return LibraryError(.proxy, "the proxy \(spec.client.proxy?.address ?? "") asked for credentials (HTTP 407); give them in the proxy URL")
         case let error as HTTPClientError where error == .invalidProxyResponse:
-            return LibraryFailure(.proxy, "the proxy \(spec.client.proxy?.address ?? "") refused to open a tunnel to \(target)")
+            return LibraryError(.proxy, "the proxy \(spec.client.proxy?.address ?? "") refused to open a tunnel to \(target)")
         case let error as HTTPClientError where error == .httpProxyHandshakeTimeout:
-            return LibraryFailure(.proxy, "the proxy \(spec.client.proxy?.address ?? "") did not open a tunnel to \(target) in time")
+            return LibraryError(.proxy, "the proxy \(spec.client.proxy?.address ?? "") did not open a tunnel to \(target) in time")
         case is NIOTooManyBytesError:
-            return LibraryFailure(.other, "response body larger than \(spec.maximumBodySize) bytes")
+            return LibraryError(.other, "response body larger than \(spec.maximumBodySize) bytes")
         case let error as NIOSSLExtraError where error == .failedToValidateHostname:
-            return LibraryFailure(.certificateWrongName, "the TLS certificate of \(target) is not valid for the name \(target.host)")
+            return LibraryError(.certificateWrongName, "the TLS certificate of \(target) is not valid for the name \(target.host)")
         case NIOSSLError.handshakeFailed(.sslError(let stack)) where stack.contains(where: CertificateDiagnosis.isVerificationFailure):
             let reason = await CertificateDiagnosis.diagnose(target, client: spec.client, deadline: deadline)
             return reason.failure(for: target)
         case NIOSSLError.handshakeFailed(let failure):
-            return LibraryFailure(.other, "the TLS handshake with \(target) failed (\(CertificateDiagnosis.reasonName(failure)))")
+            return LibraryError(.other, "the TLS handshake with \(target) failed (\(CertificateDiagnosis.reasonName(failure)))")
         case NIOSSLError.uncleanShutdown:
-            return LibraryFailure(.connectionReset, "\(target) closed the TLS connection before it answered")
+            return LibraryError(.connectionReset, "\(target) closed the TLS connection before it answered")
         case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
-            return LibraryFailure(.connectionReset, describe(error))
+            return LibraryError(.connectionReset, describe(error))
         case let error as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN].contains(error.errnoCode):
-            return LibraryFailure(.unreachable, describe(error))
+            return LibraryError(.unreachable, describe(error))
         case is SocketAddressError.UnknownHost:
-            return LibraryFailure(.unreachable, describe(error))
+            return LibraryError(.unreachable, describe(error))
         case let error as NIOConnectionError:
             if let proxy = spec.client.proxy, error.host == proxy.host, error.port == proxy.port {
-                return LibraryFailure(.proxy, "cannot connect to the proxy \(proxy.address): \(describe(error))")
+                return LibraryError(.proxy, "cannot connect to the proxy \(proxy.address): \(describe(error))")
             }
-            return LibraryFailure(.unreachable, describe(error))
+            return LibraryError(.unreachable, describe(error))
         default:
-            return LibraryFailure(.other, describe(error))
+            return LibraryError(.other, describe(error))
         }
     }
 

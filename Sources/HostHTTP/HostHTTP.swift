@@ -27,12 +27,12 @@ public func hostHTTPGet(
 ) {
     guard let completion else { return }
     let reply = Reply(completion: completion, context: requestContext)
-    guard let request else { return reply.send(HostHTTPAnswer(LibraryFailure(.other, "no request given"))) }
+    guard let request else { return reply.send(HostHTTPAnswer(LibraryError(.other, "no request given"))) }
     // Fields past the host's `struct_size` are not there to read.
     guard request.pointee.struct_size >= MemoryLayout<host_http_request>.size else {
-        return reply.send(HostHTTPAnswer(LibraryFailure(.other, "the host sent a \(request.pointee.struct_size)-byte request; rebuild it with `swift build`")))
+        return reply.send(HostHTTPAnswer(LibraryError(.other, "the host sent a \(request.pointee.struct_size)-byte request; rebuild it with `swift build`")))
     }
-    guard let spec = RequestSpec(request.pointee) else { return reply.send(HostHTTPAnswer(LibraryFailure(.other, "no URL given"))) }
+    guard let spec = RequestSpec(request.pointee) else { return reply.send(HostHTTPAnswer(LibraryError(.other, "no URL given"))) }
     Task {
         reply.send(await HTTPGet.perform(spec))
     }
@@ -53,7 +53,7 @@ private struct Reply: @unchecked Sendable {
 
 extension HostHTTPAnswer {
     /// The answer for a request that failed with `failure`.
-    init(_ failure: LibraryFailure) {
+    init(_ failure: LibraryError) {
         self = .failure(failure.message, kind: failure.kind.rawValue)
     }
 }

@@ -157,7 +157,7 @@ final class HostLink: Sendable {
         do throws(PluginImageError) {
             let file = WorkerStartup.pluginFile
             var status = stat()
-            guard fstat(file, &status) == 0 else { throw .notALibrary(reason: "cannot stat it: \(String(cString: strerror(errno)))") }
+            guard fstat(file, &status) == 0 else { throw .notALibrary(reason: SystemError(operation: "stat", errno: errno).description) }
             try ELFHeaderCheck(descriptor: file, size: Int(status.st_size)).run()
             let descriptor = try PluginDescriptor.load("/proc/self/fd/\(file)")
             let session = WorkerSession(path: request.path, descriptor: descriptor, request: request, link: self)

@@ -1,4 +1,5 @@
 import Foundation
+import PluginBoundary
 import Testing
 
 @testable import PluginHost

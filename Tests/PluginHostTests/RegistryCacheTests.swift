@@ -145,9 +145,11 @@ struct RegistryCacheTests {
         let directory = FilePaths.directory(of: store.path)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try HostFixtures.chmod(directory, 0o755)
-        #expect(throws: ScanCacheStore.WriteError(path: directory, reason: "its mode is 755, not 700; run `chmod 700 \(directory)`")) {
+        let error = #expect(throws: ScanCacheStore.WriteError.self) {
             try store.write(Self.cache)
         }
+        #expect(error == ScanCacheStore.WriteError(path: directory, .openToOthers(mode: "755")))
+        #expect(error?.description == "cannot write the plugin cache \(directory): its mode is 755, not 700; run `chmod 700 \(directory)`")
     }
 
     @Test("Ten writers racing leave one complete cache and no temporary files")

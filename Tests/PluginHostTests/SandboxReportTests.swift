@@ -106,6 +106,6 @@ struct SandboxReportTests {
 
     @Test("An unknown layer name is refused with the names there are")
     func unknownLayerName() {
-        #expect(throws: SandboxLayers.UnknownName(name: "apparmor")) { try SandboxLayers(naming: "seccomp,apparmor") }
+        #expect(throws: SandboxLayers.NameError(name: "apparmor")) { try SandboxLayers(naming: "seccomp,apparmor") }
     }
 }

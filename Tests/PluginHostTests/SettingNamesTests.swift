@@ -1,3 +1,5 @@
+import Glibc
+import PluginBoundary
 @testable import HostCommand
 @testable import PluginHost
 import Testing
@@ -35,8 +37,8 @@ struct SettingNamesTests {
             "raise the load timeout if it is only slow", "raise --load-timeout if it is only slow"
         ),
         (
-            FetchError(symbol: "ETH", .worker(WorkerError(.loading, .spawnFailed("no such file"), plugin: plugin))),
-            "no such file; load plugins in-process, or check", "no such file; run without --isolate, or check"
+            FetchError(symbol: "ETH", .worker(WorkerError(.loading, .spawnFailed(SystemError(operation: "start a worker", errno: ENOENT)), plugin: plugin))),
+            "No such file or directory; load plugins in-process, or check", "No such file or directory; run without --isolate, or check"
         ),
     ]
 

@@ -135,7 +135,7 @@ struct URLPolicyTests {
     @Test("Without a grant option a refusal names no flag")
     func neutralAdvice() throws {
         let policy = URLPolicy(allowing: [try URLPrefix("https://h.test")])
-        #expect(throws: URLRefusal.self) { try policy.check("https://evil.test/") }
+        #expect(throws: URLPolicyViolation.self) { try policy.check("https://evil.test/") }
         do {
             _ = try policy.check("https://evil.test/")
         } catch {

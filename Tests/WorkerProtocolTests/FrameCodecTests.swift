@@ -37,7 +37,7 @@ struct FrameCodecTests {
         .fetched(FetchReply(id: 2, outcome: .called(.unreadable(.init(field: .amount, rule: "is longer than 42 bytes"))))),
         .fetched(FetchReply(id: 3, outcome: .called(.malformed))),
         .fetched(FetchReply(id: 4, outcome: .noSuchFetcher)),
-        .fetched(FetchReply(id: 5, outcome: .notCalled(PluginCallThread.StartError(code: 11)))),
+        .fetched(FetchReply(id: 5, outcome: .notCalled(PluginCallThread.startError(11)))),
     ]
 
     static let hostMessages: [HostToWorker] = [

@@ -159,11 +159,11 @@ package enum FetchCall {
     ///   - timeoutMilliseconds: The plugin's `timeout_ms`.
     ///   - token: From ``PendingFetches/begin(plugin:deliver:)``; its
     ///     `completion_context`.
-    /// - Throws: ``PluginCallThread/StartError`` when no thread could be had;
+    /// - Throws: ``PluginCallThread/startError(_:)`` when no thread could be had;
     ///   the plugin was not called.
     package static func start(
         _ registration: FetcherRegistrations.Registration, currency: String, timeoutMilliseconds: UInt32, token: UInt64
-    ) throws(PluginCallThread.StartError) {
+    ) throws(SystemError) {
         let (context, fetch) = (registration.context, registration.fetch)
         try PluginCallThread.start {
             currency.withCString { currency in

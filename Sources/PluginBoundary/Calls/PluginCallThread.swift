@@ -10,19 +10,16 @@ import Glibc
 /// process. A thread costs tens of microseconds, against the milliseconds of
 /// the network call it starts.
 package enum PluginCallThread {
-    /// Why no thread could be started, e.g. `EAGAIN` at the thread limit.
-    package struct StartError: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The `pthread_create` result, an errno value.
-        package let code: Int32
-        /// Wraps `code`.
-        package init(code: Int32) { self.code = code }
-        /// "cannot start a thread for the plugin call: Resource temporarily unavailable".
-        package var description: String { "cannot start a thread for the plugin call: \(String(cString: strerror(code)))" }
+    /// Why no thread could be started: `code` is `pthread_create`'s
+    /// result, e.g. `EAGAIN` at the thread limit. Its ``SystemError/sentence``
+    /// reads "cannot start a thread for the plugin call: Resource temporarily unavailable".
+    package static func startError(_ code: Int32) -> SystemError {
+        SystemError(operation: "start a thread for the plugin call", errno: code)
     }
 
     /// Starts `body` on a new detached thread and returns at once.
-    /// - Throws: ``StartError`` when the system refuses a thread; `body` has not run.
-    package static func start(_ body: @escaping @Sendable () -> Void) throws(StartError) {
+    /// - Throws: ``startError(_:)`` when the system refuses a thread; `body` has not run.
+    package static func start(_ body: @escaping @Sendable () -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
@@ -37,7 +34,7 @@ package enum PluginCallThread {
         }, box)
         guard result == 0 else {
             Unmanaged<Body>.fromOpaque(box).release()
-            throw StartError(code: result)
+            throw startError(result)
         }
     }
 

@@ -36,7 +36,7 @@ final class PluginAllowance: Sendable {
         var droppedLogLines = 0
         /// What the plugin's worker says it dropped before sending.
         var droppedByWorker = 0
-        var warned: Set<AllowanceRefusal.Cap> = []
+        var warned: Set<AllowanceViolation.Cap> = []
     }
 
     /// Creates an allowance with nothing asked yet.
@@ -63,9 +63,9 @@ final class PluginAllowance: Sendable {
     /// ended with ``requestFinished()`` when its answer is given.
     /// - Returns: Nil when admitted; else the refusal, and whether it is the
     ///   first of its kind for this plugin (the one worth a warning).
-    func startRequest() -> (refusal: AllowanceRefusal, first: Bool)? {
+    func startRequest() -> (refusal: AllowanceViolation, first: Bool)? {
         state.withLock { state in
-            let cap: AllowanceRefusal.Cap
+            let cap: AllowanceViolation.Cap
             if state.outstanding >= Limit.requestsOutstanding {
                 cap = .outstanding
             } else if state.requests >= Limit.requestsPerFetch * (state.fetches + 1) {
@@ -75,7 +75,7 @@ final class PluginAllowance: Sendable {
                 state.requests += 1
                 return nil
             }
-            let refusal = AllowanceRefusal(cap, plugin: state.name, requests: state.requests, fetches: state.fetches)
+            let refusal = AllowanceViolation(cap, plugin: state.name, requests: state.requests, fetches: state.fetches)
             return (refusal, state.warned.insert(cap).inserted)
         }
     }

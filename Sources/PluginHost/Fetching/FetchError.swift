@@ -9,7 +9,22 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case timedOut(after: Duration, plugin: String)
         /// Timed out with no `http_get` outstanding: the plugin itself never answered.
         case neverAnswered(after: Duration, plugin: String)
-        case plugin(message: String)
+        /// The plugin reported an error: `message` is its own words, checked
+        /// by ``PluginOutputRules``; empty when it gave none.
+        case pluginFailed(plugin: String, message: String)
+        /// The plugin passed a NULL or undersized `pb_fetch_result`.
+        case malformedResult(plugin: String)
+        /// The plugin, listed from the registry cache, failed to load for the fetch.
+        case notLoaded(plugin: String, path: String, PluginLoadError)
+        /// The plugin, loaded for the fetch, no longer registers the symbol it was listed with.
+        case noLongerRegistered(plugin: String, path: String)
+        /// The plugin's worker has no fetcher for the symbol.
+        case noFetcherInWorker
+        /// No thread could be started to call the plugin.
+        case notCalled(SystemError)
+        /// The fetcher container failed to give a fetcher it holds: a bug,
+        /// shown in the container's own words.
+        case unresolved(String)
         case emptyResult(plugin: String)
         /// The plugin's answer broke one of ``PluginOutputRules``'s rules.
         case invalidAnswer(plugin: String, violation: PluginOutputRules.Violation)
@@ -52,8 +67,20 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "timed out after \(after.humanReadable) waiting for the network on behalf of \(plugin); raise \(names.fetchTimeout) to wait longer, or check the API's address and your connection"
         case .neverAnswered(let after, let plugin):
             "\(plugin) never answered within \(after.humanReadable), and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise \(names.fetchTimeout) if it is only slow"
-        case .plugin(let message):
-            message
+        case .pluginFailed(let plugin, let message):
+            message.isEmpty ? "\(plugin) failed without a message" : message
+        case .malformedResult(let plugin):
+            "\(plugin) passed a NULL or undersized pb_fetch_result"
+        case .notLoaded(let plugin, let path, let error):
+            "\(plugin) (\(path)) could not be loaded: \(error.message(naming: names))"
+        case .noLongerRegistered(let plugin, let path):
+            "\(plugin) (\(path)) no longer registers \(symbol)"
+        case .noFetcherInWorker:
+            "the worker has no fetcher for \(symbol)"
+        case .notCalled(let error):
+            error.sentence
+        case .unresolved(let description):
+            description
         case .emptyResult(let plugin):
             "\(plugin) answered with neither an amount nor an error"
         case .invalidAnswer(let plugin, let violation):

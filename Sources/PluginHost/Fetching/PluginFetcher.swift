@@ -85,10 +85,10 @@ package struct PluginFetcher: Sendable {
     private func price(in currency: String, timeout: Duration, loading plugin: OnDemandPlugin) async -> Result<Quote, FetchError> {
         switch await plugin.fetchers() {
         case .failure(let failure):
-            return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) could not be loaded: \(failure.message(naming: plugin.names))")))
+            return .failure(FetchError(symbol: symbol, .notLoaded(plugin: plugin.identity.name, path: plugin.path, failure)))
         case .success(let fetchers):
             guard let fetcher = fetchers.first(where: { $0.symbol == symbol }) else {
-                return .failure(FetchError(symbol: symbol, .plugin(message: "\(plugin.identity.name) (\(plugin.path)) no longer registers \(symbol)")))
+                return .failure(FetchError(symbol: symbol, .noLongerRegistered(plugin: plugin.identity.name, path: plugin.path)))
             }
             return await fetcher.price(in: currency, timeout: timeout)
         }
@@ -109,9 +109,9 @@ package struct PluginFetcher: Sendable {
             // The worker's plugin can write this frame itself: it gets the same checks as an in-process answer.
             return PluginOutputRules.quote(outcome, for: request)
         case .success(.replied(.noSuchFetcher)):
-            return .failure(FetchError(symbol: symbol, .plugin(message: "the worker has no fetcher for \(symbol)")))
+            return .failure(FetchError(symbol: symbol, .noFetcherInWorker))
         case .success(.replied(.notCalled(let error))):
-            return .failure(FetchError(symbol: symbol, .plugin(message: "\(error)")))
+            return .failure(FetchError(symbol: symbol, .notCalled(error)))
         }
     }
 
@@ -140,11 +140,11 @@ package struct PluginFetcher: Sendable {
                 let cause = Self.timeout(after: timeout, plugin: plugin.name, waitingOnNetwork: session.isWaitingOnNetwork)
                 continuation.resume(returning: .failure(FetchError(symbol: symbol, cause)))
             }
-            do throws(PluginCallThread.StartError) {
+            do throws(SystemError) {
                 // The plugin may block the calling thread: never let it be one the host needs.
                 try FetchCall.start(registration, currency: currency, timeoutMilliseconds: timeout.timeoutMilliseconds, token: token)
             } catch {
-                if pending.cancel(token: token) { continuation.resume(returning: .failure(FetchError(symbol: request.symbol, .plugin(message: "\(error)")))) }
+                if pending.cancel(token: token) { continuation.resume(returning: .failure(FetchError(symbol: request.symbol, .notCalled(error)))) }
             }
         }
         timer.task?.cancel()

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 /// What identifies a file's content without reading it: a changed or

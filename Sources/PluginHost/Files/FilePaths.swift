@@ -1,4 +1,5 @@
-import FoundationEssentials
+import PluginBoundary
+
 import Glibc
 
 // Path text operations the host needs. FoundationEssentials has no NSString
@@ -48,14 +49,5 @@ enum FilePaths {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
-    }
-
-    /// The part of a file-system error a person can act on, such as
-    /// "Permission denied", rather than a dump of its user info.
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? CocoaError, let posix = error.underlying as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue))
-        }
-        return "\(error)"
     }
 }

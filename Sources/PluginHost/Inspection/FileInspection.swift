@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 /// The checks ``PluginFile/open(_:rules:lock:)`` makes before loading,
@@ -26,8 +28,8 @@ struct FileInspection {
         var subject = TrustViolation.Subject.plugin(path: path)
         if (try? FileFacts.of(linkAt: path))?.kind == .symbolicLink {
             guard let resolved = realpath(path, nil) else {
-                let reason = String(cString: strerror(errno))
-                record("symlink target", path, TrustViolation(.plugin(path: path), .danglingSymlink(target: "its target", reason: reason)).description)
+                let error = SystemError(operation: "resolve", errno: errno)
+                record("symlink target", path, TrustViolation(.plugin(path: path), .danglingSymlink(target: "its target", error: error)).description)
                 return (checks, lockStatus(path, digest: nil))
             }
             target = String(cString: resolved)
@@ -40,7 +42,7 @@ struct FileInspection {
         if descriptor >= 0, let facts = try? FileFacts.of(descriptor: descriptor) {
             record(rulesFor: facts, subject)
         } else {
-            record("readable", target, PluginLoadError(.notALibrary(reason: "cannot open it: \(String(cString: strerror(errno)))")).description)
+            record("readable", target, PluginLoadError(.unreadable(SystemError(operation: "open", errno: errno))).description)
         }
         let directory = FilePaths.directory(of: path)
         if let facts = try? FileFacts.of(path: directory) {

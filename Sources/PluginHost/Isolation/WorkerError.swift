@@ -1,4 +1,5 @@
 import HostShared
+import PluginBoundary
 
 import Glibc
 
@@ -21,7 +22,7 @@ struct WorkerError: Error, Sendable, Equatable {
         /// Sent something that is not a frame of the protocol.
         case protocolViolation(String)
         /// Could not be started at all.
-        case spawnFailed(String)
+        case spawnFailed(SystemError)
         /// There is no worker executable in any place the host looks.
         case missingExecutable(searched: [String])
     }
@@ -69,8 +70,8 @@ struct WorkerError: Error, Sendable, Equatable {
             return "\(who)'s isolated worker broke the frame protocol while \(doing) (\(detail)); \(fix)"
         case .missingExecutable(let searched):
             return "cannot run plugins in sandboxed workers: there is no executable \(searched.joined(separator: " or ")); \(InstalledLayout.running.restoreAdvice("it"))"
-        case .spawnFailed(let reason):
-            return "cannot start an isolated worker for \(who): \(reason); \(names.loadInProcess), or check that the host executable is readable"
+        case .spawnFailed(let error):
+            return "cannot start an isolated worker for \(who): \(error.sentence); \(names.loadInProcess), or check that the host executable is readable"
         }
     }
 

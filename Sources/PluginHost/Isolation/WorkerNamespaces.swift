@@ -1,4 +1,5 @@
 import CWorkerSandbox
+import PluginBoundary
 import Synchronization
 import WorkerProtocol
 
@@ -143,7 +144,8 @@ final class WorkerNamespaces: Sendable {
         guard result.task_cap_errno != 0 else { return }
         state.withLock { state in
             if state.taskCap == nil {
-                state.taskCap = "the kernel cannot cap a PID namespace's tasks (pid_max: \(String(cString: strerror(result.task_cap_errno)))); it needs Linux 6.14"
+                let error = SystemError(operation: "write pid_max", errno: result.task_cap_errno)
+                state.taskCap = "the kernel cannot cap a PID namespace's tasks (pid_max: \(error.reason)); it needs Linux 6.14"
             }
         }
     }
@@ -206,6 +208,6 @@ final class WorkerNamespaces: Sendable {
     }
 
     private static func refusal(_ code: Int32) -> String {
-        code == 0 ? "the kernel refused it" : "the kernel refused it (\(String(cString: strerror(code))))"
+        code == 0 ? "the kernel refused it" : "the kernel refused it (\(SystemError(operation: "make the namespace", errno: code).reason))"
     }
 }

@@ -1,5 +1,6 @@
 import CWorkerSandbox
 import FoundationEssentials
+import PluginBoundary
 import WorkerProtocol
 
 import Glibc
@@ -86,19 +87,19 @@ struct WorkerProcess: Sendable {
     private static func spawnOnThisThread(
         executable: String, environment: [String], plugin: Int32, skipping skipped: SandboxLayers
     ) throws(WorkerError) -> WorkerProcess {
-        func failure(_ what: String) -> WorkerError {
-            WorkerError(.loading, .spawnFailed("\(what): \(String(cString: strerror(errno)))"))
+        func failure(_ operation: String) -> WorkerError {
+            WorkerError(.loading, .spawnFailed(SystemError(operation: operation, errno: errno)))
         }
         var opened: [Int32] = []
         defer { opened.forEach { close($0) } }
         let nullDevice = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard nullDevice >= 0 else { throw failure("/dev/null") }
+        guard nullDevice >= 0 else { throw failure("open /dev/null") }
         opened.append(nullDevice)
-        guard let down = pipe() else { throw failure("pipe") }
+        guard let down = pipe() else { throw failure("make a pipe") }
         opened += [down.read, down.write]
-        guard let up = pipe() else { throw failure("pipe") }
+        guard let up = pipe() else { throw failure("make a pipe") }
         opened += [up.read, up.write]
-        guard let output = pipe() else { throw failure("pipe") }
+        guard let output = pipe() else { throw failure("make a pipe") }
         opened += [output.read, output.write]
 
         // Indexed by the worker's descriptor number (WorkerStartup).
@@ -143,8 +144,8 @@ struct WorkerProcess: Sendable {
             }
             guard WorkerNamespaces.shared.refuse(after: result, asked: plan) else { break }
         }
-        let reason = String(cString: strerror(result.error))
-        throw WorkerError(.loading, .spawnFailed(result.failed_step == PB_SPAWN_STEP_EXEC.rawValue ? "cannot run \(executable): \(reason)" : "cannot start a worker: \(reason)"))
+        let operation = result.failed_step == PB_SPAWN_STEP_EXEC.rawValue ? "run \(executable)" : "start a worker"
+        throw WorkerError(.loading, .spawnFailed(SystemError(operation: operation, errno: result.error)))
     }
 
     /// Sends SIGKILL to the worker and its process group. Harmless when the

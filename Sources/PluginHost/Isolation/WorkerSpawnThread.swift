@@ -1,4 +1,5 @@
 import Dispatch
+import PluginBoundary
 import Synchronization
 
 import Glibc
@@ -40,10 +41,10 @@ final class WorkerSpawnThread: Sendable {
 
     /// Runs `job` on the spawn thread, after the jobs queued before it.
     /// - Returns: Nil; or, when no thread could be started, why, and `job` never runs.
-    func run(_ job: @escaping @Sendable () -> Void) -> String? {
+    func run(_ job: @escaping @Sendable () -> Void) -> SystemError? {
         let error = startError.load(ordering: .acquiring)
         guard error == 0 else {
-            return "cannot start the thread that starts workers: \(String(cString: strerror(error)))"
+            return SystemError(operation: "start the thread that starts workers", errno: error)
         }
         jobs.withLock { $0.append(job) }
         available.signal()

@@ -161,7 +161,7 @@ package final class HostServices: Sendable {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         guard text.utf8.count <= URLPolicy.maximumLength else {
-            return refuse(URLRefusal(url: text, .tooLong(bytes: text.utf8.count)), for: plugin)
+            return refuse(URLPolicyViolation(url: text, .tooLong(bytes: text.utf8.count)), for: plugin)
         }
         var current: StrictURL
         do {
@@ -179,7 +179,7 @@ package final class HostServices: Sendable {
             case .outcome(let outcome), .transient(let outcome, _):
                 return outcome
             case .refused(let reason):
-                return refuse(URLRefusal(url: text, .networking(reason)), for: plugin)
+                return refuse(URLPolicyViolation(url: text, .networking(reason)), for: plugin)
             case .redirect(let status, let location):
                 guard hop < Self.maximumRedirects else {
                     return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times; the last was \(status) to \(PluginOutputRules.echoed(location))")
@@ -194,7 +194,7 @@ package final class HostServices: Sendable {
         return .failure("\(PluginOutputRules.echoed(text)) redirected more than \(Self.maximumRedirects) times")
     }
 
-    private func refuse(_ refusal: URLRefusal, for plugin: String) -> HTTPOutcome {
+    private func refuse(_ refusal: URLPolicyViolation, for plugin: String) -> HTTPOutcome {
         logger.warning("plugin \(plugin): \(refusal)")
         return .failure(refusal.description)
     }

@@ -82,12 +82,12 @@ final class OnDemandPlugin: Sendable {
             let (path, fileIdentity) = (path, fileIdentity)
             // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
             return await withCheckedContinuation { continuation in
-                do throws(PluginCallThread.StartError) {
+                do throws(SystemError) {
                     try PluginCallThread.start {
                         continuation.resume(returning: loader.loadOne(path, expecting: fileIdentity).map(\.1))
                     }
                 } catch {
-                    continuation.resume(returning: .failure(PluginLoadError(.notALibrary(reason: "\(error)"))))
+                    continuation.resume(returning: .failure(PluginLoadError(.notStarted(error))))
                 }
             }
         }

@@ -51,16 +51,16 @@ struct PluginFile {
         // O_NOFOLLOW: a symlink swapped in after the walk fails here.
         let descriptor = Glibc.open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            if let link { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: link), .danglingSymlink(target: target, reason: reason)))) }
-            throw PluginLoadError(.notALibrary(reason: "cannot open it: \(reason)"))
+            let error = SystemError(operation: "open", errno: errno)
+            if let link { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: link), .danglingSymlink(target: target, error: error)))) }
+            throw PluginLoadError(.unreadable(error))
         }
         do throws(PluginLoadError) {
             let facts: FileFacts
             do {
                 facts = try FileFacts.of(descriptor: descriptor)
             } catch {
-                throw PluginLoadError(.notALibrary(reason: error.description))
+                throw PluginLoadError(.unreadable(error))
             }
             let subject: TrustViolation.Subject = link.map { .symlinkTarget(link: $0, target: target) } ?? .plugin(path: path)
             // The size rule comes with these, before anything reads the file.
@@ -85,7 +85,7 @@ struct PluginFile {
         do {
             facts = try FileFacts.of(descriptor: descriptor)
         } catch {
-            throw PluginLoadError(.notALibrary(reason: error.description))
+            throw PluginLoadError(.unreadable(error))
         }
         let file = PluginFile(descriptor: descriptor, size: facts.size)
         try file.checkELFHeaders()
@@ -106,7 +106,7 @@ struct PluginFile {
         do {
             return try FileDigest.sha256(descriptor: descriptor, size: size)
         } catch {
-            throw PluginLoadError(.notALibrary(reason: error.description))
+            throw PluginLoadError(.unreadable(error))
         }
     }
 
@@ -122,15 +122,15 @@ struct PluginFile {
         do {
             facts = try FileFacts.of(linkAt: path)
         } catch {
-            throw PluginLoadError(.notALibrary(reason: "cannot open it: \(error.reason)"))
+            throw PluginLoadError(.unreadable(SystemError(operation: "open", errno: error.code)))
         }
         let link = facts.kind == .symbolicLink ? path : nil
         do throws(PathWalkError) {
             return (try PathWalk.walk(path), link)
         } catch {
-            guard let link else { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason)))) }
+            guard let link else { throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, error: error.error)))) }
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) ?? "its target"
-            throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: link), .danglingSymlink(target: target, reason: error.reason))))
+            throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: link), .danglingSymlink(target: target, error: error.error))))
         }
     }
 
@@ -165,12 +165,12 @@ struct PluginFile {
     private static func facts(ofDirectory path: String) throws(PluginLoadError) -> (facts: FileFacts, identity: [UInt64]) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         guard descriptor >= 0 else {
-            throw PluginLoadError(.notALibrary(reason: "cannot open its directory \(path): \(String(cString: strerror(errno)))"))
+            throw PluginLoadError(.unreadable(SystemError(operation: "open", errno: errno), directory: path))
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw PluginLoadError(.notALibrary(reason: "cannot stat its directory \(path): \(String(cString: strerror(errno)))"))
+            throw PluginLoadError(.unreadable(SystemError(operation: "stat", errno: errno), directory: path))
         }
         return (FileFacts(status), [UInt64(status.st_dev), UInt64(status.st_ino)])
     }
@@ -225,7 +225,7 @@ struct PluginFile {
             do throws(PathWalkError) {
                 walk = try PathWalk.walk(path)
             } catch {
-                throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, reason: error.reason))))
+                throw PluginLoadError(.untrusted(TrustViolation(.plugin(path: path), .unreachable(path: error.path, error: error.error))))
             }
             try checkWay(walk, of: path, rules: rules)
             checked.insert(directory)

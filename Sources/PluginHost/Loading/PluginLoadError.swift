@@ -9,6 +9,10 @@ import WorkerProtocol
 package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
         case notALibrary(reason: String)
+        /// A system call on the file, or on its `directory`, failed.
+        case unreadable(SystemError, directory: String? = nil)
+        /// No thread could be started to load it on.
+        case notStarted(SystemError)
         /// Its descriptor was missing or wrong, as the host's loader or a worker's found.
         case descriptor(PluginImageError)
         case registrationFailed(status: Int32, lastError: String?)
@@ -54,6 +58,18 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         }
     }
 
+    /// Why the file is no loadable library, when that is the failure:
+    /// "cannot open it: Permission denied", "it is not an ELF file".
+    var libraryProblem: String? {
+        switch kind {
+        case .notALibrary(let reason): reason
+        case .unreadable(let error, nil): error.description
+        case .unreadable(let error, let directory?): error.sentence(about: "its directory \(directory)")
+        case .notStarted(let error): error.sentence
+        default: nil
+        }
+    }
+
     /// Whether a trust check refused the file before any of its code ran
     /// (ownership, permissions, symlink target or lock file).
     package var isTrustRefusal: Bool {
@@ -73,8 +89,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     /// settings as the program calls them.
     package func message(naming names: SettingNames) -> String {
         switch kind {
-        case .notALibrary(let reason):
-            Self.message(for: .notALibrary(reason: reason))
+        case .notALibrary, .unreadable, .notStarted:
+            Self.message(for: .notALibrary(reason: libraryProblem ?? ""))
         case .descriptor(let problem):
             Self.message(for: problem)
         case .registrationFailed(let status, let lastError):

@@ -1,5 +1,6 @@
 import CFileBeneath
 import FoundationEssentials
+import PluginBoundary
 import Glibc
 
 /// Answers `file://` URLs from the file system, for offline runs and
@@ -83,7 +84,7 @@ package struct FileNetworking: HostNetworking {
         guard directoryDescriptor >= 0 else {
             let code = errno
             if code == ENOENT || code == ENOTDIR { return .outcome(Self.notFound(path)) }
-            return .outcome(.failure("cannot open \(directory): \(String(cString: strerror(code)))"))
+            return .outcome(.failure(SystemError(operation: "open", errno: code).sentence(about: directory)))
         }
         defer { close(directoryDescriptor) }
         for candidate in candidates {
@@ -93,7 +94,7 @@ package struct FileNetworking: HostNetworking {
                 case ENOENT, ENOTDIR: continue
                 case EXDEV: return .refused("it leads out of \(root), through '..' or a symbolic link")
                 case ELOOP: return .refused("it goes through a symbolic link the host does not follow, beneath \(root)")
-                case let code: return .outcome(.failure("cannot read \(directory)/\(candidate): \(String(cString: strerror(code)))"))
+                case let code: return .outcome(.failure(SystemError(operation: "read", errno: code).sentence(about: "\(directory)/\(candidate)")))
                 }
             }
             defer { close(descriptor) }
@@ -130,7 +131,7 @@ package struct FileNetworking: HostNetworking {
             if read == 0 { break }
             if read < 0 {
                 if errno == EINTR { continue }
-                return .failure("cannot read \(name): \(String(cString: strerror(errno)))")
+                return .failure(SystemError(operation: "read", errno: errno).sentence(about: name))
             }
             count += read
         }

@@ -173,7 +173,7 @@ private struct HTTPLibrary: Sendable {
     let get: host_http_get_fn
 
     /// Why the library cannot be used, as the line a user sees.
-    struct Problem: Error {
+    struct LoadError: Error {
         let message: String
     }
 
@@ -183,14 +183,14 @@ private struct HTTPLibrary: Sendable {
     /// What loading each path gave. A path is loaded once per process, and a
     /// failure is kept too: retrying on every request would repeat the same
     /// line at the same cost.
-    private static let cache = Mutex<[String: Result<HTTPLibrary, Problem>]>([:])
+    private static let cache = Mutex<[String: Result<HTTPLibrary, LoadError>]>([:])
 
     /// The library at `path`, loaded on first use and checked before any call.
-    static func loaded(from path: String) -> Result<HTTPLibrary, Problem> {
+    static func loaded(from path: String) -> Result<HTTPLibrary, LoadError> {
         if let known = cache.withLock({ $0[path] }) { return known }
         // Loaded outside the lock: a first request must not hold up others
         // while dlopen runs. Two racing loads get the same handle back.
-        let result = Result { () throws(Problem) in try load(path) }
+        let result = Result { () throws(LoadError) in try load(path) }
         return cache.withLock { cache in
             if let known = cache[path] { return known }
             cache[path] = result
@@ -200,7 +200,7 @@ private struct HTTPLibrary: Sendable {
 
     /// Opens `path` with the checks a plugin file gets (a truncated file is
     /// refused rather than crashing dlopen), then checks the ABI version.
-    private static func load(_ path: String) throws(Problem) -> HTTPLibrary {
+    private static func load(_ path: String) throws(LoadError) -> HTTPLibrary {
         let library: DynamicLibrary
         do throws(PluginLoadError) {
             let file = try PluginFile.open(path, rules: TrustRules(currentUser: UInt32(geteuid())))
@@ -210,21 +210,21 @@ private struct HTTPLibrary: Sendable {
                 throw PluginLoadError(image: error)
             }
         } catch {
-            if case .notALibrary(let reason) = error.kind {
-                throw Problem(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.restoreAdvice("it"))")
+            if let reason = error.libraryProblem {
+                throw LoadError(message: "cannot load \(path), the host's HTTP client (\(reason)); \(InstalledLayout.running.restoreAdvice("it"))")
             }
-            throw Problem(message: "cannot load \(path), the host's HTTP client: \(error)")
+            throw LoadError(message: "cannot load \(path), the host's HTTP client: \(error)")
         }
-        func entry(_ name: String) throws(Problem) -> UnsafeMutableRawPointer {
+        func entry(_ name: String) throws(LoadError) -> UnsafeMutableRawPointer {
             guard let symbol = library.symbol(named: name) else {
-                throw Problem(message: "\(path) is not the host's HTTP client: it lacks \(name); \(InstalledLayout.running.restoreAdvice("it"))")
+                throw LoadError(message: "\(path) is not the host's HTTP client: it lacks \(name); \(InstalledLayout.running.restoreAdvice("it"))")
             }
             return symbol
         }
         let version = unsafeBitCast(try entry("host_http_abi_version"), to: host_http_abi_version_fn.self)()
         let get = unsafeBitCast(try entry("host_http_get"), to: host_http_get_fn.self)
         guard version == HOST_HTTP_ABI_VERSION else {
-            throw Problem(
+            throw LoadError(
                 message: "\(path) has HTTP ABI version \(version) but this host needs \(HOST_HTTP_ABI_VERSION); \(InstalledLayout.running.restoreAdvice("both"))")
         }
         return HTTPLibrary(get: get)

@@ -46,24 +46,24 @@ struct StrictURL: Sendable, Hashable {
 
     /// Why a text is not a URL the host fetches, as a phrase that follows it:
     /// "file:///a/../b has a '..' path segment".
-    struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         let description: String
     }
 
     /// Reads `text`, refusing anything ambiguous.
-    /// - Throws: ``Problem`` saying what is wrong with it.
-    init(_ text: String) throws(Problem) {
+    /// - Throws: ``ParseError`` saying what is wrong with it.
+    init(_ text: String) throws(ParseError) {
         guard text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw Problem(description: "has a space, a control character or a non-ASCII character; percent-encode it")
+            throw ParseError(description: "has a space, a control character or a non-ASCII character; percent-encode it")
         }
-        guard !text.contains("\\") else { throw Problem(description: "has a backslash, which readers of URLs disagree about") }
-        guard !text.contains("#") else { throw Problem(description: "has a fragment (#…), which is never fetched") }
+        guard !text.contains("\\") else { throw ParseError(description: "has a backslash, which readers of URLs disagree about") }
+        guard !text.contains("#") else { throw ParseError(description: "has a fragment (#…), which is never fetched") }
         guard let separator = text.firstRange(of: "://") else {
-            throw Problem(description: "is not an absolute URL of the form scheme://host/path")
+            throw ParseError(description: "is not an absolute URL of the form scheme://host/path")
         }
         let scheme = text[..<separator.lowerBound].lowercased()
         guard ["http", "https", "file"].contains(scheme) else {
-            throw Problem(description: "has the scheme '\(scheme)'; the host fetches only http, https and file")
+            throw ParseError(description: "has the scheme '\(scheme)'; the host fetches only http, https and file")
         }
         let rest = text[separator.upperBound...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
@@ -76,21 +76,21 @@ struct StrictURL: Sendable, Hashable {
                 (afterAuthority, nil)
             }
         guard !authority.contains("@") else {
-            throw Problem(description: "has a user name or password (user@host), which the host never sends")
+            throw ParseError(description: "has a user name or password (user@host), which the host never sends")
         }
 
         let (host, port) = try Self.authority(authority, scheme: scheme)
         guard path.allSatisfy(Self.isPathCharacter) else {
-            throw Problem(description: "has a character its path may not hold unencoded; percent-encode it")
+            throw ParseError(description: "has a character its path may not hold unencoded; percent-encode it")
         }
         if let query {
-            guard scheme != "file" else { throw Problem(description: "has a query, which a file URL cannot have") }
+            guard scheme != "file" else { throw ParseError(description: "has a query, which a file URL cannot have") }
             guard query.allSatisfy({ Self.isPathCharacter($0) || $0 == "?" }) else {
-                throw Problem(description: "has a character its query may not hold unencoded; percent-encode it")
+                throw ParseError(description: "has a character its query may not hold unencoded; percent-encode it")
             }
         }
         if scheme == "file" && !path.hasPrefix("/") {
-            throw Problem(description: "has no path; a file URL names a file, as in file:///srv/prices")
+            throw ParseError(description: "has no path; a file URL names a file, as in file:///srv/prices")
         }
         let segments = path.isEmpty ? [] : try path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(Self.decoded)
         self.scheme = scheme
@@ -101,10 +101,10 @@ struct StrictURL: Sendable, Hashable {
         self.query = query.map(String.init)
     }
 
-    private static func authority(_ authority: Substring, scheme: String) throws(Problem) -> (host: String, port: Int?) {
+    private static func authority(_ authority: Substring, scheme: String) throws(ParseError) -> (host: String, port: Int?) {
         if scheme == "file" {
             guard authority.isEmpty || authority.lowercased() == "localhost" else {
-                throw Problem(description: "names the host '\(authority)'; a file URL is local: file:///path")
+                throw ParseError(description: "names the host '\(authority)'; a file URL is local: file:///path")
             }
             return ("", nil)
         }
@@ -116,7 +116,7 @@ struct StrictURL: Sendable, Hashable {
             host = authority[..<colon]
             let digits = authority[authority.index(after: colon)...]
             guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCIIDigit), let number = Int(digits), (1...65535).contains(number) else {
-                throw Problem(description: "has the port '\(digits)'; give a number from 1 to 65535")
+                throw ParseError(description: "has the port '\(digits)'; give a number from 1 to 65535")
             }
             port = number
         }
@@ -124,7 +124,7 @@ struct StrictURL: Sendable, Hashable {
         let isIPv6 = host.count > 2 && host.hasPrefix("[") && host.hasSuffix("]")
             && host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
         guard isName || isIPv6 else {
-            throw Problem(description: host.isEmpty ? "has no host" : "has the host '\(host)', which is not a plain name or address")
+            throw ParseError(description: host.isEmpty ? "has no host" : "has the host '\(host)', which is not a plain name or address")
         }
         return (host.lowercased(), port)
     }
@@ -136,7 +136,7 @@ struct StrictURL: Sendable, Hashable {
 
     /// One path segment, percent-decoded; refused if it is `.` or `..`, or
     /// decodes to a `/`, a backslash or a NUL, however it was written.
-    private static func decoded(_ segment: Substring) throws(Problem) -> String {
+    private static func decoded(_ segment: Substring) throws(ParseError) -> String {
         var bytes: [UInt8] = []
         var index = segment.utf8.startIndex
         let utf8 = segment.utf8
@@ -154,18 +154,18 @@ struct StrictURL: Sendable, Hashable {
                 utf8[high...utf8.index(after: high)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
                 let value = UInt8(String(decoding: utf8[high...utf8.index(after: high)], as: UTF8.self), radix: 16)
             else {
-                throw Problem(description: "has a '%' that is not followed by two hex digits")
+                throw ParseError(description: "has a '%' that is not followed by two hex digits")
             }
             guard value != 0, value != UInt8(ascii: "/"), value != UInt8(ascii: "\\") else {
-                throw Problem(description: "has an encoded '/', '\\' or NUL in its path")
+                throw ParseError(description: "has an encoded '/', '\\' or NUL in its path")
             }
             bytes.append(value)
             index = utf8.index(high, offsetBy: 2)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw Problem(description: "has a path that is not UTF-8 once decoded")
+            throw ParseError(description: "has a path that is not UTF-8 once decoded")
         }
-        guard text != ".", text != ".." else { throw Problem(description: "has a '\(text)' path segment") }
+        guard text != ".", text != ".." else { throw ParseError(description: "has a '\(text)' path segment") }
         return text
     }
 }

@@ -83,19 +83,19 @@ package struct URLPolicy: Sendable, Equatable {
     /// Checks a URL a plugin asked for.
     /// - Parameter text: The URL as the plugin wrote it.
     /// - Returns: The URL to fetch, rebuilt from what was checked.
-    /// - Throws: ``URLRefusal`` when it is malformed or under no prefix.
-    func check(_ text: String) throws(URLRefusal) -> StrictURL {
+    /// - Throws: ``URLPolicyViolation`` when it is malformed or under no prefix.
+    func check(_ text: String) throws(URLPolicyViolation) -> StrictURL {
         let url: StrictURL
         do {
             url = try StrictURL(text)
         } catch {
-            throw URLRefusal(url: text, .malformed(error.description))
+            throw URLPolicyViolation(url: text, .malformed(error.description))
         }
         guard prefixes.contains(where: { $0.admits(url) }) else {
             if let withheld, withheld.base.admits(url) {
-                throw URLRefusal(url: text, .unvouched(withheld))
+                throw URLPolicyViolation(url: text, .unvouched(withheld))
             }
-            throw URLRefusal(url: text, .outside(url, allowed: allowedURLs, grantOption: grantOption))
+            throw URLPolicyViolation(url: text, .outside(url, allowed: allowedURLs, grantOption: grantOption))
         }
         return url
     }
@@ -106,15 +106,15 @@ package struct URLPolicy: Sendable, Equatable {
     ///   - current: The URL that answered with it.
     ///   - asked: The URL the plugin asked for, which the refusal names.
     /// - Returns: The next URL to fetch.
-    /// - Throws: ``URLRefusal`` naming the plugin's URL and where it led.
-    func checkRedirect(to location: String, from current: StrictURL, asked: String) throws(URLRefusal) -> StrictURL {
+    /// - Throws: ``URLPolicyViolation`` naming the plugin's URL and where it led.
+    func checkRedirect(to location: String, from current: StrictURL, asked: String) throws(URLPolicyViolation) -> StrictURL {
         // NB: Foundation resolves a relative location (and removes its dot
         // segments, as RFC 3986 says); the result is then read strictly like any URL.
         let resolved = URL(string: location, relativeTo: URL(string: current.text))?.absoluteString ?? location
         do {
             return try check(resolved)
         } catch {
-            throw URLRefusal(url: asked, .redirect(to: resolved, error))
+            throw URLPolicyViolation(url: asked, .redirect(to: resolved, error))
         }
     }
 }

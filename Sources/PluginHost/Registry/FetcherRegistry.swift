@@ -110,7 +110,7 @@ package struct FetcherRegistry: Sendable {
         } catch {
             // Registrations here only return values they captured; anything
             // else is a bug worth showing in full rather than hiding.
-            throw FetchError(symbol: symbol, .plugin(message: error.description))
+            throw FetchError(symbol: symbol, .unresolved(error.description))
         }
     }
 

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 /// Where the registry cache lives, and how it is read and written so that
@@ -43,7 +45,7 @@ struct ScanCacheStore: Sendable {
         case notOwned(owner: UInt32)
         case writableByOthers(mode: String)
         case notARegularFile
-        case unreadable(String)
+        case unreadable(SystemError)
         case corrupt(String)
         case otherFormat(Int)
         case otherHost
@@ -55,7 +57,7 @@ struct ScanCacheStore: Sendable {
             case .notOwned(let owner): "it belongs to uid \(owner), not to you"
             case .writableByOthers(let mode): "others may write it (mode \(mode))"
             case .notARegularFile: "it is not a regular file"
-            case .unreadable(let reason): "it cannot be read (\(reason))"
+            case .unreadable(let error): "it cannot be read (\(error.reason))"
             case .corrupt(let reason): "it is truncated or corrupt (\(reason))"
             case .otherFormat(let format): "it has format \(format), this host reads format \(ScanCache.format)"
             case .otherHost: "another host build wrote it"
@@ -69,11 +71,11 @@ struct ScanCacheStore: Sendable {
     func read(host: String, abiVersion: UInt32) -> Result<ScanCache, ReadError> {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
-            return .failure(errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno))))
+            return .failure(errno == ENOENT ? .missing : .unreadable(SystemError(operation: "open", errno: errno)))
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .failure(.unreadable(String(cString: strerror(errno)))) }
+        guard fstat(descriptor, &status) == 0 else { return .failure(.unreadable(SystemError(operation: "stat", errno: errno))) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile) }
         guard status.st_uid == geteuid() else { return .failure(.notOwned(owner: status.st_uid)) }
         guard status.st_mode & 0o022 == 0 else { return .failure(.writableByOthers(mode: String(status.st_mode & 0o7777, radix: 8))) }
@@ -81,7 +83,7 @@ struct ScanCacheStore: Sendable {
         do {
             bytes = try Self.readAll(descriptor, size: Int(status.st_size))
         } catch {
-            return .failure(.unreadable(error.reason))
+            return .failure(.unreadable(error))
         }
         let cache: ScanCache
         do {
@@ -104,7 +106,7 @@ struct ScanCacheStore: Sendable {
         let data = ScanCacheCodec.encode(cache)
         let temporary = FilePaths.join(directory, ".\(FilePaths.name(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw WriteError(path: temporary, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw WriteError(path: temporary, .system(SystemError(operation: "create", errno: errno))) }
         let failure: Int32? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32? in
             var offset = 0
             while offset < bytes.count, let base = bytes.baseAddress {
@@ -122,20 +124,43 @@ struct ScanCacheStore: Sendable {
         close(descriptor)
         if let failure {
             unlink(temporary)
-            throw WriteError(path: temporary, reason: String(cString: strerror(failure)))
+            throw WriteError(path: temporary, .system(SystemError(operation: "write", errno: failure)))
         }
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let error = SystemError(operation: "rename", errno: errno)
             unlink(temporary)
-            throw WriteError(path: path, reason: reason)
+            throw WriteError(path: path, .system(error))
         }
     }
 
     /// Why the cache could not be written.
     struct WriteError: Error, Sendable, Equatable, CustomStringConvertible {
+        enum Kind: Sendable, Equatable {
+            case system(SystemError)
+            case notADirectory
+            case notOwned(owner: UInt32)
+            /// A directory named `patchbay` others may enter: its mode, in octal.
+            case openToOthers(mode: String)
+        }
+
         let path: String
-        let reason: String
-        var description: String { "cannot write the plugin cache \(path): \(reason)" }
+        let kind: Kind
+
+        init(path: String, _ kind: Kind) {
+            self.path = path
+            self.kind = kind
+        }
+
+        var description: String {
+            let reason =
+                switch kind {
+                case .system(let error): error.reason
+                case .notADirectory: "it is not a directory"
+                case .notOwned(let owner): "it belongs to uid \(owner), not to you"
+                case .openToOthers(let mode): "its mode is \(mode), not 700; run `chmod 700 \(path)`"
+                }
+            return "cannot write the plugin cache \(path): \(reason)"
+        }
     }
 
     /// Creates `directory` and its parents with mode 0700, and checks that
@@ -145,18 +170,18 @@ struct ScanCacheStore: Sendable {
             if errno == ENOENT {
                 try prepare(directory: FilePaths.directory(of: directory))
                 if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                    throw WriteError(path: directory, reason: String(cString: strerror(errno)))
+                    throw WriteError(path: directory, .system(SystemError(operation: "create", errno: errno)))
                 }
             } else {
-                throw WriteError(path: directory, reason: String(cString: strerror(errno)))
+                throw WriteError(path: directory, .system(SystemError(operation: "create", errno: errno)))
             }
         }
         var status = stat()
-        guard lstat(directory, &status) == 0 else { throw WriteError(path: directory, reason: String(cString: strerror(errno))) }
-        guard status.st_mode & S_IFMT == S_IFDIR else { throw WriteError(path: directory, reason: "it is not a directory") }
-        guard status.st_uid == geteuid() else { throw WriteError(path: directory, reason: "it belongs to uid \(status.st_uid), not to you") }
+        guard lstat(directory, &status) == 0 else { throw WriteError(path: directory, .system(SystemError(operation: "create", errno: errno))) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw WriteError(path: directory, .notADirectory) }
+        guard status.st_uid == geteuid() else { throw WriteError(path: directory, .notOwned(owner: status.st_uid)) }
         guard status.st_mode & 0o077 == 0 || FilePaths.name(of: directory) != "patchbay" else {
-            throw WriteError(path: directory, reason: "its mode is \(String(status.st_mode & 0o7777, radix: 8)), not 700; run `chmod 700 \(directory)`")
+            throw WriteError(path: directory, .openToOthers(mode: String(status.st_mode & 0o7777, radix: 8)))
         }
     }
 

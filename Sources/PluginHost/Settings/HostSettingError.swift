@@ -23,7 +23,7 @@ package struct HostSettingError: Error, Sendable, Equatable {
         case notBoolean(HostEnvironment.Variable, value: String)
         case sandboxSwitchedOff(requiredBy: Origin, switchedOffBy: Origin)
         case pluginsDirectoriesEmptyEntry(value: String)
-        case unknownSandboxLayer(SandboxLayers.UnknownName)
+        case unknownSandboxLayer(SandboxLayers.NameError)
         case proxy(ProxyURLError)
     }
 

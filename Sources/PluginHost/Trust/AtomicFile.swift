@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 /// Writes a small file so that a reader sees the old one or the new one,
@@ -6,7 +8,7 @@ import Glibc
 /// `lock-plugins` writes and the trust store.
 enum AtomicFile {
     /// Writes `text` to `path` with exactly `mode`, whatever the umask.
-    /// - Throws: ``SystemError`` naming the step that failed; the old file is then untouched.
+    /// - Throws: `SystemError` naming the step that failed; the old file is then untouched.
     static func write(_ text: String, to path: String, mode: mode_t) throws(SystemError) {
         let temporary = FilePaths.join(FilePaths.directory(of: path), ".\(FilePaths.name(of: path)).\(getpid()).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)

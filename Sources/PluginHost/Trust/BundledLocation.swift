@@ -31,12 +31,12 @@ enum BundledLocation {
         do throws(PathWalkError) {
             walk = try PathWalk.walk(directory)
         } catch {
-            return TrustViolation(.onTheWay(to: guarded, directory: directory, role: .file), .unreachable(path: error.path, reason: error.reason))
+            return TrustViolation(.onTheWay(to: guarded, directory: directory, role: .file), .unreachable(path: error.path, error: error.error))
         }
         if let violation = rules.violation(onTheWay: walk, to: guarded) { return violation }
         let subject = TrustViolation.Subject.onTheWay(to: guarded, directory: walk.target, role: .file)
         guard let facts = try? FileFacts.of(linkAt: walk.target) else {
-            return TrustViolation(subject, .unreachable(path: walk.target, reason: "it cannot be read"))
+            return TrustViolation(subject, .unreachable(path: walk.target, error: nil))
         }
         return rules.violation(of: facts, for: subject)
     }

@@ -1,4 +1,5 @@
 import Crypto
+import PluginBoundary
 
 import Glibc
 
@@ -10,7 +11,7 @@ import Glibc
 enum FileDigest {
     /// The lower-case hex SHA-256 of the first `size` bytes of `descriptor`.
     /// - Complexity: O(size), in 64 KiB reads.
-    /// - Throws: ``SystemError`` when a read fails or the file is shorter than `size`.
+    /// - Throws: `SystemError` when a read fails or the file is shorter than `size`.
     static func sha256(descriptor: Int32, size: Int) throws(SystemError) -> String {
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

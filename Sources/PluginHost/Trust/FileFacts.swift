@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 /// What the trust rules look at in one `stat` of a file or directory.

@@ -1,8 +1,10 @@
+import PluginBoundary
+
 /// Why a lock file cannot be used. Every plugin it covers is then refused:
 /// a lock that cannot be read must not fail open.
 struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {
-        case unreadable(reason: String)
+        case unreadable(SystemError)
         case untrusted(TrustViolation)
         case tooLarge(limit: Int)
         case malformed(line: Int)
@@ -80,8 +82,8 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .untrusted(let violation):
             return violation.description
-        case .unreadable(let reason):
-            return "refused (\(check)): \(file) cannot be read (\(reason)); fix its permissions, or \(rewrite)"
+        case .unreadable(let error):
+            return "refused (\(check)): \(file) cannot be read (\(error.reason)); fix its permissions, or \(rewrite)"
         case .tooLarge(let limit):
             return "refused (\(check)): \(file) is larger than \(limit) bytes; \(rewrite)"
         case .malformed(let line):

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 /// Every directory a path passes through on its way to a file, with each

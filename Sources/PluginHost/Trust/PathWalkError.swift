@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 /// Why a path cannot be walked to its end.
@@ -16,12 +18,15 @@ enum PathWalkError: Error, Sendable, Equatable {
         }
     }
 
-    /// What went wrong, for a message: "No such file or directory".
-    var reason: String {
+    /// What went wrong, as the system call that failed would have said it.
+    var error: SystemError {
         switch self {
-        case .system(let error, _): error.reason
-        case .tooManyLinks: String(cString: strerror(ELOOP))
-        case .notADirectory: String(cString: strerror(ENOTDIR))
+        case .system(let error, _): error
+        case .tooManyLinks: SystemError(operation: "follow the symlinks", errno: ELOOP)
+        case .notADirectory: SystemError(operation: "pass through", errno: ENOTDIR)
         }
     }
+
+    /// What went wrong, for a message: "No such file or directory".
+    var reason: String { error.reason }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PluginBoundary
 import Glibc
 
 /// A lock file: the SHA-256 of every plugin file the user has vetted.
@@ -59,19 +60,19 @@ struct PluginLock: Sendable {
         do throws(PathWalkError) {
             walk = try PathWalk.walk(path)
         } catch {
-            throw LockFileError(path: path, role: role, .unreadable(reason: error.reason))
+            throw LockFileError(path: path, role: role, .unreadable(error.error))
         }
         if let violation = rules.violation(onTheWay: walk, to: role.guarded(path)) {
             throw LockFileError(path: path, role: role, .untrusted(violation))
         }
         let descriptor = open(walk.target, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-        guard descriptor >= 0 else { throw LockFileError(path: path, role: role, .unreadable(reason: String(cString: strerror(errno)))) }
+        guard descriptor >= 0 else { throw LockFileError(path: path, role: role, .unreadable(SystemError(operation: "open", errno: errno))) }
         defer { close(descriptor) }
         let facts: FileFacts
         do {
             facts = try FileFacts.of(descriptor: descriptor)
         } catch {
-            throw LockFileError(path: path, role: role, .unreadable(reason: error.reason))
+            throw LockFileError(path: path, role: role, .unreadable(error))
         }
         if let violation = rules.violation(of: facts, for: role.subject(path)) {
             throw LockFileError(path: path, role: role, .untrusted(violation))
@@ -87,7 +88,7 @@ struct PluginLock: Sendable {
             } else if count == 0 {
                 break
             } else if errno != EINTR {
-                throw LockFileError(path: path, role: role, .unreadable(reason: String(cString: strerror(errno))))
+                throw LockFileError(path: path, role: role, .unreadable(SystemError(operation: "read", errno: errno)))
             }
         }
         return try parse(String(decoding: bytes, as: UTF8.self), path: path, role: role)

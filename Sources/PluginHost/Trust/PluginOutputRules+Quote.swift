@@ -19,7 +19,7 @@ extension PluginOutputRules {
         if let error = answer.error {
             do throws(Violation) {
                 let message = try text(error, .error, limit: Limit.error)
-                return .failure(FetchError(symbol: request.symbol, .plugin(message: message.isEmpty ? "\(plugin) failed without a message" : message)))
+                return .failure(FetchError(symbol: request.symbol, .pluginFailed(plugin: plugin, message: message)))
             } catch {
                 return refused(error)
             }
@@ -50,7 +50,7 @@ extension PluginOutputRules {
         case .unreadable(let violation):
             .failure(FetchError(symbol: request.symbol, .invalidAnswer(plugin: request.plugin.name, violation: violation)))
         case .malformed:
-            .failure(FetchError(symbol: request.symbol, .plugin(message: "\(request.plugin.name) passed a NULL or undersized pb_fetch_result")))
+            .failure(FetchError(symbol: request.symbol, .malformedResult(plugin: request.plugin.name)))
         }
     }
 

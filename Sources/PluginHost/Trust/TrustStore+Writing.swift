@@ -1,3 +1,5 @@
+import PluginBoundary
+
 import Glibc
 
 extension TrustStore {

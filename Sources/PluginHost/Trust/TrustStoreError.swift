@@ -1,3 +1,5 @@
+import PluginBoundary
+
 /// Why the trust store could not be changed. Nothing was written.
 package struct TrustStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import PluginBoundary
+
 /// Why a plugin file, its directory or a lock file is not trusted.
 ///
 /// Each description is one line: the check in parentheses, the file, what
@@ -110,14 +112,15 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         case notRegular(kind: String)
         case writableByOthers(group: Bool, world: Bool, mode: String)
         case foreignOwner(owner: UInt32, currentUser: UInt32)
-        case danglingSymlink(target: String, reason: String)
+        case danglingSymlink(target: String, error: SystemError)
         /// A directory others may write, shared through its sticky bit, from
         /// which the way takes an entry another user owns (and so may replace).
         case foreignEntryInShared(entry: String, owner: UInt32, mode: String)
         /// Bigger than a plugin may be, so it is not read, let alone hashed.
         case tooLarge(size: Int, limit: Int)
-        /// The way to it cannot be walked: a name is missing, or it loops.
-        case unreachable(path: String, reason: String)
+        /// The way to it cannot be walked: a name is missing, or it loops;
+        /// `error` is nil when what failed has no `errno` to tell.
+        case unreachable(path: String, error: SystemError?)
     }
 
     let subject: Subject
@@ -155,14 +158,14 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(subject.phrase) \(who) (mode \(mode)), \(subject.consequence)"
         case .foreignOwner(let owner, let currentUser):
             return "\(subject.phrase) owned by uid \(owner), not by you (uid \(currentUser)) or root"
-        case .danglingSymlink(let target, let reason):
-            return "it is a symlink to \(target), which cannot be opened (\(reason))"
+        case .danglingSymlink(let target, let error):
+            return "it is a symlink to \(target), which cannot be opened (\(error.reason))"
         case .foreignEntryInShared(let entry, let owner, let mode):
             return "\(subject.phrase) shared (mode \(mode)), and \(entry) in it is owned by uid \(owner), \(subject.consequence)"
         case .tooLarge(let size, let limit):
             return "\(subject.phrase) \(Self.bytes(size)), larger than a plugin may be (\(Self.bytes(limit)))"
-        case .unreachable(let path, let reason):
-            return "the way to it passes through \(path), which cannot be followed (\(reason))"
+        case .unreachable(let path, let error):
+            return "the way to it passes through \(path), which cannot be followed (\(error?.reason ?? "it cannot be read"))"
         }
     }
 

@@ -39,14 +39,14 @@ enum FetchBridge {
         }
     }
 
-    struct RequestProblem: Error {
+    struct RequestError: Error {
         let message: String
     }
 
     /// Reads `currency` and, when the host's struct has it, `timeout_ms`.
-    static func parse(_ request: UnsafePointer<pb_fetch_request>?) -> Result<(currency: String, timeout: Duration?), RequestProblem> {
+    static func parse(_ request: UnsafePointer<pb_fetch_request>?) -> Result<(currency: String, timeout: Duration?), RequestError> {
         guard let request else {
-            return .failure(RequestProblem(message: "the host sent a NULL request"))
+            return .failure(RequestError(message: "the host sent a NULL request"))
         }
         let raw = UnsafeRawPointer(request)
         let size = Int(raw.load(as: UInt32.self))
@@ -54,10 +54,10 @@ enum FetchBridge {
               let timeoutOffset = MemoryLayout<pb_fetch_request>.offset(of: \.timeout_ms),
               size >= currencyOffset + MemoryLayout<UnsafePointer<CChar>?>.size
         else {
-            return .failure(RequestProblem(message: "the host's request is \(size) bytes, too small to hold a currency"))
+            return .failure(RequestError(message: "the host's request is \(size) bytes, too small to hold a currency"))
         }
         guard let currency = raw.load(fromByteOffset: currencyOffset, as: UnsafePointer<CChar>?.self) else {
-            return .failure(RequestProblem(message: "the host sent a NULL currency"))
+            return .failure(RequestError(message: "the host sent a NULL currency"))
         }
         var timeout: Duration?
         if size >= timeoutOffset + MemoryLayout<UInt32>.size {

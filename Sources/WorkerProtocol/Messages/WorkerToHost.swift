@@ -144,7 +144,7 @@ package struct FetchReply: Sendable, Equatable, FrameCodable {
         /// The plugin registered no fetcher for the symbol.
         case noSuchFetcher
         /// No thread could be had to call the plugin.
-        case notCalled(PluginCallThread.StartError)
+        case notCalled(SystemError)
 
         /// A tag byte, then the case's fields.
         package func encode(to writer: inout FrameWriter) {
@@ -160,7 +160,8 @@ package struct FetchReply: Sendable, Equatable, FrameCodable {
             switch try reader.readByte() {
             case 1: self = .called(try reader.read())
             case 2: self = .noSuchFetcher
-            case 3: self = .notCalled(PluginCallThread.StartError(code: try reader.read()))
+            // Only the errno crosses: the words are the host's.
+            case 3: self = .notCalled(PluginCallThread.startError(try reader.read()))
             case let tag: throw .undecodable(.unknownTag(tag, of: "fetch outcome"))
             }
         }

@@ -34,7 +34,7 @@ package struct SandboxLayers: OptionSet, Sendable, Hashable {
     }
 
     /// A name that is none of `landlock`, `seccomp`, `rlimits`, `namespaces` or `all`.
-    package struct UnknownName: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct NameError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The name as given.
         package let name: String
         /// The name `name`, which names no layer.
@@ -45,8 +45,8 @@ package struct SandboxLayers: OptionSet, Sendable, Hashable {
     }
 
     /// Parses a comma-separated list such as `landlock,seccomp`; an empty string is no layer.
-    /// - Throws: ``UnknownName`` for a name that is not a layer.
-    package init(naming list: String) throws(UnknownName) {
+    /// - Throws: ``NameError`` for a name that is not a layer.
+    package init(naming list: String) throws(NameError) {
         var layers: SandboxLayers = []
         for name in list.split(separator: ",").map({ $0.filter { !$0.isWhitespace }.lowercased() }) where !name.isEmpty {
             if name == "all" {
@@ -54,7 +54,7 @@ package struct SandboxLayers: OptionSet, Sendable, Hashable {
             } else if let layer = Self.named.first(where: { $0.1 == name })?.0 {
                 layers.insert(layer)
             } else {
-                throw UnknownName(name: name)
+                throw NameError(name: name)
             }
         }
         self = layers

@@ -1,4 +1,5 @@
 import CWorkerSandbox
+import PluginBoundary
 
 import Glibc
 
@@ -9,7 +10,7 @@ extension SandboxReport {
     /// predicts reads as what a worker reports.
     package init(_ report: pb_sandbox_report, skipping skipped: SandboxLayers) {
         func applied(_ layer: pb_sandbox_layer) -> Bool { report.applied & layer.rawValue != 0 }
-        func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+        func reason(_ code: Int32) -> String { SystemError(operation: "confine the worker", errno: code).reason }
         let off = Gap.turnedOff
         var gaps: [Gap] = []
 

@@ -1,6 +1,6 @@
 /// Why no response arrived: a `HOST_HTTP_FAILURE_*` kind and a sentence
 /// that names no flag.
-struct LibraryFailure: Error {
+struct LibraryError: Error {
     enum Kind: Int32 {
         case other = 1, timeout, connectionReset, certificateUntrusted, certificateExpired, certificateNotYetValid, certificateWrongName,
             trustRoots, proxy, unreachable

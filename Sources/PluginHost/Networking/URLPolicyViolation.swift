@@ -4,7 +4,7 @@ import PluginBoundary
 ///
 /// Its ``description`` is the one line the plugin's `http_get` completion
 /// gets as its error, written for the plugin to show to its user.
-package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+package struct URLPolicyViolation: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL the plugin asked for, as it wrote it.
     package let url: String
     private let reason: Reason
@@ -15,7 +15,7 @@ package struct URLRefusal: Error, Sendable, Equatable, CustomStringConvertible {
         /// Well formed, but under no prefix.
         case outside(StrictURL, allowed: [String], grantOption: String?)
         /// A redirect led to a URL that is refused.
-        case redirect(to: String, URLRefusal)
+        case redirect(to: String, URLPolicyViolation)
         /// The networking refused it, e.g. a symbolic link out of a `file` base.
         case networking(String)
         /// Under the base the plugin declares, which nobody vouched for.

@@ -2,7 +2,7 @@
 ///
 /// Its ``description`` is the error the plugin's completion gets, a line the
 /// plugin can show, and the warning the host logs the first time.
-struct AllowanceRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+struct AllowanceViolation: Error, Sendable, Equatable, CustomStringConvertible {
     /// Which cap was reached.
     enum Cap: Sendable, Hashable {
         /// ``PluginAllowance/Limit/requestsOutstanding``.
