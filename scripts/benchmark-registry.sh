@@ -162,7 +162,8 @@ if "worker-start" in only:
     out = subprocess.run([f"{work}/probes/sandbox_start", str(max(rounds * 5, 100)), os.path.join(bin, "libEthereumPlugin.so")] + commands,
                          capture_output=True, text=True, check=True)
     print(out.stdout, end="", flush=True)
-    lines = out.stdout.splitlines()
+    # The two "full:" lines (the probe also prints each start's end, indented, after it).
+    lines = [line for line in out.stdout.splitlines() if line.startswith("full:")]
     worker, floor = (float(line.split("median")[1].split()[0]) for line in lines[:2])
     measures.append(("worker-start", worker / floor, f"{worker:.0f}us/{floor:.0f}us"))
 
