@@ -25,6 +25,12 @@
 #                                                   bundled plugins in DIR; build nothing
 #        OLD_HOST=PATH scripts/benchmark-registry.sh  also start PATH's `plugin-worker`
 #        ONLY=list-fetchers,scan scripts/benchmark-registry.sh   some rows only
+#        REALTIME=1 scripts/benchmark-registry.sh   (root) the timed part, never the
+#                                                   builds, at real-time priority (chrt -f 50)
+# REALTIME=1: on a machine busy with other work, every hand-off between the
+# host's threads and its worker waits its turn behind that work, and the
+# ratios measure the machine's load more than the host. The load is printed
+# either way; say which was used beside a figure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -70,7 +76,9 @@ first=P$(printf "%0${#count}d" 1)
 mkdir -p "$work/api/v2/prices/$first-USD"
 echo "{\"data\":{\"base\":\"$first\",\"currency\":\"USD\",\"amount\":\"1.00\"}}" >"$work/api/v2/prices/$first-USD/spot"
 
-python3 - "$rounds" "$bin" "$work" "$only" "$first" "$changed" "${OLD_HOST:-}" <<'PY'
+timed=()
+[ "${REALTIME:-0}" = 1 ] && timed=(chrt -f 50)
+${timed[@]+"${timed[@]}"} python3 - "$rounds" "$bin" "$work" "$only" "$first" "$changed" "${OLD_HOST:-}" <<'PY'
 import os, random, shutil, statistics, subprocess, sys, time
 rounds, bin, work, only, first, changed, old_host = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].split(","), sys.argv[5], sys.argv[6], sys.argv[7]
 host = os.path.join(bin, "host")
@@ -154,7 +162,8 @@ if "worker-start" in only:
     out = subprocess.run([f"{work}/probes/sandbox_start", str(max(rounds * 5, 100)), os.path.join(bin, "libEthereumPlugin.so")] + commands,
                          capture_output=True, text=True, check=True)
     print(out.stdout, end="", flush=True)
-    lines = out.stdout.splitlines()
+    # The two "full:" lines (the probe also prints each start's end, indented, after it).
+    lines = [line for line in out.stdout.splitlines() if line.startswith("full:")]
     worker, floor = (float(line.split("median")[1].split()[0]) for line in lines[:2])
     measures.append(("worker-start", worker / floor, f"{worker:.0f}us/{floor:.0f}us"))
 

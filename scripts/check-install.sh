@@ -5,7 +5,8 @@
 #
 #   1. ldd finds every library of the host, its HTTP library, its worker and
 #      its bundled plugins inside the prefix or among the system's own;
-#   2. list-fetchers lists the bundled plugins, and --version runs;
+#   2. list-fetchers lists the bundled plugins, list-plugins runs them
+#      in-process (the install vouches for them), and --version runs;
 #   3. fetch from the Coinbase-shaped file:// fixtures, and over http:// from
 #      a loopback server, through the installed HTTP library;
 #   4. new-plugin --language c finds the installed header; make builds the
@@ -52,6 +53,13 @@ if output=$(user host list-fetchers 2>&1) && grep -q "^BTC " <<< "$output" && gr
     pass "host list-fetchers"
 else
     fail "host list-fetchers" "$output"
+fi
+# The install's location vouches for its bundled plugins: each runs in-process, none in a worker.
+if output=$(user host list-plugins 2>&1) && [ "$(grep -c -E "^[A-Za-z]+Plugin +[^ ]+ +loaded +in-process +bundled " <<< "$output")" -ge 2 ] \
+    && ! grep -q -E "^[A-Za-z]+Plugin .* (isolated|failed) " <<< "$output"; then
+    pass "host list-plugins: the bundled plugins run in-process, vouched for by the install"
+else
+    fail "host list-plugins: the bundled plugins run in-process, vouched for by the install" "$output"
 fi
 if output=$(user host --version 2>&1) && grep -q "plugin ABI" <<< "$output"; then pass "host --version"; else fail "host --version" "$output"; fi
 

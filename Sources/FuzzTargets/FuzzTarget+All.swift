@@ -8,7 +8,7 @@ extension FuzzTarget {
         [
             urlPolicyTarget, lockFileTarget, elfHeaderTarget, pluginInputTarget, decimalAmountTarget, coinbasePriceTarget,
             hostHTTPAnswerTarget, retryAfterTarget, registryCacheTarget, registryCacheWriterTarget, framesFromWorkerTarget,
-            framesToWorkerTarget, pluginDescriptorTarget, fetcherRegistrationTarget,
+            framesToWorkerTarget, pluginDescriptorTarget, fetcherRegistrationTarget, bitstampPriceTarget,
         ]
         #else
         []

@@ -134,11 +134,12 @@ private func descriptorTexts(_ input: inout FuzzInput) throws(PropertyViolation)
     }
     let metadata = PluginMetadata(
         abiVersion: input.integer(), descriptorSize: input.integer(), description: input.optionalText(), author: input.optionalText(),
-        license: input.optionalText(), homepage: input.optionalText())
+        license: input.optionalText(), homepage: input.optionalText(), apiBaseURL: input.optionalText())
     if let checked = try? PluginOutputRules.metadata(metadata) {
         try expect(checked == metadata, "accepted metadata is kept as it is", "\(checked)")
         let credits = [checked.author, checked.license, checked.homepage].compactMap { $0 }
-        try expect((checked.description?.utf8.count ?? 0) <= PluginOutputRules.Limit.description && credits.allSatisfy { $0.utf8.count <= PluginOutputRules.Limit.credit }, "accepted metadata is within its limits", "\(checked)")
+        try expect((checked.description?.utf8.count ?? 0) <= PluginOutputRules.Limit.description && credits.allSatisfy { $0.utf8.count <= PluginOutputRules.Limit.credit }
+            && (checked.apiBaseURL?.utf8.count ?? 0) <= PluginOutputRules.Limit.apiBaseURL, "accepted metadata is within its limits", "\(checked)")
     }
 }
 #endif

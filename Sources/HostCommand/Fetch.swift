@@ -79,7 +79,7 @@ struct Fetch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try await plugins.loadPlugins()
+        let loaded = try await plugins.loadPlugins(fetching: symbols)
         let plan = plan
         let fetches = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: timeout.duration, plan: plan)
         await loaded.shutdown()
@@ -97,6 +97,9 @@ struct Fetch: AsyncParsableCommand {
         for line in disagreements { StandardError.write(line + "\n") }
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode.unknownSymbol }
         if !failures.isEmpty || !disagreements.isEmpty { throw ExitCode.failure }
+        // Exit with the listing still allocated, as a report command does: freeing a
+        // thousand plugins' rows costs more than the process has left to do.
+        withExtendedLifetime(loaded) { HostCLI.exit() }
     }
 
     /// One error line per symbol whose sources disagree by more than `limit`.

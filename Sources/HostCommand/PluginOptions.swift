@@ -127,10 +127,13 @@ struct PluginOptions: ParsableArguments {
     /// Wires the production host and learns what its plugins provide: from
     /// the registry cache, scanning what changed, or by loading them all
     /// with `--no-cache`. Call `shutdown()` on the result when done.
-    /// - Parameter reportingSandbox: The command shows each plugin's sandbox,
-    ///   which is then judged for this run (`list-plugins`).
-    func loadPlugins(reportingSandbox: Bool = false) async throws -> LoadedPlugins {
-        let options = try loadOptions(reportingSandbox: reportingSandbox)
+    /// - Parameters:
+    ///   - reportingSandbox: The command shows each plugin's sandbox,
+    ///     which is then judged for this run (`list-plugins`).
+    ///   - fetching: The symbols the command fetches: their workers start during the listing.
+    func loadPlugins(reportingSandbox: Bool = false, fetching: [String] = []) async throws -> LoadedPlugins {
+        var options = try loadOptions(reportingSandbox: reportingSandbox)
+        options.fetching = fetching
         return try await host().loadPlugins(options)
     }
 

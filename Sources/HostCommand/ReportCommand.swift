@@ -40,6 +40,8 @@ extension ReportCommand {
                 let loaded = await pending.load()
                 show(loaded)
                 await loaded.shutdown()
+                // As above, once the workers are stopped.
+                withExtendedLifetime(loaded) { HostCLI.exit() }
             }
         }
     }

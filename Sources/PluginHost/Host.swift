@@ -277,6 +277,10 @@ package struct LoadedPlugins: Sendable {
             for plugin in onDemand?.loadedInWorkers ?? [] {
                 group.addTask { await plugin.shutdown() }
             }
+            // Workers started for a fetch that did not take them (a file refused when listed).
+            for prestart in onDemand?.prestarts.values.map({ $0 }) ?? [] {
+                group.addTask { await prestart.shutdownUnused() }
+            }
         }
         // After the workers' last lines: one line per plugin that lost some to the cap.
         if let services { services.allowances.reportDroppedLogLines(to: services.logger) }

@@ -142,6 +142,64 @@ struct RegistryCacheEndToEndTests {
         #expect(again.map(\.cached) == [true])
     }
 
+    @Test("After one file changed, the cache is rewritten exactly as a full rescan writes it")
+    func rewriteAfterChange() async throws {
+        let zed = FixturePlugins.Fixture(fileName: "libZedPlugin.so", defines: ["-DFIXTURE_SYMBOL=\"ZED\"", "-DFIXTURE_NAME=\"ZedPlugin\""])
+        let directory = try await FixturePlugins.directory(containing: [FixturePlugins.Variant.cPlugin.fixture, Self.wow, zed])
+        let cache = Cache()
+        _ = try await host(["list-fetchers"], cache: cache, plugins: directory)
+        // The middle file replaced: the entries before and after it are kept, their lines copied as read.
+        let target = directory.appending(path: Self.wow.fileName)
+        let staged = directory.appending(path: ".staged")
+        try FileManager.default.copyItem(at: await FixturePlugins.library(FixturePlugins.Variant.cPlugin.fixture), to: staged)
+        #expect(rename(staged.path, target.path) == 0)
+        // Two files now provide DOGE: both are its sources.
+        let listed = try await host(["list-fetchers"], cache: cache, plugins: directory)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.split(separator: "\n").count { $0.hasPrefix("DOGE ") } == 2)
+        #expect(listed.stderrLines.isEmpty)
+        let file = try #require(cache.files.first)
+        let rewritten = try Data(contentsOf: file)
+
+        // A rescan runs its workers two at a time: whichever answers first, the cache says the same.
+        let rescan = try await host(["rescan"], cache: cache, plugins: directory)
+        #expect(rescan.status == 0, "\(rescan.stderr)")
+        #expect(try Data(contentsOf: file) == rewritten)
+        #expect(try await host(["list-fetchers"], cache: cache, plugins: directory).stdout == listed.stdout)
+    }
+
+    @Test("A fetch starts an isolated plugin's worker while it lists, and stops it unused when the listing then refuses the plugin; an in-process fetch starts none")
+    func workerStartedWhileListing() async throws {
+        let directory = try await FixturePlugins.directory(containing: [FixturePlugins.Variant.cPlugin.fixture, Self.wow])
+        let cache = Cache()
+        let plugin = "\(directory.path)/libCDogecoinPlugin.so"
+        let started = "host: debug: \(plugin): worker started while the listing is composed"
+        let stopped = "host: debug: \(plugin): its worker was not used, and is stopped"
+        _ = try await host(["list-fetchers"], cache: cache, plugins: directory)
+        let api = try await Self.apiBase(for: ["DOGE": "0.12", "WOW": "2.00"])
+
+        // Nobody vouched for it, so it runs isolated: the worker started while listing serves the fetch.
+        let fetch = try await host(["fetch", "DOGE", "-v", "--api-base-url", api], cache: cache, plugins: directory)
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        #expect(fetch.stdout.contains("DOGE") && fetch.stdout.contains("0.12"))
+        #expect(fetch.stderrLines.contains(started))
+        #expect(fetch.stderrLines.contains { $0.hasPrefix("host: debug: \(plugin): loaded isolated on demand in") })
+        #expect(!fetch.stderrLines.contains(stopped))
+
+        // In-process: no worker at all.
+        let inProcess = try await host(["fetch", "WOW", "--no-isolate", "-v", "--api-base-url", api], cache: cache, plugins: directory)
+        #expect(inProcess.status == 0, "\(inProcess.stderr)")
+        #expect(!inProcess.stderrLines.contains { $0.contains("worker started") })
+
+        // Refused when listed (a full sandbox required, seccomp off for this run): its worker never loads it and is stopped.
+        let refused = try await host(
+            ["fetch", "DOGE", "--require-sandbox", "-v", "--api-base-url", api], cache: cache, plugins: directory,
+            environment: ["HOST_SANDBOX_DISABLE": "seccomp"])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderrLines.contains(started) && refused.stderrLines.contains(stopped))
+        #expect(!refused.stderrLines.contains { $0.contains("loaded isolated on demand") })
+    }
+
     @Test("A plugin that fails its scan is remembered as failed until its file changes; rescan tries it again")
     func failedScanRemembered() async throws {
         let directory = try await FixturePlugins.directory(with: [.segfaultInRegistration, .cPlugin])

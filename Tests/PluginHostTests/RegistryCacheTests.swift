@@ -224,6 +224,36 @@ struct RegistryCacheTests {
         #expect(try ScanCacheCodec.decode(ScanCacheCodec.encode(cache)) == cache)
     }
 
+    @Test("A rewrite copies the line of each entry it keeps as read, and encodes only new ones")
+    func rewriteKeepsReadLines() throws {
+        let bytes = ScanCacheCodec.encode(Self.cache)
+        // A line the codec reads but would not write so: an inode with leading zeros.
+        let canonical = "\t1\t2\t3\t4\t5\t"
+        let text = String(decoding: bytes, as: UTF8.self)
+        let padded = Array(text.replacingOccurrences(of: canonical, with: "\t1\t002\t3\t4\t5\t").utf8)
+        #expect(padded != bytes)
+        var read = try ScanCacheCodec.decode(padded)
+        #expect(read == Self.cache)
+        #expect(read.readLines.count == read.entries.count)
+
+        // Kept as read, byte for byte; encoded afresh when not asked to keep it.
+        #expect(ScanCacheCodec.encode(read, reusingReadLines: true) == padded)
+        #expect(ScanCacheCodec.encode(read) == bytes)
+
+        // An entry made since (no line of its own) is encoded; the others are still copied.
+        read.entries[1].error = "changed"
+        read.readLines[1] = nil
+        var expected = Self.cache
+        expected.entries[1].error = "changed"
+        let rewritten = ScanCacheCodec.encode(read, reusingReadLines: true)
+        #expect(try ScanCacheCodec.decode(rewritten) == expected)
+        #expect(String(decoding: rewritten, as: UTF8.self).contains("\t1\t002\t3\t4\t5\t"))
+
+        // Lines that do not match the entries one for one are never used.
+        read.readLines.removeLast()
+        #expect(ScanCacheCodec.encode(read, reusingReadLines: true) == ScanCacheCodec.encode(expected))
+    }
+
     @Test("A file's identity changes when it is replaced or rewritten, even with its mtime put back")
     func identity() throws {
         let file = try TemporaryDirectory.make().appending(path: "plugin.so")

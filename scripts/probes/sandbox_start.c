@@ -44,7 +44,7 @@ extern char **environ;
 typedef enum mode { MODE_POSIX, MODE_PLAIN, MODE_FULL } mode;
 
 static pb_spawn_shared shared = {.struct_size = sizeof shared, .user_fd = -1, .net_fd = -1};
-static char *allowed_environment[] = {"SWIFT_BACKTRACE=enable=no", "LIBDISPATCH_LOG=NO", NULL};
+static char *allowed_environment[] = {"SWIFT_BACKTRACE=enable=no,swift-backtrace=", "LIBDISPATCH_LOG=NO", NULL};
 
 /* The last start's end: from closing the worker's input to reaping it. */
 static double last_end_us;

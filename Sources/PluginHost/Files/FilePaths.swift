@@ -35,6 +35,11 @@ enum FilePaths {
     static func names(in directory: String) throws(SystemError) -> [String] {
         guard let stream = opendir(directory) else { throw SystemError(operation: "read", errno: errno) }
         defer { closedir(stream) }
+        return names(of: stream)
+    }
+
+    /// The names an open directory stream has left, without "." and "..", in no order.
+    static func names(of stream: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

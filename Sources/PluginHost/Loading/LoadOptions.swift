@@ -10,6 +10,11 @@ package struct LoadOptions: Sendable {
     package var ranks: RankOverrides
     /// Told how a scan of plugin files progresses, if one is needed.
     package var progress: ScanProgress.Handler?
+    /// The symbols the run is about to fetch, as the user typed them. With
+    /// the registry cache, a listing starts the worker of each one's plugin
+    /// (when it runs isolated) as soon as it knows which file that is, so
+    /// the worker's start overlaps the rest of the listing.
+    package var fetching: [String] = []
 
     /// Creates the options.
     package init(

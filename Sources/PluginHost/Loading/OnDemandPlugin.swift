@@ -23,13 +23,15 @@ final class OnDemandPlugin: Sendable {
     private let trust: PluginTrust
     private let isolation: IsolationOptions
     private let warnedAboutSandbox: OnceFlag
+    /// Its worker, when the listing started one for the fetch (``WorkerPrestart``).
+    private let prestart: WorkerPrestart?
 
     private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoadError>, Never>?>(nil)
     private let worker = Mutex<WorkerConnection?>(nil)
 
     init(
         path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
-        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag
+        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, prestart: WorkerPrestart? = nil
     ) {
         self.path = path
         self.identity = identity
@@ -39,6 +41,7 @@ final class OnDemandPlugin: Sendable {
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
+        self.prestart = prestart
     }
 
     /// The plugin's fetchers, loading it on the first call; later and
@@ -73,7 +76,12 @@ final class OnDemandPlugin: Sendable {
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
             loader.warnedAboutSandbox = warnedAboutSandbox
             loader.vouched = { _ in vouched }
-            let (outcome, _, worker) = await loader.loadOne(path, expecting: fileIdentity)
+            let (outcome, _, worker) =
+                if let started = prestart?.take() {
+                    await loader.finish(path, started: await started.value)
+                } else {
+                    await loader.loadOne(path, expecting: fileIdentity)
+                }
             self.worker.withLock { $0 = worker }
             return outcome.map(\.1)
         case .inProcess:

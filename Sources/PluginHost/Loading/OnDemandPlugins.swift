@@ -21,15 +21,21 @@ final class OnDemandPlugins: Sendable {
     private let trust: PluginTrust
     private let isolation: IsolationOptions
     private let warnedAboutSandbox: OnceFlag
+    /// Workers the listing started for a fetch, by plugin path (``WorkerPrestart``).
+    let prestarts: [String: WorkerPrestart]
     private let made = Mutex<[Int: OnDemandPlugin]>([:])
 
     /// The plugins of a listing, in its order.
-    init(_ plugins: [Plugin], services: HostServices, trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag) {
+    init(
+        _ plugins: [Plugin], services: HostServices, trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag,
+        prestarts: [String: WorkerPrestart] = [:]
+    ) {
         self.plugins = plugins
         self.services = services
         self.trust = trust
         self.isolation = isolation
         self.warnedAboutSandbox = warnedAboutSandbox
+        self.prestarts = prestarts
     }
 
     /// The plugin at `index` of the listing, made on the first call.
@@ -39,7 +45,7 @@ final class OnDemandPlugins: Sendable {
             let listed = plugins[index]
             let plugin = OnDemandPlugin(
                 path: listed.path, identity: listed.identity, placement: listed.placement, fileIdentity: listed.fileIdentity, services: services,
-                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox)
+                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, prestart: prestarts[listed.path])
             made[index] = plugin
             return plugin
         }

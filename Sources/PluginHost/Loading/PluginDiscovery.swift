@@ -1,4 +1,6 @@
 import FoundationEssentials
+import PluginBoundary
+
 import Glibc
 
 /// Finds plugin files.
@@ -167,26 +169,32 @@ package struct PluginDiscovery: Sendable {
     /// what the registry cache keys on.
     /// - Parameter warn: Receives one line per explicit directory that cannot be read.
     func candidates(warn: (String) -> Void = { _ in }) -> [Candidate] {
-        var seen = Set<[UInt64]>()
+        /// A file, as a device and an inode.
+        struct FileKey: Hashable {
+            let device: UInt64
+            let inode: UInt64
+        }
+        var seen = Set<FileKey>()
         var seenDangling = Set<String>()
         var found: [Candidate] = []
         for location in locations {
-            let names: [String]
-            do {
-                names = try FilePaths.names(in: location.directory)
-            } catch {
+            guard let stream = opendir(location.directory) else {
                 if location.isExplicit {
-                    warn("plugins directory \(location.directory) cannot be read (\(error.reason)); check that path")
+                    let reason = SystemError(operation: "read", errno: errno).reason
+                    warn("plugins directory \(location.directory) cannot be read (\(reason)); check that path")
                 }
                 continue
             }
-            for name in names.sorted() where location.pattern.matches(name) {
+            defer { closedir(stream) }
+            // Each file is looked up in the open directory: one path step, not one per folder of its path.
+            let directory = dirfd(stream)
+            for name in FilePaths.names(of: stream).sorted() where location.pattern.matches(name) {
                 let path = FilePaths.join(location.directory, name)
                 // lstat first: most plugins are plain files, and then one call says both what they are and who they are.
                 var status = stat()
-                guard lstat(path, &status) == 0 else { continue }
+                guard fstatat(directory, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 let isSymbolicLink = status.st_mode & S_IFMT == S_IFLNK
-                if isSymbolicLink && stat(path, &status) != 0 {
+                if isSymbolicLink && fstatat(directory, name, &status, 0) != 0 {
                     // A dangling symlink stays in, so the loader can say what it points at.
                     if seenDangling.insert(path).inserted {
                         found.append(Candidate(path: path, origin: location.origin, identity: nil, isSymbolicLink: true))
@@ -195,7 +203,7 @@ package struct PluginDiscovery: Sendable {
                 }
                 guard status.st_mode & S_IFMT != S_IFDIR else { continue }
                 let identity = FileIdentity(status)
-                if seen.insert([identity.device, identity.inode]).inserted {
+                if seen.insert(FileKey(device: identity.device, inode: identity.inode)).inserted {
                     found.append(Candidate(path: path, origin: location.origin, identity: identity, isSymbolicLink: isSymbolicLink))
                 }
             }

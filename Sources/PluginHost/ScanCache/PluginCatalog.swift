@@ -107,6 +107,7 @@ struct PluginCatalog: Sendable {
         }
         let entries = EntryIndex(previous?.entries ?? [])
         let locks = LockFileCache(trust: trust)
+        var startsWorkers = false
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let index = entries.index(of: candidate.path), entries.entries[index].identity == identity {
                 // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
@@ -115,6 +116,12 @@ struct PluginCatalog: Sendable {
             // The host's own checks are cheap and run no plugin code: only a file that passes them needs a worker.
             do throws(PluginLoadError) {
                 try PluginFile.open(candidate.path, rules: trust.rules, lock: locks.lock(for: candidate.path)).closeUnloaded()
+                if !startsWorkers && !options.isolation.skippedSandboxLayers.contains(.namespaces) {
+                    // A scan follows: the workers' shared namespaces (about a millisecond, once) are
+                    // made on the spawn thread while this plan and the scan's task get going.
+                    startsWorkers = true
+                    _ = WorkerSpawnThread.shared.run { _ = WorkerNamespaces.shared.plan() }
+                }
                 return .needsScan(candidate)
             } catch {
                 return .refused(candidate, error)
@@ -132,12 +139,16 @@ struct PluginCatalog: Sendable {
         let unchanged = plan.refusal == nil && plan.previous != nil && plan.items.count == previous.count
             && plan.items.indices.allSatisfy { if case .cached(_, let entry) = plan.items[$0] { entry == $0 } else { false } }
         var entries = unchanged ? previous : []
+        // Each kept entry's line as read, written back as it is; none for a scanned one.
+        let previousLines = plan.previous?.readLines ?? []
+        var lines: [ArraySlice<UInt8>?] = []
         var outcomes = scanned.makeIterator()
         let items = plan.items.map { item -> Listed in
             switch item {
             case .cached(let candidate, let index):
                 if unchanged { return .described(candidate, entry: index, scanned: false) }
                 entries.append(previous[index])
+                lines.append(index < previousLines.count ? previousLines[index] : nil)
                 return .described(candidate, entry: entries.count - 1, scanned: false)
             case .refused(let candidate, let failure): return .refused(candidate, failure)
             case .needsScan(let candidate):
@@ -145,6 +156,7 @@ struct PluginCatalog: Sendable {
                 switch outcomes.next() {
                 case .scanned(let entry)?:
                     entries.append(entry)
+                    lines.append(nil)
                     return .described(candidate, entry: entries.count - 1, scanned: true)
                 case .refused(let failure)?: return .refused(candidate, failure)
                 case nil: return .refused(candidate, PluginLoadError(.changedSinceListed))
@@ -152,10 +164,14 @@ struct PluginCatalog: Sendable {
             }
         }
 
+        // Before the cache is written and the listing composed: the workers' start overlaps both.
+        let prestarts = prestart(items, entries: entries, locks: plan.locks)
+
         var writeError: String?
         if !unchanged {
-            let cache = ScanCache(
+            var cache = ScanCache(
                 host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: host.discovery.locations.map(\.directory), entries: entries)
+            cache.readLines = lines
             do throws(ScanCacheStore.WriteError) {
                 try plan.store.write(cache)
             } catch {
@@ -167,7 +183,7 @@ struct PluginCatalog: Sendable {
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, entries: entries, locks: plan.locks, warned: plan.warnedAboutSandbox)
+        let loaded = compose(items, entries: entries, locks: plan.locks, warned: plan.warnedAboutSandbox, prestarts: prestarts)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
@@ -177,7 +193,9 @@ struct PluginCatalog: Sendable {
     /// which is the order the registry ranks equals by, as loading in that
     /// order would. The host's checks that depend on more than the file
     /// (its directory, the lock file) are made again here.
-    private func compose(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, warned: OnceFlag) -> LoadedPlugins {
+    private func compose(
+        _ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, warned: OnceFlag, prestarts: [String: WorkerPrestart]
+    ) -> LoadedPlugins {
         var result = PluginLoader.Outcome()
         result.reports.reserveCapacity(items.count)
         var plugins: [OnDemandPlugins.Plugin] = []
@@ -241,10 +259,38 @@ struct PluginCatalog: Sendable {
         }
         host.noteLockFilesThatOnlyPin(rule)
         let onDemand = OnDemandPlugins(
-            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned)
+            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, prestarts: prestarts)
         return LoadedPlugins(
             reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand,
             services: services)
+    }
+
+    /// Starts the worker of each plugin that a fetch of ``LoadOptions/fetching``
+    /// will load in a worker: the one listed file that provides the symbol,
+    /// if the policy isolates it. A symbol several files provide is left to
+    /// the fetch, which ranks them. The composition that follows may still
+    /// refuse the file (its directory, its lock), or the fetch ask another
+    /// source; the worker is then stopped unused at shutdown, having loaded
+    /// nothing.
+    private func prestart(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache) -> [String: WorkerPrestart] {
+        guard !options.fetching.isEmpty, options.policy.mayIsolate else { return [:] }
+        let symbols = Set(options.fetching.map(FetcherSymbol.normalized))
+        var providers: [String: [(candidate: PluginDiscovery.Candidate, entry: Int)]] = [:]
+        for item in items {
+            guard case .described(let candidate, let index, _) = item, entries[index].status == .loaded else { continue }
+            for fetcher in entries[index].fetchers where symbols.contains(fetcher.symbol) {
+                providers[fetcher.symbol, default: []].append((candidate, index))
+            }
+        }
+        var prestarts: [String: WorkerPrestart] = [:]
+        let rule = PlacementRule(policy: options.policy, trust: trust)
+        for case let only? in providers.values.map({ $0.count == 1 ? $0[0] : nil }) where prestarts[only.candidate.path] == nil {
+            let path = only.candidate.path
+            guard rule.placement(of: path, origin: only.candidate.origin, lock: locks.lock(for: path)).place == .isolated else { continue }
+            let loader = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
+            prestarts[path] = WorkerPrestart(path: path, identity: entries[only.entry].identity, loader: loader)
+        }
+        return prestarts
     }
 
     /// One listed file's report, or why it fails now.

@@ -37,18 +37,28 @@ enum ScanCacheCodec {
     private static let partByte: UInt8 = 0x1E
 
     /// The file's bytes for `cache`.
-    static func encode(_ cache: ScanCache) -> [UInt8] {
-        var lines = [
+    /// - Parameter reusingReadLines: Copy the line of each entry that has one
+    ///   in ``ScanCache/readLines`` (it decodes to that entry) instead of
+    ///   encoding the entry again.
+    static func encode(_ cache: ScanCache, reusingReadLines: Bool = false) -> [UInt8] {
+        let header = [
             "\(magic)\t\(cache.format)",
             "host\t\(escape(cache.host))",
             "abi\t\(cache.abiVersion)",
             "search\t\(list(cache.searchPath.map(escape)))",
         ]
-        for entry in cache.entries {
-            lines.append((["entry"] + fields(of: entry)).joined(separator: "\t"))
+        var bytes = Array((header.joined(separator: "\n") + "\n").utf8)
+        let readLines = reusingReadLines && cache.readLines.count == cache.entries.count ? cache.readLines : []
+        for (index, entry) in cache.entries.enumerated() {
+            if !readLines.isEmpty, let line = readLines[index] {
+                bytes += line
+            } else {
+                bytes += (["entry"] + fields(of: entry)).joined(separator: "\t").utf8
+            }
+            bytes.append(UInt8(ascii: "\n"))
         }
-        lines.append("end\t\(cache.entries.count)")
-        return Array((lines.joined(separator: "\n") + "\n").utf8)
+        bytes += "end\t\(cache.entries.count)\n".utf8
+        return bytes
     }
 
     /// The cache in `bytes`, or why they are not one.
@@ -73,11 +83,14 @@ enum ScanCacheCodec {
         }
         var entries: [ScanCache.Entry] = []
         entries.reserveCapacity(count)
+        var fields: [ArraySlice<UInt8>] = []
+        fields.reserveCapacity(18)
         for line in lines[4..<(lines.count - 1)] {
-            entries.append(try entry(line))
+            entries.append(try entry(line, fields: &fields))
         }
         var cache = ScanCache(host: host, abiVersion: abi, searchPath: search, entries: entries)
         cache.format = format
+        cache.readLines = lines[4..<(lines.count - 1)].map { $0 }
         return cache
     }
 
@@ -97,10 +110,17 @@ enum ScanCacheCodec {
         ]
     }
 
-    private static func entry(_ line: ArraySlice<UInt8>) throws(DecodeError) -> ScanCache.Entry {
+    /// One entry line; `fields` is scratch space, reused from line to line.
+    private static func entry(_ line: ArraySlice<UInt8>, fields bytes: inout [ArraySlice<UInt8>]) throws(DecodeError) -> ScanCache.Entry {
         // Fields stay bytes until they are needed as text: numbers are read
         // from the bytes, and most optional fields are empty.
-        let bytes = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
+        bytes.removeAll(keepingCapacity: true)
+        var start = line.startIndex
+        for index in line.indices where line[index] == UInt8(ascii: "\t") {
+            bytes.append(line[start..<index])
+            start = index + 1
+        }
+        bytes.append(line[start...])
         guard bytes.count == 18, bytes[0].elementsEqual("entry".utf8) else {
             throw DecodeError(description: "an entry line has \(bytes.count - 1) fields, not 17")
         }
@@ -158,7 +178,7 @@ enum ScanCacheCodec {
         }
         entry.sandbox = SandboxReport(
             level: level,
-            missing: try items(text(17)).map { item throws(DecodeError) in
+            missing: try items(bytes[17]).map { item throws(DecodeError) in
                 let (layer, reason) = try pair(item)
                 return SandboxReport.Gap(layer: layer, reason: reason)
             })
@@ -178,10 +198,19 @@ enum ScanCacheCodec {
         field.isEmpty ? [] : field.utf8.split(separator: itemByte, omittingEmptySubsequences: false).map { String(Substring($0)) }
     }
 
-    private static func pair(_ item: String) throws(DecodeError) -> (String, String) {
-        let parts = item.utf8.split(separator: partByte, omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw DecodeError(description: "a list item has \(parts.count) parts, not 2") }
-        return (try unescape(String(Substring(parts[0]))), try unescape(String(Substring(parts[1]))))
+    // ``items(_:)`` on a field's bytes, for the lists read in every warm run (a
+    // plugin's fetchers): each part becomes text once, not three times.
+    // Splitting on the one-byte separators before or after repairing
+    // invalid UTF-8 gives the same parts.
+    private static func items(_ field: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        field.isEmpty ? [] : field.split(separator: itemByte, omittingEmptySubsequences: false)
+    }
+
+    private static func pair(_ item: ArraySlice<UInt8>) throws(DecodeError) -> (String, String) {
+        guard let separator = item.firstIndex(of: partByte), case let second = item[(separator + 1)...], !second.contains(partByte) else {
+            throw DecodeError(description: "a list item has \(item.count { $0 == partByte } + 1) parts, not 2")
+        }
+        return (try unescape(String(decoding: item[..<separator], as: UTF8.self)), try unescape(String(decoding: second, as: UTF8.self)))
     }
 
     private static func optional(_ value: String?, escaped: Bool = true) -> String {

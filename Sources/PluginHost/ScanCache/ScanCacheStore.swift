@@ -103,7 +103,7 @@ struct ScanCacheStore: Sendable {
     func write(_ cache: ScanCache) throws(WriteError) {
         let directory = FilePaths.directory(of: path)
         try Self.prepare(directory: directory)
-        let data = ScanCacheCodec.encode(cache)
+        let data = ScanCacheCodec.encode(cache, reusingReadLines: true)
         let temporary = FilePaths.join(directory, ".\(FilePaths.name(of: path)).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw WriteError(path: temporary, .system(SystemError(operation: "create", errno: errno))) }
