@@ -90,10 +90,10 @@ struct CallbackMisbehaviourTests {
                 await log.wait(for: "LatePlugin: answered late", count: round)
             }
             let twice = try await Deadline.within(.seconds(120), "TWICE's price, round \(round)") {
-                try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(5))
+                try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(60))
             }.get()
             let doge = try await Deadline.within(.seconds(120), "DOGE's price, round \(round)") {
-                try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(5))
+                try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(60))
             }.get()
             #expect(twice.amount == "1.00")
             #expect(doge.amount == "0.5")

@@ -37,8 +37,8 @@ struct DescriptorMetadataTests {
         let metadata = try #require(report.metadata)
         #expect(metadata.abiVersion == 1 && metadata.descriptorSize == 40)
         #expect([metadata.description, metadata.author, metadata.license, metadata.homepage] == [nil, nil, nil, nil])
-        let quote = try await Deadline.within(.seconds(30), "FIRST's price") {
-            try await FetcherRegistry(result.fetchers).fetcher(for: "FIRST").price(in: "USD", timeout: .seconds(5))
+        let quote = try await Deadline.within(.seconds(120), "FIRST's price") {
+            try await FetcherRegistry(result.fetchers).fetcher(for: "FIRST").price(in: "USD", timeout: .seconds(60))
         }.get()
         #expect(quote.amount == "4.00")
     }

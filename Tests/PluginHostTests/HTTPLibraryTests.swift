@@ -13,7 +13,7 @@ struct HTTPLibraryTests {
     func response() async throws {
         let server = try await LoopbackPriceServer(routes: ["/v2/prices/BTC-USD/spot": .respond(status: 404, body: "{\"errors\":[]}")])
         let networking = HostHTTPNetworking(libraryPath: Self.library)
-        let outcome = await networking.get(try #require(URL(string: server.baseURL + "/v2/prices/BTC-USD/spot")), timeout: .seconds(5))
+        let outcome = await networking.get(try #require(URL(string: server.baseURL + "/v2/prices/BTC-USD/spot")), timeout: .seconds(60))
         await server.stop()
         #expect(outcome == .response(status: 404, body: Array("{\"errors\":[]}".utf8)))
     }
@@ -72,7 +72,7 @@ struct HTTPLibraryTests {
     func bodyTooLarge() async throws {
         let server = try await LoopbackPriceServer(routes: ["/big": .respond(status: 200, body: String(repeating: "x", count: 100))])
         let networking = HostHTTPNetworking(maximumBodySize: 10, libraryPath: Self.library)
-        let outcome = await networking.get(try #require(URL(string: server.baseURL + "/big")), timeout: .seconds(5))
+        let outcome = await networking.get(try #require(URL(string: server.baseURL + "/big")), timeout: .seconds(60))
         await server.stop()
         #expect(outcome == .failure("response body larger than 10 bytes"))
     }
@@ -85,7 +85,7 @@ struct HTTPLibraryTests {
         let base = server.baseURL
         let outcomes = await withTaskGroup(of: (Int, HTTPOutcome).self) { group in
             for index in 0..<8 {
-                group.addTask { (index, await networking.get(URL(string: base + "/r\(index)")!, timeout: .seconds(5))) }
+                group.addTask { (index, await networking.get(URL(string: base + "/r\(index)")!, timeout: .seconds(60))) }
             }
             return await group.reduce(into: [Int: HTTPOutcome]()) { $0[$1.0] = $1.1 }
         }

@@ -22,8 +22,8 @@ struct PluginLoaderTests {
         let loaded = Host(discovery: PluginDiscovery(locations: []), services: .simulated(networking))
         let registry = FetcherRegistry(PluginLoader(services: loaded.services).load(bundled).fetchers)
 
-        let quote = try await Deadline.within(.seconds(30), "ETH's price") {
-            try await registry.fetcher(for: "eth").price(in: "EUR", timeout: .seconds(5))
+        let quote = try await Deadline.within(.seconds(120), "ETH's price") {
+            try await registry.fetcher(for: "eth").price(in: "EUR", timeout: .seconds(60))
         }.get()
 
         #expect(quote.amount == "2718.281828459045235360287")
@@ -38,8 +38,8 @@ struct PluginLoaderTests {
         let networking = SimulatedNetworking(["/v2/prices/BTC-USD/spot": .response(status: 404, body: Array(body.utf8))])
         let registry = FetcherRegistry(PluginLoader(services: .simulated(networking)).load(bundled).fetchers)
 
-        let result = try await Deadline.within(.seconds(30), "BTC's price") {
-            try await registry.fetcher(for: "BTC").price(in: "USD", timeout: .seconds(5))
+        let result = try await Deadline.within(.seconds(120), "BTC's price") {
+            try await registry.fetcher(for: "BTC").price(in: "USD", timeout: .seconds(60))
         }
 
         let error = try #require(result.failureValue)
@@ -54,8 +54,8 @@ struct PluginLoaderTests {
         #expect(result.reports.first?.name == "CDogecoinPlugin")
         let registry = FetcherRegistry(result.fetchers)
 
-        let quote = try await Deadline.within(.seconds(30), "DOGE's price") {
-            try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(5))
+        let quote = try await Deadline.within(.seconds(120), "DOGE's price") {
+            try await registry.fetcher(for: "DOGE").price(in: "USD", timeout: .seconds(60))
         }.get()
 
         #expect(quote.amount == "0.1234")
@@ -104,8 +104,8 @@ struct PluginLoaderTests {
         #expect(result.reports.map(\.status) == [.loaded], "\(result.reports.map { $0.error ?? "" })")
         #expect(result.reports.map(\.name) == ["FutureDescriptorPlugin"])
         let registry = FetcherRegistry(result.fetchers)
-        let quote = try await Deadline.within(.seconds(30), "FUTURE's price") {
-            try await registry.fetcher(for: "FUTURE").price(in: "EUR", timeout: .seconds(5))
+        let quote = try await Deadline.within(.seconds(120), "FUTURE's price") {
+            try await registry.fetcher(for: "FUTURE").price(in: "EUR", timeout: .seconds(60))
         }.get()
         #expect(quote.amount == "4.00")
         #expect(quote.currency == "EUR")

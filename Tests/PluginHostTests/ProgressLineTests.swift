@@ -88,6 +88,20 @@ struct ProgressLineTests {
         #expect(!run.terminal.contains(/scanning plugins [^\r\u{1B}]*\n/), "\(run.terminal.debugDescription)")
     }
 
+    @Test("A file name the progress line shows is escaped: a plugin's name cannot retitle or clear the terminal")
+    func fileNameIsEscaped() async throws {
+        // Sorted first (ESC is below every letter), so the first draw shows it.
+        let hostile = FixturePlugins.Fixture(
+            fileName: "lib\u{1B}]0;pwned\u{07}Plugin.so", defines: ["-DFIXTURE_SYMBOL=\"PRG0\"", "-DFIXTURE_NAME=\"Progress0Plugin\""])
+        let plugins = try await FixturePlugins.directory(containing: [hostile] + Self.six)
+
+        let run = try await Self.onTerminal(["list-fetchers", "--plugins-dir", plugins.path])
+
+        #expect(run.status == 0, "\(run.terminal)")
+        #expect(run.terminal.contains(#"scanning plugins 0/7: lib\u{1B}]0;pwned\u{7}Plugin.so"#), "\(run.terminal.debugDescription)")
+        #expect(!run.terminal.contains("\u{1B}]0;pwned"), "\(run.terminal.debugDescription)")
+    }
+
     @Test("-q silences the line, even on a terminal")
     func quietSilencesIt() async throws {
         let plugins = try await FixturePlugins.directory(containing: Self.six)
