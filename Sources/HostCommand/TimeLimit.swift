@@ -19,10 +19,10 @@ struct TimeLimit: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a number of seconds.
     /// - Parameter text: The option's value, e.g. "2.5".
-    /// - Throws: ``Refusal`` when `text` is not a number, or not within ``range``.
-    init(parsing text: String) throws(Refusal) {
-        guard let seconds = Double(text), seconds.isFinite else { throw Refusal(reason: "not a number of seconds") }
-        guard Self.range.contains(seconds) else { throw Refusal(reason: "out of range") }
+    /// - Throws: ``ParseError`` when `text` is not a number, or not within ``range``.
+    init(parsing text: String) throws(ParseError) {
+        guard let seconds = Double(text), seconds.isFinite else { throw ParseError(reason: "not a number of seconds") }
+        guard Self.range.contains(seconds) else { throw ParseError(reason: "out of range") }
         self.duration = .seconds(seconds)
         self.description = text
     }
@@ -37,7 +37,7 @@ struct TimeLimit: Sendable, Equatable, CustomStringConvertible {
     static let standard = TimeLimit(seconds: 10)
 
     /// Why a value is not a time limit; the parser prints it after the value and the option.
-    struct Refusal: Error, CustomStringConvertible {
+    struct ParseError: Error, CustomStringConvertible {
         /// "not a number of seconds" or "out of range".
         let reason: String
 

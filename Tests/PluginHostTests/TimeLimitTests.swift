@@ -24,7 +24,7 @@ struct TimeLimitTests {
         ("nan", "not a number of seconds"), ("inf", "not a number of seconds"), ("5s", "not a number of seconds"),
     ])
     func refused(text: String, reason: String) {
-        let refusal = #expect(throws: TimeLimit.Refusal.self) { try TimeLimit(parsing: text) }
+        let refusal = #expect(throws: TimeLimit.ParseError.self) { try TimeLimit(parsing: text) }
         #expect(refusal?.description == "\(reason); give seconds from 0.001 to 3600, e.g. 5")
     }
 

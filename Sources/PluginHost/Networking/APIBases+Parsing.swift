@@ -53,10 +53,10 @@ package struct APIBaseError: Error, Sendable, Equatable {
     /// The entry as given, e.g. `BitstampPlugin=ftp://x`.
     package let entry: String
     /// What is wrong with it.
-    package let problem: Problem
+    package let kind: Kind
 
     /// What is wrong with an entry.
-    package enum Problem: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Not an http, https or file URL with a host (file needs none).
         case notAURL(String)
         /// A URL the host would never fetch under as it is: a user name, a query…
@@ -67,15 +67,15 @@ package struct APIBaseError: Error, Sendable, Equatable {
         case repeated(plugin: String?, earlier: String)
     }
 
-    init(entry: String, _ problem: Problem) {
+    init(entry: String, _ kind: Kind) {
         self.entry = entry
-        self.problem = problem
+        self.kind = kind
     }
 
     /// One line that names the setting as the user gave it, and the fix.
     /// - Parameter source: What set it, e.g. `--api-base-url` or `HOST_API_BASE_URL`.
     package func message(naming source: String) -> String {
-        switch problem {
+        switch kind {
         case .notAURL(let url):
             "\(source) '\(url)' is not an http, https or file URL; use e.g. https://api.coinbase.com or file://$PWD/Fixtures/coinbase"
         case .notAPrefix(let error):

@@ -65,10 +65,10 @@ package struct RankOverrideError: Error, Sendable, Equatable {
     /// The entry that is wrong, as given.
     package let entry: String
     /// What is wrong with it.
-    package let problem: Problem
+    package let kind: Kind
 
     /// What is wrong with an entry.
-    package enum Problem: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// Not `PLUGIN:RANK`.
         case notAnEntry
         /// The part after the last `:` is not a rank.
@@ -77,16 +77,16 @@ package struct RankOverrideError: Error, Sendable, Equatable {
         case repeated(String)
     }
 
-    init(entry: String, _ problem: Problem) {
+    init(entry: String, _ kind: Kind) {
         self.entry = entry
-        self.problem = problem
+        self.kind = kind
     }
 
     /// One line naming the setting and the entry, and the fix.
     /// - Parameter source: What set it, e.g. `HOST_RANKS`.
     package func message(naming source: String) -> String {
         let example = "e.g. \(source)=BitstampPlugin:primary,EthereumPlugin:0"
-        return switch problem {
+        return switch kind {
         case .notAnEntry: "\(source) has '\(entry)', which is not PLUGIN:RANK; separate entries with commas, \(example)"
         case .notARank:
             "\(source) has '\(entry)', whose rank is not a number from 0 to 4294967295 nor primary, secondary, marginal or none; \(example)"
