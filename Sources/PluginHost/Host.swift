@@ -282,8 +282,20 @@ package struct LoadedPlugins: Sendable {
                 group.addTask { await prestart.shutdownUnused() }
             }
         }
+        await Self.letAnsweredCallsReturn()
         // After the workers' last lines: one line per plugin that lost some to the cap.
         if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
+    }
+
+    /// Gives an in-process plugin whose `fetch` has answered a moment to
+    /// return, so that whatever it does on the way out (a second answer,
+    /// which is logged) is seen before the run exits; a call that never
+    /// answered is not waited for, and none for more than two seconds.
+    private static func letAnsweredCallsReturn() async {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while PendingFetches.shared.hasAnsweredCallsRunning, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     /// Fetches every symbol concurrently, each from its first source and,

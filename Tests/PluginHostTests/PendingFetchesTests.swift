@@ -50,4 +50,24 @@ struct PendingFetchesTests {
         #expect(answers.withLock { $0 } == 1)
         #expect(strays.withLock { $0 } == [.forged(count: 1), .forged(count: 2), .late(plugin: "P")])
     }
+
+    @Test("A run waits for a call that answered and has not returned (it may still call back), never for one that timed out")
+    func answeredCallsAreWaitedFor() {
+        let table = PendingFetches()
+        let answered = table.begin(plugin: "P") { _ in }
+        let timedOut = table.begin(plugin: "Q") { _ in }
+        table.callStarted(token: answered)
+        table.callStarted(token: timedOut)
+        #expect(!table.hasAnsweredCallsRunning)
+
+        #expect(table.cancel(token: timedOut))
+        #expect(!table.hasAnsweredCallsRunning)
+        table.complete(token: answered, with: nil)
+        #expect(table.hasAnsweredCallsRunning)
+
+        table.callReturned(token: answered)
+        #expect(!table.hasAnsweredCallsRunning)
+        table.callReturned(token: timedOut)
+        #expect(!table.hasAnsweredCallsRunning)
+    }
 }

@@ -38,6 +38,10 @@ package final class PendingFetches: Sendable {
         var finishedOrder: [UInt64] = []
         /// Callbacks with a token never issued.
         var forged = 0
+        /// Fetch calls that have not returned yet, by token.
+        var calling: Set<UInt64> = []
+        /// Of those, the ones whose plugin has answered: they are about to return.
+        var answeredCalling: Set<UInt64> = []
         var onStray: (@Sendable (Stray) -> Void)?
     }
 
@@ -84,12 +88,36 @@ package final class PendingFetches: Sendable {
     /// - Returns: True when it was still waiting: the caller answers it
     ///   instead. False when the plugin answered first.
     package func cancel(token: UInt64) -> Bool {
-        take(token) != nil
+        take(token, answered: false) != nil
     }
 
-    private func take(_ token: UInt64) -> Waiter? {
+    /// Whether a plugin's `fetch` that has answered has still not returned.
+    ///
+    /// Such a call is about to return, and may still call back (a second
+    /// answer, which is logged): a run waits a moment for it before it
+    /// exits, so the log line is not lost. A call that never answered (one
+    /// that timed out) is not waited for.
+    package var hasAnsweredCallsRunning: Bool {
+        state.withLock { !$0.answeredCalling.isEmpty }
+    }
+
+    /// Marks the fetch call for `token` as running, until ``callReturned(token:)``.
+    package func callStarted(token: UInt64) {
+        state.withLock { _ = $0.calling.insert(token) }
+    }
+
+    /// Marks the fetch call for `token` as returned.
+    package func callReturned(token: UInt64) {
+        state.withLock { state in
+            state.calling.remove(token)
+            state.answeredCalling.remove(token)
+        }
+    }
+
+    private func take(_ token: UInt64, answered: Bool = true) -> Waiter? {
         state.withLock { state in
             guard let waiter = state.waiting.removeValue(forKey: token) else { return nil }
+            if answered, state.calling.contains(token) { state.answeredCalling.insert(token) }
             state.finished[token] = waiter.plugin
             state.finishedOrder.append(token)
             if state.finishedOrder.count > Self.finishedMemory {
@@ -165,11 +193,18 @@ package enum FetchCall {
         _ registration: FetcherRegistrations.Registration, currency: String, timeoutMilliseconds: UInt32, token: UInt64
     ) throws(SystemError) {
         let (context, fetch) = (registration.context, registration.fetch)
-        try PluginCallThread.start {
-            currency.withCString { currency in
-                var request = pb_fetch_request(struct_size: UInt32(MemoryLayout<pb_fetch_request>.size), currency: currency, timeout_ms: timeoutMilliseconds)
-                fetch(context.pointer, &request, PendingFetches.completion, UnsafeMutableRawPointer(bitPattern: UInt(token)))
+        PendingFetches.shared.callStarted(token: token)
+        do {
+            try PluginCallThread.start {
+                currency.withCString { currency in
+                    var request = pb_fetch_request(struct_size: UInt32(MemoryLayout<pb_fetch_request>.size), currency: currency, timeout_ms: timeoutMilliseconds)
+                    fetch(context.pointer, &request, PendingFetches.completion, UnsafeMutableRawPointer(bitPattern: UInt(token)))
+                }
+                PendingFetches.shared.callReturned(token: token)
             }
+        } catch {
+            PendingFetches.shared.callReturned(token: token)
+            throw error
         }
     }
 }
