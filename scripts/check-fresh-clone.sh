@@ -13,10 +13,17 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
+# A command continued with a trailing backslash takes its next lines too, as
+# a shell given the copied lines would.
 command=$(awk '
+    taking { text = text "\n" $0; if ($0 !~ /\\$/) { print text; exit } next }
     /^```console/ { inside = 1; next }
     /^```/ { inside = 0 }
-    inside && /^\$ / && /file:\/\// { sub(/^\$ /, ""); print; exit }
+    inside && /^\$ / && /file:\/\// {
+        sub(/^\$ /, ""); text = $0
+        if ($0 ~ /\\$/) { taking = 1; next }
+        print text; exit
+    }
 ' "$repo/README.md")
 if [ -z "$command" ]; then
     echo "FAIL check-fresh-clone: README.md has no console command that fetches from file://; the README must show one"
