@@ -133,6 +133,14 @@ struct RegistryCacheTests {
         #expect(store.read(host: "host-1", abiVersion: 1).failure == .notARegularFile)
     }
 
+    @Test("A named pipe in the cache file's place is refused at once, not waited on for a writer")
+    func namedPipeInItsPlace() throws {
+        let store = try Self.store()
+        try FileManager.default.createDirectory(atPath: FilePaths.directory(of: store.path), withIntermediateDirectories: true)
+        #expect(mkfifo(store.path, 0o600) == 0)
+        #expect(store.read(host: "host-1", abiVersion: 1).failure == .notARegularFile)
+    }
+
     @Test("A cache directory that belongs to someone else is not written into", .enabled(if: geteuid() == 0, "needs root to hand the directory to another user"))
     func foreignDirectoryRefused() throws {
         let store = try Self.store()

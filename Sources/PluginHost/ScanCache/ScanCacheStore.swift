@@ -69,7 +69,8 @@ struct ScanCacheStore: Sendable {
     /// Reads the cache, refusing one that is not the user's, that others may
     /// write, that is cut short or corrupt, or that another host or ABI made.
     func read(host: String, abiVersion: UInt32) -> Result<ScanCache, ReadError> {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        // O_NONBLOCK: a named pipe in the cache's place is refused below, not waited on.
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             return .failure(errno == ENOENT ? .missing : .unreadable(SystemError(operation: "open", errno: errno)))
         }
