@@ -256,6 +256,7 @@ list() {
     mutation fuzz-url-percent-sign Sources/PluginHost/Networking/StrictURL.swift '                utf8[high...utf8.index(after: high)].allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
 ' '' 'FuzzCorpusReplayTests' "\"%+e\" in a URL is read as byte 0x0E where Foundation reads it as written (caught by the fuzz regression replay)"
     mutation fuzz-coinbase-case Sources/PriceKit/Coinbase/CoinbaseSpotFetcher.swift 'return Price(base: requested[0], currency: requested[1], amount: quote.amount)' 'return Price(base: quote.base, currency: quote.currency, amount: quote.amount)' 'CoinbaseSpotFetcherTests/acceptsAnswerCodesInAnotherCase' "a price in Coinbase's casing, which the host refuses"
+    mutation fuzz-url-bracketed-name Sources/PluginHost/Networking/StrictURL.swift '&& Self.isIPv6Address(String(host.dropFirst().dropLast()))' '&& (Self.isIPv6Address(String(host.dropFirst().dropLast())) || true)' 'URLPolicyTests/malformed|FuzzCorpusReplayTests' "a bracketed host that is no IPv6 address ([c]) passes the policy, though Foundation reads it as the name c"
 }
 
 # ---------------------------------------------------------------------------

@@ -93,6 +93,9 @@ struct URLPolicyTests {
         ("https://api.example.com:+443/v2", "has the port '+443'; give a number from 1 to 65535"),
         ("https:///v2", "has no host"),
         ("https://api%2eexample.com/v2", "has the host 'api%2eexample.com', which is not a plain name or address"),
+        // Found by the url-policy fuzz target: Foundation reads "[c]" as the name "c".
+        ("https://[c]/v2", "has the host '[c]', which is not a plain name or address"),
+        ("https://[1:2]/v2", "has the host '[1:2]', which is not a plain name or address"),
     ])
     func malformed(input: String, problem: String) {
         #expect(Self.refusal(input) == "refused http_get of \(input): it \(problem)")

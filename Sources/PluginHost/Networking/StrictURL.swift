@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// A URL read by the host's own strict rules, so that what the
 /// ``URLPolicy`` checks is exactly what is fetched.
@@ -121,12 +122,21 @@ struct StrictURL: Sendable, Hashable {
             port = number
         }
         let isName = !host.isEmpty && host.allSatisfy { $0.isASCIILetterOrDigit || "-._~".contains($0) }
+        // Only a real IPv6 address in brackets: Foundation reads "[c]" as the name "c",
+        // so a bracketed text the policy took as a literal would reach another host.
         let isIPv6 = host.count > 2 && host.hasPrefix("[") && host.hasSuffix("]")
             && host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+            && Self.isIPv6Address(String(host.dropFirst().dropLast()))
         guard isName || isIPv6 else {
             throw ParseError(description: host.isEmpty ? "has no host" : "has the host '\(host)', which is not a plain name or address")
         }
         return (host.lowercased(), port)
+    }
+
+    /// Whether `text` is an IPv6 address, as the system's resolver reads one.
+    private static func isIPv6Address(_ text: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(AF_INET6, text, &address) == 1
     }
 
     /// RFC 3986 `pchar`, `/` and `%`: what a path may hold unencoded.
