@@ -38,6 +38,14 @@ struct FileNetworkingTests {
         #expect(await read(layout.url("v2/spot"), roots: [layout.root.path]) == .outcome(.response(status: 200, body: body)))
     }
 
+    @Test("A file whose name begins with a combining mark is beneath its root: paths are compared as bytes, not Characters")
+    func combiningMarkAfterSlash() async throws {
+        let layout = try Layout()
+        let body = Array(#"{"data":{"amount":"2.00"}}"#.utf8)
+        try Data(body).write(to: layout.root.appending(path: "\u{2DF7}spot.json"))
+        #expect(await read(layout.url("\u{2DF7}spot.json"), roots: [layout.root.path]) == .outcome(.response(status: 200, body: body)))
+    }
+
     @Test("A missing file is a 404 with a Coinbase-shaped body")
     func missing() async throws {
         let layout = try Layout()

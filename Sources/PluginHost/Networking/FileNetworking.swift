@@ -61,13 +61,14 @@ package struct FileNetworking: HostNetworking {
 
     private func read(_ path: String) -> HTTPHop {
         // The longest root the path is beneath, on a `/` boundary.
-        let beneath = roots.filter { root in root == "/" || path == root || path.hasPrefix(root + "/") }
-        guard let root = beneath.max(by: { $0.count < $1.count }) else {
+        // Bytes, not Characters: "/" and a combining mark after it are one Character.
+        let beneath = roots.filter { root in root == "/" || path == root || path.utf8.starts(with: (root + "/").utf8) }
+        guard let root = beneath.max(by: { $0.utf8.count < $1.utf8.count }) else {
             if roots.isEmpty { return .refused("the host reads no files for plugins") }
             return .refused("it is not beneath \(roots.joined(separator: " or ")), where the host reads files")
         }
         // A trailing slash names the file without it: an API's `…/btcusd/` is the fixture `…/btcusd.json`.
-        var relative = String(path.dropFirst(root.count).drop { $0 == "/" })
+        var relative = String(decoding: path.utf8.dropFirst(root.utf8.count).drop { $0 == UInt8(ascii: "/") }, as: UTF8.self)
         while relative.hasSuffix("/") { relative.removeLast() }
         var directory = root
         var candidates = [relative, relative + ".json"]
