@@ -74,7 +74,7 @@ private func logLine(_ bytes: [UInt8]) throws(PropertyViolation) {
 private func fetchResult(_ input: inout FuzzInput) throws(PropertyViolation) {
     let flags = input.byte()
     let fields = (0..<4).map { _ in Array(input.counted()) + [0] }
-    let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/fuzz"))
+    let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/fuzz", voucher: .bundled))
     let answer = withCStrings(fields, nullWhere: flags) { base, currency, amount, error in
         var result = pb_fetch_result(
             struct_size: UInt32(MemoryLayout<pb_fetch_result>.size) - (flags & 0x10 == 0 ? 0 : 8), base: base, currency: currency, amount: amount, error: error)

@@ -66,7 +66,7 @@ private func checkPriceDecoding(
         // The SDK hands the host exactly these texts; within the digit cap,
         // the host takes them.
         guard decimalDigitCount(price.amount.text) <= PluginOutputRules.Limit.amountDigits else { return body }
-        let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "BitcoinPlugin", version: "1", path: "/fuzz"))
+        let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "BitcoinPlugin", version: "1", path: "/fuzz", voucher: .bundled))
         let checked = PluginOutputRules.quote(PluginOutputRules.Answer(base: price.base, currency: price.currency, amount: price.amount.text), for: request)
         if case .failure(let refusal) = checked {
             throw PropertyViolation(property: "the host accepts a price the plugin decoded", detail: "\(price): \(refusal)")

@@ -102,7 +102,7 @@ private func checkAsHost(_ message: WorkerToHost) throws(PropertyViolation) {
         }
     case .fetched(let reply):
         guard case .called(let outcome) = reply.outcome else { return }
-        let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/plugins/libFuzz.so"))
+        let request = PluginOutputRules.Request(symbol: "BTC", currency: "USD", plugin: PluginIdentity(name: "FuzzPlugin", version: "1", path: "/plugins/libFuzz.so", voucher: .bundled))
         if case .success(let quote) = PluginOutputRules.quote(outcome, for: request) {
             try expect(quote.base == "BTC" && quote.currency == "USD" && matchesDecimalGrammar(quote.amount, digitCap: PluginOutputRules.Limit.amountDigits), "a worker's quote passes the in-process rules", "\(quote)")
         }

@@ -124,20 +124,20 @@ package struct Host: Sendable {
     func loadPlugins(placing rule: PlacementRule?, ranks: RankOverrides = RankOverrides()) -> LoadedPlugins {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
-        let vouchers = rule ?? PlacementRule(policy: .byTrust, trust: trust)
+        let placing = rule ?? PlacementRule(policy: .byTrust, trust: trust)
         let placements = candidates.map { candidate in
-            vouchers.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
+            placing.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
-        let vouched = Self.vouched(candidates, placements)
-        let result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(candidates.map(\.path))
-        return LoadedPlugins(
-            reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: rule == nil ? nil : $1) },
-            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: ranks), workers: [], services: services)
+        let vouchers = Self.vouchers(candidates, placements)
+        var result = PluginLoader(services: services, trust: trust, voucher: { vouchers[$0] ?? .nobody }).load(candidates.map(\.path))
+        result.reports = zip(result.reports, placements).map { withAllowedURLs($0, placement: rule == nil ? nil : $1) }
+        result.refuseNameThefts(voucher: { vouchers[$0] ?? .nobody }, services: services)
+        return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers, ranks: ranks), workers: [], services: services)
     }
 
-    /// The files of `candidates` someone vouched for, by their placements.
-    static func vouched(_ candidates: [PluginDiscovery.Candidate], _ placements: [Placement]) -> Set<String> {
-        Set(zip(candidates, placements).filter { $0.1.voucher != .nobody }.map(\.0.path))
+    /// Who vouched for each file of `candidates`, by their placements.
+    static func vouchers(_ candidates: [PluginDiscovery.Candidate], _ placements: [Placement]) -> [String: Placement.Voucher] {
+        Dictionary(zip(candidates.map(\.path), placements.map(\.voucher)), uniquingKeysWith: { first, _ in first })
     }
 
     /// Loads every plugin in search order, each where the policy puts it;
@@ -153,12 +153,11 @@ package struct Host: Sendable {
             rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
         noteLockFilesThatOnlyPin(rule)
-        let vouched = Self.vouched(candidates, placements)
+        let vouchers = Self.vouchers(candidates, placements)
         var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
         isolated.warnedAboutSandbox = OnceFlag()
-        isolated.vouched = { vouched.contains($0) }
-        var reports: [PluginReport] = []
-        var fetchers: [PluginFetcher] = []
+        isolated.voucher = { vouchers[$0] ?? .nobody }
+        var loaded = PluginLoader.Outcome()
         var workers: [WorkerConnection] = []
         var start = 0
         while start < candidates.count {
@@ -171,13 +170,15 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(files)
+                result = PluginLoader(services: services, trust: trust, voucher: { vouchers[$0] ?? .nobody }).load(files)
             }
-            reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
-            fetchers += result.fetchers
+            loaded.reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
+            loaded.fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers, vouched: vouched, ranks: options.ranks), workers: workers, services: services)
+        loaded.refuseNameThefts(voucher: { vouchers[$0] ?? .nobody }, services: services)
+        return LoadedPlugins(
+            reports: loaded.reports, registry: FetcherRegistry(loaded.fetchers, ranks: options.ranks), workers: workers, services: services)
     }
 
     /// `report`, recording where it ran, and the URLs its plugin may fetch

@@ -7,7 +7,7 @@ import WorkerProtocol
 /// The rules every plugin-supplied value passes, in-process and isolated.
 @Suite("What the host believes of a plugin")
 struct PluginOutputRulesTests {
-    static let plugin = PluginIdentity(name: "TestPlugin", version: "1.0.0", path: "/plugins/test.so")
+    static let plugin = PluginIdentity(name: "TestPlugin", version: "1.0.0", path: "/plugins/test.so", voucher: .bundled)
     static let request = PluginOutputRules.Request(symbol: "ETH", currency: "USD", plugin: plugin)
 
     @Test("Plain decimals are amounts", arguments: ["0", "1", "15840.01", "-3.5", "2718.281828459045235360287", String(repeating: "9", count: 40)])

@@ -5,7 +5,7 @@ import Testing
 @Suite("Who provides what")
 struct SymbolProvidersTests {
     static func plugin(_ name: String) -> PluginIdentity {
-        PluginIdentity(name: name, version: "1.0.0", path: "/plugins/lib\(name).so")
+        PluginIdentity(name: name, version: "1.0.0", path: "/plugins/lib\(name).so", voucher: .bundled)
     }
 
     static func eth(_ rank: SourceRank) -> [SymbolProviders.Fetcher] {
@@ -15,11 +15,11 @@ struct SymbolProvidersTests {
     @Test("Higher rank first, then search order among equal ranks")
     func order() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("A"), vouched: true, fetchers: Self.eth(.secondary))
-        providers.add(plugin: Self.plugin("B"), vouched: true, fetchers: Self.eth(.primary))
-        providers.add(plugin: Self.plugin("C"), vouched: true, fetchers: Self.eth(.secondary))
-        providers.add(plugin: Self.plugin("D"), vouched: true, fetchers: Self.eth(.marginal))
-        providers.add(plugin: Self.plugin("E"), vouched: true, fetchers: Self.eth(SourceRank(257)))
+        providers.add(plugin: Self.plugin("A"), voucher: .bundled, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("B"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("C"), voucher: .bundled, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("D"), voucher: .bundled, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("E"), voucher: .bundled, fetchers: Self.eth(SourceRank(257)))
         #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["E", "B", "A", "C", "D"])
         #expect(providers.first(for: "ETH")?.plugin.name == "E")
     }
@@ -27,13 +27,13 @@ struct SymbolProvidersTests {
     @Test("Rank 0 is listed but never asked unless named")
     func rankNone() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("Off"), vouched: true, fetchers: Self.eth(.none))
-        providers.add(plugin: Self.plugin("On"), vouched: true, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("Off"), voucher: .bundled, fetchers: Self.eth(.none))
+        providers.add(plugin: Self.plugin("On"), voucher: .bundled, fetchers: Self.eth(.marginal))
         #expect(providers.providers(of: "ETH").map(\.plugin.name) == ["On", "Off"])
         #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["On"])
 
         var alone = SymbolProviders()
-        alone.add(plugin: Self.plugin("Off"), vouched: true, fetchers: Self.eth(.none))
+        alone.add(plugin: Self.plugin("Off"), voucher: .bundled, fetchers: Self.eth(.none))
         #expect(alone.first(for: "ETH") == nil)
         #expect(alone.providers(of: "ETH").count == 1)
     }
@@ -41,31 +41,43 @@ struct SymbolProvidersTests {
     @Test("A plugin nobody vouched for is believed up to secondary")
     func cap() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("Bundled"), vouched: true, fetchers: Self.eth(.secondary))
-        providers.add(plugin: Self.plugin("Stranger"), vouched: false, fetchers: Self.eth(SourceRank(1000)))
-        providers.add(plugin: Self.plugin("Modest"), vouched: false, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("Bundled"), voucher: .bundled, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("Stranger"), voucher: .nobody, fetchers: Self.eth(SourceRank(1000)))
+        providers.add(plugin: Self.plugin("Modest"), voucher: .nobody, fetchers: Self.eth(.marginal))
         let asked = providers.asked(for: "ETH")
         #expect(asked.map(\.plugin.name) == ["Bundled", "Stranger", "Modest"])
         #expect(asked.map(\.rank) == [.secondary, .secondary, .marginal])
         #expect(asked.map(\.rankOrigin) == [.declared, .capped, .declared])
     }
 
-    @Test("The user's ranks win over any declaration, capped or not")
+    @Test("The user's ranks win over any declaration; a stranger is ranked by its file, and capped after")
     func overrides() throws {
-        var providers = SymbolProviders(overrides: try RankOverrides(parsing: "Stranger:primary, Bundled:0"))
-        providers.add(plugin: Self.plugin("Bundled"), vouched: true, fetchers: Self.eth(.primary))
-        providers.add(plugin: Self.plugin("Stranger"), vouched: false, fetchers: Self.eth(.marginal))
-        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["Stranger"])
-        #expect(providers.providers(of: "ETH").map(\.rankOrigin) == [.overridden, .overridden])
+        var providers = SymbolProviders(overrides: try RankOverrides(parsing: "/plugins/libStranger.so:primary, Bundled:0"))
+        providers.add(plugin: Self.plugin("Bundled"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("Stranger"), voucher: .nobody, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("Lower"), voucher: .nobody, fetchers: Self.eth(.marginal))
+        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["Stranger", "Lower"])
+        #expect(providers.providers(of: "ETH").map(\.rank) == [.secondary, .marginal, .none])
+        #expect(providers.providers(of: "ETH").map(\.rankOrigin) == [.capped, .declared, .overridden])
+        #expect(providers.providers(of: "ETH").map(\.voucher) == [.nobody, .nobody, .bundled])
+    }
+
+    @Test("A name ranks only vouched plugins of that name")
+    func namesRankOnlyVouched() throws {
+        var providers = SymbolProviders(overrides: try RankOverrides(parsing: "Bundled:300"))
+        providers.add(plugin: Self.plugin("Primary"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: PluginIdentity(name: "Bundled", version: "1", path: "/plugins/libThief.so", voucher: .nobody), voucher: .nobody, fetchers: Self.eth(.secondary))
+        #expect(providers.asked(for: "ETH").map(\.plugin.path) == ["/plugins/libPrimary.so", "/plugins/libThief.so"])
+        #expect(providers.providers(of: "ETH").map(\.rankOrigin) == [.declared, .declared])
     }
 
     @Test("Each symbol has its own order")
     func symbolsApart() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("A"), vouched: true, fetchers: [
+        providers.add(plugin: Self.plugin("A"), voucher: .bundled, fetchers: [
             .init(symbol: "BTC", displayName: "Bitcoin", declared: .primary), .init(symbol: "ETH", displayName: "Ethereum", declared: .marginal),
         ])
-        providers.add(plugin: Self.plugin("B"), vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ether", declared: .secondary)])
+        providers.add(plugin: Self.plugin("B"), voucher: .bundled, fetchers: [.init(symbol: "ETH", displayName: "Ether", declared: .secondary)])
         #expect(providers.symbols == ["BTC", "ETH"])
         #expect(providers.asked(for: "BTC").map(\.plugin.name) == ["A"])
         #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["B", "A"])

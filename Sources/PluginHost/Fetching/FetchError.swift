@@ -89,6 +89,7 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             failure.message(naming: names)
         case .noSuchSource(let source, let sources):
             "no source named \(source) provides \(symbol); pass \(names.source) with one of its sources: \(sources.joined(separator: ", "))"
+                + (sources.contains { $0.contains("/") } ? " (a name selects only plugins someone vouched for; any other is named by its file)" : "")
         case .onlyUnranked(let sources):
             "\(symbol) is provided only at rank 0, which is never asked unless named (\(sources.joined(separator: ", "))); pass \(names.source) \(sources.first ?? "PLUGIN"), or give it a rank with \(names.ranks)=\(sources.first ?? "PLUGIN"):128"
         case .notAsked(let plugin):

@@ -17,10 +17,10 @@ extension Host {
         let rule = PlacementRule(policy: policy, trust: trust)
         let placement = rule.placement(of: path, origin: PluginDiscovery.origin(ofFile: path), lock: locks.lock(for: path))
         noteLockFilesThatOnlyPin(rule)
-        let vouched = placement.voucher != .nobody
+        let voucher = placement.voucher
         let (checks, lock) = FileInspection(rules: trust.rules, locks: locks, names: services.names).run(path)
         var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
-        loader.vouched = { _ in vouched }
+        loader.voucher = { _ in voucher }
         let (result, workers) = await loader.load([path])
         for worker in workers {
             await worker.shutdown()

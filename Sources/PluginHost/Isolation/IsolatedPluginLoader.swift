@@ -23,9 +23,9 @@ struct IsolatedPluginLoader: Sendable {
     let options: IsolationOptions
     /// Set once a sandbox short of full has been warned about in this run.
     var warnedAboutSandbox = OnceFlag()
-    /// Whether someone vouched for the plugin at a path, which lets it
-    /// fetch under the API base it declares.
-    var vouched: @Sendable (String) -> Bool = { _ in false }
+    /// Who vouched for the plugin at a path: it is part of the plugin's
+    /// identity, and lets it fetch under the API base it declares.
+    var voucher: @Sendable (String) -> Placement.Voucher = { _ in .nobody }
 
     /// Loads `files`; the result's fetchers call into the workers.
     func load(_ files: [String]) async -> (PluginLoader.Outcome, [WorkerConnection]) {
@@ -148,7 +148,7 @@ struct IsolatedPluginLoader: Sendable {
     /// in-process registration is checked.
     private func load(_ path: String, in worker: WorkerConnection) async -> Result<(PluginReport, [PluginFetcher]), PluginLoadError> {
         let request = LoadRequest(
-            path: path, configuration: services.configurationValues, apiBases: services.apiBases,
+            path: path, configuration: services.configurationValues, apiBases: services.apiBases.forFile(path, vouched: voucher(path) != .nobody),
             defaultTimeoutMilliseconds: services.defaultTimeout.timeoutMilliseconds, logLevel: LogFrame.Level(services.logger.logLevel))
         let reply: LoadReply
         switch await worker.load(request, timeout: options.loadTimeout) {
@@ -180,7 +180,7 @@ struct IsolatedPluginLoader: Sendable {
             guard !registrations.fetchers.isEmpty else {
                 return .failure(fail(PluginLoadError(.nothingRegistered(refused: registrations.refused)), descriptor))
             }
-            let identity = PluginIdentity(name: descriptor.name, version: descriptor.version, path: path)
+            let identity = PluginIdentity(name: descriptor.name, version: descriptor.version, path: path, voucher: voucher(path))
             let fetchers = registrations.fetchers.map {
                 PluginFetcher(symbol: $0.symbol, displayName: $0.displayName, rank: SourceRank($0.rank), plugin: identity, worker: worker)
             }
@@ -200,7 +200,7 @@ extension IsolatedPluginLoader {
     /// plugin's own claims, which can win it nothing the host would not
     /// give any plugin of that name.
     func endpoint(of descriptor: LoadReply.Descriptor, path: String) -> PluginEndpoint {
-        services.endpoint(for: descriptor.name, declared: descriptor.metadata.apiBaseURL, vouched: vouched(path))
+        services.endpoint(for: PluginIdentity(name: descriptor.name, version: descriptor.version, path: path, voucher: voucher(path)), declared: descriptor.metadata.apiBaseURL)
     }
 }
 

@@ -196,7 +196,7 @@ final class WorkerConnection: Sendable {
                 return send(.httpResponse(HTTPResponseFrame(id: request.id, outcome: .failure(refusal.description))))
             }
             machine.withLock { $0.requestStarted() }
-            let policy = (endpoint.withLock { $0 } ?? services.endpoint(for: nil, declared: nil, vouched: false)).policy
+            let policy = (endpoint.withLock { $0 } ?? services.endpoint(for: nil, declared: nil)).policy
             let timeout = Duration.milliseconds(Int64(request.timeoutMilliseconds))
             let allowance = self.allowance
             Task {

@@ -16,7 +16,7 @@ import Synchronization
 /// plugin asks for, and every redirect it leads to, is checked against that
 /// plugin's ``URLPolicy`` in `get(_:timeout:policy:for:)`, the one path both
 /// in-process plugins and workers' requests take. Each plugin's policy is
-/// its own API base and the user's grants (``endpoint(for:declared:vouched:)``),
+/// its own API base and the user's grants (``endpoint(for:declared:)``),
 /// so one plugin's base never lets another fetch there.
 package final class HostServices: Sendable {
     /// Performs what a policy allows; reached only through `get(_:timeout:policy:for:)`.
@@ -115,7 +115,7 @@ package final class HostServices: Sendable {
     /// The URLs a plugin that declares no base and is not named may fetch,
     /// as text, its API base first.
     package var allowedURLs: [String] {
-        endpoint(for: nil, declared: nil, vouched: false).policy.allowedURLs
+        endpoint(for: nil, declared: nil).policy.allowedURLs
     }
 
     /// One plugin's API base and what it may fetch: its base when the user
@@ -123,18 +123,22 @@ package final class HostServices: Sendable {
     /// vouched for the plugin (or it is the host's default anyway); and
     /// the user's grants.
     /// - Parameters:
-    ///   - plugin: Its descriptor's name; nil while the host does not know it.
+    ///   - plugin: The plugin, its file and who vouched for it; nil while
+    ///   the host does not know it. A base the user gave by name applies
+    ///   only to a vouched plugin of that name (``PluginSelector``).
     ///   - declared: The base its descriptor declares.
-    ///   - vouched: Whether someone vouched for it (``Placement/voucher``).
     /// - Returns: The base it is told about and the policy its `http_get` is checked against.
-    package func endpoint(for plugin: String?, declared: String?, vouched: Bool) -> PluginEndpoint {
-        let base = apiBases.base(for: plugin, declared: declared)
+    package func endpoint(for identity: PluginIdentity?, declared: String?) -> PluginEndpoint {
+        let plugin = identity?.name
+        let vouched = identity?.isVouched ?? false
+        let bases = identity.map { apiBases.applying(toFile: $0.path, name: $0.name, vouched: vouched) } ?? apiBases
+        let base = bases.base(for: plugin, declared: declared)
         let prefix = parsedPrefix(of: base.url)
         var granted = prefix.map { [$0] } ?? []
         var withheld: URLPolicy.WithheldBase?
         if base.origin == .declared, !vouched, let prefix, prefix != parsedPrefix(of: apiBases.fallback) {
             granted = []
-            withheld = URLPolicy.WithheldBase(plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust })
+            withheld = URLPolicy.WithheldBase(plugin: identity?.selector ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust })
         }
         return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld))
     }
@@ -152,9 +156,9 @@ package final class HostServices: Sendable {
     }
 
     /// Performs an `http_get` of a plugin that declares no base, with the
-    /// policy ``endpoint(for:declared:vouched:)`` gives it.
+    /// policy ``endpoint(for:declared:)`` gives a plugin nobody vouched for.
     func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
-        await get(text, timeout: timeout, policy: endpoint(for: plugin, declared: nil, vouched: false).policy, for: plugin)
+        await get(text, timeout: timeout, policy: endpoint(for: nil, declared: nil).policy, for: plugin)
     }
 
     /// Performs a plugin's `http_get`: checks the URL against the plugin's

@@ -16,8 +16,6 @@ final class OnDemandPlugin: Sendable {
     let identity: PluginIdentity
     /// Where its code runs.
     let placement: Placement
-    /// Whether someone vouched for it, which lets it fetch under the API base it declares.
-    var vouched: Bool { placement.voucher != .nobody }
     private let fileIdentity: FileIdentity?
     private let services: HostServices
     private let trust: PluginTrust
@@ -72,10 +70,10 @@ final class OnDemandPlugin: Sendable {
         defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
         switch placement.place {
         case .isolated:
-            let vouched = vouched
+            let voucher = placement.voucher
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
             loader.warnedAboutSandbox = warnedAboutSandbox
-            loader.vouched = { _ in vouched }
+            loader.voucher = { _ in voucher }
             let (outcome, _, worker) =
                 if let started = prestart?.take() {
                     await loader.finish(path, started: await started.value)
@@ -85,8 +83,8 @@ final class OnDemandPlugin: Sendable {
             self.worker.withLock { $0 = worker }
             return outcome.map(\.1)
         case .inProcess:
-            let vouched = vouched
-            let loader = PluginLoader(services: services, trust: trust, vouched: { _ in vouched })
+            let voucher = placement.voucher
+            let loader = PluginLoader(services: services, trust: trust, voucher: { _ in voucher })
             let (path, fileIdentity) = (path, fileIdentity)
             // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
             return await withCheckedContinuation { continuation in

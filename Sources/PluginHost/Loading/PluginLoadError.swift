@@ -30,6 +30,9 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case failedScan(String)
         /// The file changed between the listing that named it and its load.
         case changedSinceListed
+        /// Nobody vouched for it, and it declares the name of the plugin at
+        /// `holder`, which `voucher` vouched for (``NameClaims``).
+        case nameTaken(holder: String, voucher: Placement.Voucher)
     }
 
     let kind: Kind
@@ -121,6 +124,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
             description
         case .changedSinceListed:
             "the file changed after this run listed it; run the command again to scan it anew"
+        case .nameTaken(let holder, let voucher):
+            "refused (name): it calls itself \(name ?? "by that name"), the name of \(holder) (\(voucher.name)); nobody vouched for it, so it may not take a vouched plugin's name: rename the plugin, or vouch for this file with \(names.trust)"
         }
     }
 }

@@ -12,19 +12,21 @@ import PluginBoundary
 package struct PluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
-    /// Whether someone vouched for the plugin at a path, which lets it
-    /// fetch under the API base it declares.
-    let vouched: @Sendable (String) -> Bool
+    /// Who vouched for the plugin at a path: it is part of the plugin's
+    /// identity, and lets it fetch under the API base it declares.
+    let voucher: @Sendable (String) -> Placement.Voucher
 
     /// Creates a loader whose plugins get `services`.
     /// - Parameters:
     ///   - services: What every plugin is offered.
     ///   - trust: The checks a file passes before it is loaded.
-    ///   - vouched: Whether someone vouched for the plugin at a path; by default nobody did.
-    package init(services: HostServices, trust: PluginTrust = PluginTrust(), vouched: @escaping @Sendable (String) -> Bool = { _ in false }) {
+    ///   - voucher: Who vouched for the plugin at a path; by default nobody did.
+    package init(
+        services: HostServices, trust: PluginTrust = PluginTrust(), voucher: @escaping @Sendable (String) -> Placement.Voucher = { _ in .nobody }
+    ) {
         self.services = services
         self.trust = trust
-        self.vouched = vouched
+        self.voucher = voucher
     }
 
     /// The outcome of loading a set of files.
@@ -90,10 +92,11 @@ package struct PluginLoader: Sendable {
 
     private func register(_ path: String, _ descriptor: PluginDescriptor) throws(PluginLoadError) -> (PluginReport, [PluginFetcher]) {
         let (name, version) = (descriptor.name, descriptor.version)
-        let identity = PluginIdentity(name: name, version: version, path: path)
+        let voucher = voucher(path)
+        let identity = PluginIdentity(name: name, version: version, path: path, voucher: voucher)
         func fail(_ error: PluginLoadError) -> PluginLoadError { error.describing(name: name, version: version, metadata: descriptor.metadata) }
 
-        let endpoint = services.endpoint(for: name, declared: descriptor.metadata.apiBaseURL, vouched: vouched(path))
+        let endpoint = services.endpoint(for: identity, declared: descriptor.metadata.apiBaseURL)
         let session = PluginSession(path: path, name: name, services: services, endpoint: endpoint)
         let status = session.register(descriptor)
         let registered = session.registrations.outcome

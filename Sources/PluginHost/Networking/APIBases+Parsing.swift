@@ -2,9 +2,10 @@ import PluginBoundary
 
 extension APIBases {
     /// Reads the user's bases: each entry is `URL`, for every plugin, or
-    /// `PLUGIN=URL`, for the plugin of that descriptor name. An entry is
-    /// `PLUGIN=URL` when the text before its first `=` has no `:` or `/`,
-    /// which a URL's scheme always has.
+    /// `PLUGIN=URL`, for the plugin that ``PluginSelector`` `PLUGIN` names
+    /// (a vouched plugin's name, or a path with a `/`). An entry is
+    /// `PLUGIN=URL` when the text before its first `=` has no `:`, which a
+    /// URL's scheme always has.
     /// - Parameters:
     ///   - entries: The entries, in the order given.
     ///   - fallback: The base of a plugin nothing else gives one.
@@ -15,7 +16,7 @@ extension APIBases {
         for entry in entries {
             var plugin: String?
             var url = entry
-            if let equals = entry.firstIndex(of: "="), !entry[..<equals].contains(where: { $0 == ":" || $0 == "/" }) {
+            if let equals = entry.firstIndex(of: "="), !entry[..<equals].contains(":") {
                 plugin = String(entry[..<equals])
                 url = String(entry[entry.index(after: equals)...])
                 guard plugin?.isEmpty == false else { throw APIBaseError(entry: entry, .noPluginName) }
@@ -29,6 +30,35 @@ extension APIBases {
                 everyPlugin = url
             }
         }
+    }
+
+    /// The bases as they apply to the plugin file at `path`: the user's
+    /// base for it by file, else by name when someone vouched for it; never
+    /// a base the user gave another plugin's name.
+    /// - Parameters:
+    ///   - path: The plugin file, as found.
+    ///   - name: Its descriptor's name; nil while unknown, as when a worker
+    ///     is sent the bases before it reads the descriptor: a base given
+    ///     by file then stands as the base for every plugin, of which the
+    ///     worker has one.
+    ///   - vouched: Whether someone vouched for the file.
+    package func applying(toFile path: String, name: String?, vouched: Bool) -> APIBases {
+        var applied = APIBases(everyPlugin: everyPlugin, fallback: fallback)
+        var byFile: String?
+        for (key, url) in byPlugin where key.contains("/") && PluginSelector(key).matches(name: name, path: path, vouched: vouched) {
+            byFile = url
+        }
+        if let byFile {
+            if let name { applied.byPlugin[name] = byFile } else { applied.everyPlugin = byFile }
+        } else if vouched {
+            applied.byPlugin = byPlugin.filter { !$0.key.contains("/") }
+        }
+        return applied
+    }
+
+    /// ``applying(toFile:name:vouched:)`` before the plugin's name is known.
+    package func forFile(_ path: String, vouched: Bool) -> APIBases {
+        applying(toFile: path, name: nil, vouched: vouched)
     }
 
     /// Refuses a URL the host could not fetch under as a base.

@@ -1,5 +1,8 @@
-/// The user's ranks for plugins, by descriptor name: `HOST_RANKS=PLUGIN:RANK,…`,
-/// as GStreamer's `GST_PLUGIN_FEATURE_RANK=name:rank,…`.
+/// The user's ranks for plugins: `HOST_RANKS=PLUGIN:RANK,…`, as GStreamer's
+/// `GST_PLUGIN_FEATURE_RANK=name:rank,…`.
+///
+/// `PLUGIN` is a ``PluginSelector``: a name ranks only the vouched plugins
+/// of that name, and a path with a `/` ranks the plugin of that file.
 ///
 /// A rank is a number from 0 to 4294967295, or one of the header's names
 /// in any case: `primary` (256), `secondary` (128), `marginal` (64),
@@ -12,6 +15,8 @@
 /// ```
 package struct RankOverrides: Sendable, Equatable {
     private var ranks: [String: SourceRank]
+    /// The entries that name a file, by ``PluginSelector``.
+    private var byFile: [PluginSelector: SourceRank] = [:]
 
     /// No overrides: every plugin keeps the rank the host believes it declares.
     package init() {
@@ -38,12 +43,23 @@ package struct RankOverrides: Sendable, Equatable {
             }
             guard ranks[plugin] == nil else { throw RankOverrideError(entry: String(entry), .repeated(plugin)) }
             ranks[plugin] = rank
+            let selector = PluginSelector(plugin)
+            if selector.isFile { byFile[selector] = rank }
         }
     }
 
     /// The user's rank for the plugin of that descriptor name, if any.
     package subscript(plugin: String) -> SourceRank? {
         ranks[plugin]
+    }
+
+    /// The user's rank for `plugin`: by its file, else by its name when
+    /// someone vouched for it. A name never ranks a plugin nobody vouched
+    /// for, whatever name it declares.
+    package func rank(for plugin: PluginIdentity) -> SourceRank? {
+        for (selector, rank) in byFile where selector.matches(plugin) { return rank }
+        guard plugin.isVouched else { return nil }
+        return ranks[plugin.name]
     }
 
     /// The plugins the user ranked, sorted by name.

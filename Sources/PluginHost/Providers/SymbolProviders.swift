@@ -6,15 +6,17 @@
 ///
 /// The order is GStreamer's: highest rank first, then search order (the
 /// order the plugins were added in) among equal ranks. A plugin's rank is
-/// the user's (`HOST_RANKS`) when given; else what its fetcher declares,
-/// believed up to ``SourceRank/secondary`` for a plugin nobody vouched for,
-/// so that a stranger cannot put itself before the sources the user trusts.
-/// A provider at rank 0 is never asked unless the user names it.
+/// the user's (`HOST_RANKS`, by name for a vouched plugin, by file for any)
+/// when given, else what its fetcher declares; a plugin nobody vouched for
+/// is then held to ``SourceRank/secondary``, after any override, so that a
+/// stranger cannot put itself before the sources the user trusts, not even
+/// by declaring a vouched plugin's name. A provider at rank 0 is never
+/// asked unless the user names it.
 ///
 /// ```swift
 /// var providers = SymbolProviders(overrides: try RankOverrides(parsing: "BitstampPlugin:300"))
-/// providers.add(plugin: coinbase, vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .primary)])
-/// providers.add(plugin: bitstamp, vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .secondary)])
+/// providers.add(plugin: coinbase, voucher: .bundled, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .primary)])
+/// providers.add(plugin: bitstamp, voucher: .bundled, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .secondary)])
 /// providers.asked(for: "ETH").map(\.plugin.name)   // ["BitstampPlugin", "EthereumPlugin"]
 /// ```
 package struct SymbolProviders: Sendable {
@@ -22,6 +24,8 @@ package struct SymbolProviders: Sendable {
     package struct Provider: Sendable, Equatable {
         /// The plugin.
         package let plugin: PluginIdentity
+        /// Who vouched for its file.
+        package let voucher: Placement.Voucher
         /// The symbol, e.g. "ETH".
         package let symbol: String
         /// Its display name, e.g. "Ethereum".
@@ -38,7 +42,8 @@ package struct SymbolProviders: Sendable {
     package enum RankOrigin: String, Sendable, Equatable {
         /// The plugin's fetcher declares it (or declares none: secondary).
         case declared
-        /// The plugin declares more, and nobody vouched for it: secondary.
+        /// The plugin declares more, or the user ranked it higher, and nobody
+        /// vouched for it: secondary.
         case capped
         /// The user's `HOST_RANKS`.
         case overridden
@@ -75,16 +80,19 @@ package struct SymbolProviders: Sendable {
     /// Adds a plugin's fetchers, after every plugin added before it in search order.
     /// - Parameters:
     ///   - plugin: The plugin.
-    ///   - vouched: Whether someone vouched for it: then its declared ranks are believed in full.
+    ///   - voucher: Who vouched for it: anyone but nobody has its declared
+    ///     ranks believed in full, and the user's ranks by name.
     ///   - fetchers: What it registered, one fetcher per symbol.
     /// - Complexity: O(*p*) per fetcher, for *p* providers of its symbol.
-    package mutating func add(plugin: PluginIdentity, vouched: Bool, fetchers: [Fetcher]) {
+    package mutating func add(plugin: PluginIdentity, voucher: Placement.Voucher, fetchers: [Fetcher]) {
         let searchIndex = added
         added += 1
+        let plugin = PluginIdentity(name: plugin.name, version: plugin.version, path: plugin.path, voucher: voucher)
+        let wanted = overrides.rank(for: plugin)
         for fetcher in fetchers {
-            let (rank, origin) = rank(of: fetcher, plugin: plugin, vouched: vouched)
+            let (rank, origin) = Self.rank(of: fetcher, wanted: wanted, voucher: voucher)
             let provider = Provider(
-                plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, searchIndex: searchIndex)
+                plugin: plugin, voucher: voucher, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, searchIndex: searchIndex)
             var providers = bySymbol[fetcher.symbol] ?? []
             // After every provider that comes first: a higher rank, or an equal one earlier in search order.
             let position = providers.firstIndex { Self.comesFirst(provider, $0) } ?? providers.endIndex
@@ -93,12 +101,12 @@ package struct SymbolProviders: Sendable {
         }
     }
 
-    /// The rank a fetcher gets: the user's, else what it declares, capped
-    /// for a plugin nobody vouched for.
-    private func rank(of fetcher: Fetcher, plugin: PluginIdentity, vouched: Bool) -> (SourceRank, RankOrigin) {
-        if let rank = overrides[plugin.name] { return (rank, .overridden) }
-        if !vouched, fetcher.declared > .secondary { return (.secondary, .capped) }
-        return (fetcher.declared, .declared)
+    /// The rank a fetcher gets: the user's, else what it declares; then, for
+    /// a plugin nobody vouched for, capped.
+    private static func rank(of fetcher: Fetcher, wanted: SourceRank?, voucher: Placement.Voucher) -> (SourceRank, RankOrigin) {
+        let rank = wanted ?? fetcher.declared
+        if voucher == .nobody, rank > .secondary { return (.secondary, .capped) }
+        return (rank, wanted == nil ? .declared : .overridden)
     }
 
     /// Whether `provider` is asked before `other`.

@@ -33,25 +33,25 @@ package struct FetcherRegistry: Sendable {
 
     /// A registry of fetchers that plugins registered, and the plugins they come from.
     /// - Parameters:
-    ///   - fetchers: Every fetcher, plugins in search order, each plugin's together.
-    ///   - vouched: The plugin files someone vouched for, whose declared ranks are believed in full.
-    ///   - ranks: The user's ranks, by plugin name.
-    package init(_ fetchers: [PluginFetcher], vouched: Set<String> = [], ranks: RankOverrides = RankOverrides()) {
+    ///   - fetchers: Every fetcher, plugins in search order, each plugin's
+    ///     together; who vouched for each is in its ``PluginIdentity``.
+    ///   - ranks: The user's ranks.
+    package init(_ fetchers: [PluginFetcher], ranks: RankOverrides = RankOverrides()) {
         let rows = fetchers.map { FetcherListing(symbol: $0.symbol, displayName: $0.displayName, plugin: $0.plugin, rank: $0.rank) }
-        self.init(rows: rows, vouched: vouched, ranks: ranks) { fetchers[$0] }
+        self.init(rows: rows, ranks: ranks) { fetchers[$0] }
     }
 
     /// A registry of a listing's rows, whose fetchers load their plugin on
     /// the first call: `plugins[i]` is the index in `onDemand` of the plugin
     /// that provides `rows[i]`.
-    init(_ rows: [FetcherListing], providedBy onDemand: OnDemandPlugins, plugins: [Int], vouched: Set<String>, ranks: RankOverrides) {
-        self.init(rows: rows, vouched: vouched, ranks: ranks) { index in
+    init(_ rows: [FetcherListing], providedBy onDemand: OnDemandPlugins, plugins: [Int], ranks: RankOverrides) {
+        self.init(rows: rows, ranks: ranks) { index in
             let row = rows[index]
             return PluginFetcher(symbol: row.symbol, displayName: row.displayName, rank: row.rank, plugin: row.plugin, listedIn: onDemand, at: plugins[index])
         }
     }
 
-    private init(rows: [FetcherListing], vouched: Set<String>, ranks: RankOverrides, provider: @escaping @Sendable (Int) -> PluginFetcher) {
+    private init(rows: [FetcherListing], ranks: RankOverrides, provider: @escaping @Sendable (Int) -> PluginFetcher) {
         fetchers = rows
         var providers = SymbolProviders(overrides: ranks)
         var start = rows.startIndex
@@ -59,7 +59,7 @@ package struct FetcherRegistry: Sendable {
             let plugin = rows[start].plugin
             let end = rows[start...].firstIndex { $0.plugin.path != plugin.path } ?? rows.endIndex
             providers.add(
-                plugin: plugin, vouched: vouched.contains(plugin.path),
+                plugin: plugin, voucher: plugin.voucher,
                 fetchers: rows[start..<end].map { SymbolProviders.Fetcher(symbol: $0.symbol, displayName: $0.displayName, declared: $0.rank) })
             start = end
         }
@@ -81,10 +81,11 @@ package struct FetcherRegistry: Sendable {
     }
 
     /// The fetchers `fetch` asks for `symbol`, in order: every provider but
-    /// those at rank 0, or only the plugin named `source`, whatever its rank.
+    /// those at rank 0, or only the plugin `source` selects, whatever its rank.
     /// - Parameters:
     ///   - symbol: As the user typed it (`eth` finds `ETH`).
-    ///   - source: A plugin's name, to ask that plugin alone.
+    ///   - source: A ``PluginSelector`` as the user wrote it, to ask that
+    ///     plugin alone: a vouched plugin's name, or any plugin's file.
     /// - Throws: ``FetchError``: an unknown symbol, no provider of that
     ///   name, or only providers at rank 0.
     package func sources(for symbol: String, named source: String?) throws(FetchError) -> [PluginFetcher] {
@@ -93,11 +94,12 @@ package struct FetcherRegistry: Sendable {
         guard !all.isEmpty else { throw FetchError(symbol: symbol, .unknownSymbol(available: symbols)) }
         let places: [Int]
         if let source {
-            places = all.indices.filter { all[$0].plugin.name == source }
-            guard !places.isEmpty else { throw FetchError(symbol: symbol, .noSuchSource(source, sources: all.map(\.plugin.name))) }
+            let selector = PluginSelector(source)
+            places = all.indices.filter { selector.matches(all[$0].plugin) }
+            guard !places.isEmpty else { throw FetchError(symbol: symbol, .noSuchSource(source, sources: all.map(\.plugin.selector))) }
         } else {
             places = all.indices.filter { all[$0].rank > .none }
-            guard !places.isEmpty else { throw FetchError(symbol: symbol, .onlyUnranked(sources: all.map(\.plugin.name))) }
+            guard !places.isEmpty else { throw FetchError(symbol: symbol, .onlyUnranked(sources: all.map(\.plugin.selector))) }
         }
         let container = container.filled(with: [normalized])
         let asked = all.count { $0.rank > .none }
@@ -192,13 +194,15 @@ private final class RegistryContainer: Sendable {
         place == 0 && asked ? symbol : "\(symbol) #\(place + 1)"
     }
 
-    /// Each plugin's registration name: its own, or with its path when an
-    /// earlier plugin of the same name took it.
+    /// Each plugin's registration name: its label (a plugin nobody vouched
+    /// for is shown with its file), or with its path when an earlier plugin
+    /// of the same label took it.
     private static func keys(for rows: [FetcherListing]) -> [String: String] {
         var keys: [String: String] = [:]
         var taken = Set<String>()
         for row in rows where keys[row.plugin.path] == nil {
-            let key = taken.contains(row.plugin.name) ? "\(row.plugin.name) (\(row.plugin.path))" : row.plugin.name
+            let label = row.plugin.label
+            let key = taken.contains(label) ? "\(label) (\(row.plugin.path))" : label
             keys[row.plugin.path] = key
             taken.insert(key)
         }

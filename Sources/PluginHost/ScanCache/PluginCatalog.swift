@@ -201,7 +201,7 @@ struct PluginCatalog: Sendable {
         var plugins: [OnDemandPlugins.Plugin] = []
         var rows: [FetcherListing] = []
         var providers: [Int] = []
-        var vouched = Set<String>()
+        var vouchers: [String: Placement.Voucher] = [:]
         var checkedDirectories = Set<String>()
         let allowedURLs = services.allowedURLs
         let rule = PlacementRule(policy: options.policy, trust: trust)
@@ -225,8 +225,7 @@ struct PluginCatalog: Sendable {
                 }
             }
             let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: lock)
-            let isVouched = placement.voucher != .nobody
-            if isVouched { vouched.insert(candidate.path) }
+            vouchers[candidate.path] = placement.voucher
             if placement.place == .isolated && options.isolation.judgesSandbox {
                 let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
                 sandboxNow = sandbox
@@ -238,8 +237,8 @@ struct PluginCatalog: Sendable {
             }
             var endpoint: PluginEndpoint?
             if case .success(let report) = outcome, let entry {
-                endpoint = services.endpoint(for: report.name, declared: entries[entry].metadata?.apiBaseURL, vouched: isVouched)
-                let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path)
+                let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path, voucher: placement.voucher)
+                endpoint = services.endpoint(for: identity, declared: entries[entry].metadata?.apiBaseURL)
                 plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entries[entry].identity))
                 for fetcher in entries[entry].fetchers {
                     rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity, rank: SourceRank(fetcher.rank)))
@@ -258,10 +257,16 @@ struct PluginCatalog: Sendable {
             }
         }
         host.noteLockFilesThatOnlyPin(rule)
+        let thefts = result.refuseNameThefts(voucher: { vouchers[$0] ?? .nobody }, services: services)
+        if !thefts.isEmpty {
+            let kept = rows.indices.filter { !thefts.contains(rows[$0].plugin.path) }
+            rows = kept.map { rows[$0] }
+            providers = kept.map { providers[$0] }
+        }
         let onDemand = OnDemandPlugins(
             plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, prestarts: prestarts)
         return LoadedPlugins(
-            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand,
+            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, ranks: options.ranks), workers: [], onDemand: onDemand,
             services: services)
     }
 

@@ -13,7 +13,7 @@ package struct Placement: Sendable, Equatable, Codable {
 
     /// Who vouched for a plugin: only these move it in-process by default.
     /// Nothing a plugin or a downloaded folder can supply is among them.
-    package enum Voucher: Sendable, Equatable, Codable {
+    package enum Voucher: Sendable, Hashable, Codable {
         /// The build that bundled it beside the host, by its location.
         case bundled
         /// The user, in their trust store (`host trust`), at this path.
