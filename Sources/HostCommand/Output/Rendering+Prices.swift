@@ -6,6 +6,9 @@ extension Rendering {
     /// The table has a row per price: the source that answered; with
     /// `everySource`, every source that answered, then a row of their
     /// median and spread. The JSON shapes are a contract:
+    /// - every `plugin` has its file beside it, `path`, and who vouched for
+    ///   it, `vouchedBy` (as in `list-plugins`); the table shows a plugin
+    ///   nobody vouched for as `NAME (unvouched, PATH)`;
     /// - a symbol that got a price: `{"symbol","currency","amount","plugin","attempts"?}`;
     ///   one that did not: `{"symbol","error","attempts"?}`; `attempts`, when
     ///   the symbol has several sources, is each one in the order asked,
@@ -22,11 +25,11 @@ extension Rendering {
             var table = TextTable("SYMBOL", "CURRENCY", "AMOUNT", "PLUGIN")
             for fetch in fetches {
                 guard everySource else {
-                    if case .success(let quote) = fetch.result { table.rows.append([quote.symbol, quote.currency, quote.amount, quote.plugin.name]) }
+                    if case .success(let quote) = fetch.result { table.rows.append([quote.symbol, quote.currency, quote.amount, quote.plugin.label]) }
                     continue
                 }
                 let quotes = fetch.quotes
-                table.rows += quotes.map { [$0.symbol, $0.currency, $0.amount, $0.plugin.name] }
+                table.rows += quotes.map { [$0.symbol, $0.currency, $0.amount, $0.plugin.label] }
                 if let first = quotes.first, let consensus = fetch.consensus {
                     table.rows.append([first.symbol, first.currency, consensus.median, consensusNote(consensus, of: quotes.count)])
                 }
@@ -57,7 +60,7 @@ extension Rendering {
         }
         let level = answered ? "warning" : "error"
         return fetch.attempts.compactMap { attempt in
-            let name = attempt.plugin.name
+            let name = attempt.plugin.label
             let line: String
             switch attempt.outcome {
             case .failed(let error): line = "\(fetch.symbol): \(name) failed: \(error.message(naming: .host))"
@@ -75,7 +78,7 @@ private struct PriceRow: Encodable {
 
     init(_ fetch: SymbolFetch) { self.fetch = fetch }
 
-    private enum Key: String, CodingKey { case symbol, currency, amount, plugin, error, attempts }
+    private enum Key: String, CodingKey { case symbol, currency, amount, plugin, path, vouchedBy, error, attempts }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
@@ -85,6 +88,8 @@ private struct PriceRow: Encodable {
             try container.encode(quote.currency, forKey: .currency)
             try container.encode(quote.amount, forKey: .amount)
             try container.encode(quote.plugin.name, forKey: .plugin)
+            try container.encode(quote.plugin.path, forKey: .path)
+            try container.encode(quote.plugin.voucher.name, forKey: .vouchedBy)
         case .failure(let error):
             try container.encode(error.symbol, forKey: .symbol)
             try container.encode(error.message(naming: .host), forKey: .error)
@@ -97,12 +102,16 @@ private struct PriceRow: Encodable {
 /// One source asked, in `fetch --format json`.
 private struct AttemptRow: Encodable {
     let plugin: String
+    let path: String
+    let vouchedBy: String
     let status: String
     let amount: String?
     let error: String?
 
     init(_ attempt: SymbolFetch.Attempt) {
         plugin = attempt.plugin.name
+        path = attempt.plugin.path
+        vouchedBy = attempt.plugin.voucher.name
         switch attempt.outcome {
         case .answered(let quote): (status, amount, error) = ("answered", quote.amount, nil)
         case .failed(let failure): (status, amount, error) = ("failed", nil, failure.message(naming: .host))
@@ -122,8 +131,14 @@ private struct EverySourceRow: Encodable {
 
     private struct Source: Encodable {
         let plugin: String
+        let path: String
+        let vouchedBy: String
         let amount: String?
         let error: String?
+
+        init(_ plugin: PluginIdentity, amount: String?, error: String?) {
+            (self.plugin, path, vouchedBy, self.amount, self.error) = (plugin.name, plugin.path, plugin.voucher.name, amount, error)
+        }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -131,9 +146,9 @@ private struct EverySourceRow: Encodable {
         try container.encode(fetch.symbol, forKey: .symbol)
         let sources = fetch.attempts.map { attempt in
             switch attempt.outcome {
-            case .answered(let quote): Source(plugin: attempt.plugin.name, amount: quote.amount, error: nil)
-            case .failed(let error): Source(plugin: attempt.plugin.name, amount: nil, error: error.message(naming: .host))
-            case .abandoned, .notAsked: Source(plugin: attempt.plugin.name, amount: nil, error: "it did not answer")
+            case .answered(let quote): Source(attempt.plugin, amount: quote.amount, error: nil)
+            case .failed(let error): Source(attempt.plugin, amount: nil, error: error.message(naming: .host))
+            case .abandoned, .notAsked: Source(attempt.plugin, amount: nil, error: "it did not answer")
             }
         }
         try container.encode(sources, forKey: .sources)

@@ -5,7 +5,8 @@ import WorkerProtocol
 /// Turns the host's results into what `host` prints.
 ///
 /// The JSON shapes are a contract that scripts rely on:
-/// - `list-fetchers`: `[{"symbol","name","plugin","rank","default"}]`
+/// - `list-fetchers`: `[{"symbol","name","plugin","path","vouchedBy","rank","default"}]`, `vouchedBy` as in `list-plugins`;
+///   the table's PLUGIN is `NAME (unvouched, PATH)` for a plugin nobody vouched for
 /// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"error"?,"warnings"?,"sandboxMissing"?}]`,
 ///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `vouchedBy` is `bundled`, `trust-store`,
 ///   `allowlist` or `nobody`, `cached` whether the registry cache
@@ -23,8 +24,8 @@ enum Rendering {
             let first = providers.first(for: symbol)
             return providers.providers(of: symbol).map { provider in
                 FetcherRow(
-                    symbol: provider.symbol, name: provider.displayName, plugin: provider.plugin.name, rank: provider.rank.value,
-                    default: provider == first)
+                    symbol: provider.symbol, name: provider.displayName, plugin: provider.plugin.name, path: provider.plugin.path,
+                    vouchedBy: provider.voucher.name, label: provider.plugin.label, rank: provider.rank.value, default: provider == first)
             }
         }
         switch format {
@@ -32,7 +33,7 @@ enum Rendering {
             return json(rows)
         case .table:
             var table = TextTable("SYMBOL", "NAME", "PLUGIN", "RANK", "DEFAULT")
-            table.rows = rows.map { [$0.symbol, $0.name, $0.plugin, "\($0.rank)", $0.default ? "yes" : "-"] }
+            table.rows = rows.map { [$0.symbol, $0.name, $0.label, "\($0.rank)", $0.default ? "yes" : "-"] }
             return table.rendered
         }
     }
@@ -80,12 +81,15 @@ enum Rendering {
     /// declared base nobody vouched for, how to grant it. The URLs are plain
     /// ASCII: ``URLPrefix`` refuses anything else; names are escaped.
     private static func allowedURLsNote(_ reports: [PluginReport]) -> String {
-        var groups: [(allowed: [String], withheld: String?, plugins: [String])] = []
+        var groups: [(allowed: [String], withheld: String?, plugins: [String], selectors: [String])] = []
         for report in reports where !report.allowedURLs.isEmpty || report.withheldAPIBaseURL != nil {
+            // A base is granted to a plugin nobody vouched for by its file: a name selects only vouched plugins.
+            let selector = report.placement?.voucher == .nobody ? report.path : report.name
             if let index = groups.firstIndex(where: { $0.allowed == report.allowedURLs && $0.withheld == report.withheldAPIBaseURL }) {
                 groups[index].plugins.append(report.name)
+                groups[index].selectors.append(selector)
             } else {
-                groups.append((report.allowedURLs, report.withheldAPIBaseURL, [report.name]))
+                groups.append((report.allowedURLs, report.withheldAPIBaseURL, [report.name], [selector]))
             }
         }
         if groups.count == 1, groups[0].withheld == nil {
@@ -95,7 +99,7 @@ enum Rendering {
         let lines = groups.map { group in
             var line = "\(group.plugins.joined(separator: ", ")): \(group.allowed.isEmpty ? "nothing" : group.allowed.joined(separator: ", "))"
             if let withheld = group.withheld {
-                let grants = group.plugins.map { "--api-base-url \($0)=\(withheld)" }.joined(separator: " ")
+                let grants = group.selectors.map { "--api-base-url \($0)=\(withheld)" }.joined(separator: " ")
                 line += "; not \(withheld), which \(group.plugins.count == 1 ? "it declares" : "they declare") and nobody vouched for: pass \(grants)"
             }
             return "  " + TerminalText.escaped(line)
@@ -132,8 +136,14 @@ private struct FetcherRow: Encodable {
     let symbol: String
     let name: String
     let plugin: String
+    let path: String
+    let vouchedBy: String
+    /// What the table shows; JSON has `plugin`, `path` and `vouchedBy` apart.
+    let label: String
     let rank: UInt32
     let `default`: Bool
+
+    private enum CodingKeys: String, CodingKey { case symbol, name, plugin, path, vouchedBy, rank, `default` }
 }
 
 private struct PluginRow: Encodable {

@@ -61,8 +61,9 @@ package struct PluginDescriptor: Sendable {
         guard versionPointer != nil else { throw .incompleteDescriptor(field: "version") }
         guard let register = field(\.register_plugin) else { throw .incompleteDescriptor(field: "register_plugin") }
         do throws(PluginOutputRules.Violation) {
-            let name = try PluginOutputRules.requiredText(namePointer, .name, limit: PluginOutputRules.Limit.name)
+            let text = try PluginOutputRules.requiredText(namePointer, .name, limit: PluginOutputRules.Limit.name)
             let version = try PluginOutputRules.requiredText(versionPointer, .version, limit: PluginOutputRules.Limit.version)
+            let name = try PluginOutputRules.identity(name: text, version: version).name
             let metadata = try PluginOutputRules.metadata(
                 abiVersion: abiVersion, descriptorSize: size, description: field(\.description), author: field(\.author),
                 license: field(\.license), homepage: field(\.homepage), apiBaseURL: field(\.api_base_url))

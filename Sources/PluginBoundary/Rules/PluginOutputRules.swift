@@ -126,7 +126,27 @@ package enum PluginOutputRules {
 
     /// A plugin's name and version, from its descriptor or a worker's report.
     package static func identity(name: String, version: String) throws(Violation) -> (name: String, version: String) {
-        (try text(name, .name, limit: Limit.name), try text(version, .version, limit: Limit.version))
+        (try self.name(name), try text(version, .version, limit: Limit.version))
+    }
+
+    /// A plugin's name: 1 to ``Limit/name`` ASCII letters, digits, `.`, `_`
+    /// or `-`. A name is only a label, but users read it in tables and type
+    /// it in settings: nothing in it may pass for a host row
+    /// (`median of 3, spread 0.00%`), a path, a setting's separator or
+    /// another script's letters.
+    package static func name(_ name: String) throws(Violation) -> String {
+        let allowed = { (byte: UInt8) in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                true
+            default: false
+            }
+        }
+        guard (1...Limit.name).contains(name.utf8.count), name.utf8.allSatisfy(allowed) else {
+            throw Violation(field: .name, rule: "\(quoted(name)) is not 1 to \(Limit.name) ASCII letters, digits, '.', '_' or '-'")
+        }
+        return name
     }
 
     /// The descriptor's optional text, from a descriptor in memory: each

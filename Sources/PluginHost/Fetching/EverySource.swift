@@ -31,7 +31,7 @@ struct EverySource: Sendable {
             if attempts.count == 1, case .failed(let error) = attempts[0].outcome {
                 return SymbolFetch(symbol: symbol, attempts: attempts, result: .failure(error))
             }
-            return SymbolFetch(symbol: symbol, attempts: attempts, result: .failure(FetchError(symbol: symbol, .noSourceAnswered(sources: sources.map(\.plugin.name)))))
+            return SymbolFetch(symbol: symbol, attempts: attempts, result: .failure(FetchError(symbol: symbol, .noSourceAnswered(sources: sources.map(\.plugin.label)))))
         }
         return SymbolFetch(symbol: symbol, attempts: attempts, result: .success(first), consensus: Consensus(amounts: answered.map(\.amount)))
     }

@@ -88,6 +88,6 @@ struct Failover: Sendable {
     /// was the only one, else one naming them all.
     private func failure(_ outcomes: [SymbolFetch.Attempt.Outcome]) -> FetchError {
         if sources.count == 1, case .failed(let error) = outcomes[0] { return error }
-        return FetchError(symbol: symbol, .noSourceAnswered(sources: sources.map(\.plugin.name)))
+        return FetchError(symbol: symbol, .noSourceAnswered(sources: sources.map(\.plugin.label)))
     }
 }

@@ -104,7 +104,7 @@ package struct PluginFetcher: Sendable {
         case .failure(let failure):
             return .failure(FetchError(symbol: symbol, .worker(failure)))
         case .success(.timedOut(let waitingOnNetwork)):
-            return .failure(FetchError(symbol: symbol, Self.timeout(after: timeout, plugin: plugin.name, waitingOnNetwork: waitingOnNetwork)))
+            return .failure(FetchError(symbol: symbol, Self.timeout(after: timeout, plugin: plugin.label, waitingOnNetwork: waitingOnNetwork)))
         case .success(.replied(.called(let outcome))):
             // The worker's plugin can write this frame itself: it gets the same checks as an in-process answer.
             return PluginOutputRules.quote(outcome, for: request)
@@ -137,7 +137,7 @@ package struct PluginFetcher: Sendable {
             timer.task = Task { [symbol, plugin] in
                 try? await Task.sleep(for: timeout)
                 guard pending.cancel(token: token) else { return }
-                let cause = Self.timeout(after: timeout, plugin: plugin.name, waitingOnNetwork: session.isWaitingOnNetwork)
+                let cause = Self.timeout(after: timeout, plugin: plugin.label, waitingOnNetwork: session.isWaitingOnNetwork)
                 continuation.resume(returning: .failure(FetchError(symbol: symbol, cause)))
             }
             do throws(SystemError) {

@@ -12,7 +12,9 @@ extension Host {
     ///
     /// Plugins found in `./plugins` are left out either way: whoever handed
     /// the user the folder could have put them there, and a vouch for one
-    /// names it (`host trust FILE`). Nothing is ever written beside the
+    /// names it (`host trust FILE`). The directory is recognised by where it
+    /// resolves, however the search path named it (`--plugins-dir plugins`,
+    /// `HOST_PLUGINS_DIR`, an absolute path, a trailing `/` or a `..`). Nothing is ever written beside the
     /// executable or into a plugins directory.
     /// - Returns: What was written, left out and refused.
     package func lockPlugins() -> LockReport {
@@ -21,8 +23,9 @@ extension Host {
         var bundled: [String] = []
         for candidate in pluginCandidates() {
             let path = candidate.path
+            let inWorkingDirectory = candidate.origin == .workingDirectory || PluginDiscovery.origin(ofFile: path) == .workingDirectory
             switch candidate.origin {
-            case .workingDirectory:
+            case _ where inWorkingDirectory:
                 report.leftOut.append(.init(path: path, reason: "it is in ./plugins, which whoever gave you this folder could have filled; vouch for it by name with \(names.trust)"))
                 continue
             case .bundled where trust.allowlist == .perDirectory:

@@ -12,7 +12,7 @@ extension PluginOutputRules {
     ///   - answer: The plugin's fields, already read into Swift strings.
     ///   - request: What was asked, and of whom.
     static func quote(_ answer: Answer, for request: Request) -> Result<Quote, FetchError> {
-        let plugin = request.plugin.name
+        let plugin = request.plugin.label
         func refused(_ violation: Violation) -> Result<Quote, FetchError> {
             .failure(FetchError(symbol: request.symbol, .invalidAnswer(plugin: plugin, violation: violation)))
         }
