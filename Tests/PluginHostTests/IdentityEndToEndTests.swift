@@ -111,8 +111,11 @@ struct IdentityEndToEndTests {
         let (directory, _) = try await Self.folder([one, two])
         let plugins = directory.appending(path: "plugins").path
         let listing = try await CommandRunner.host(["list-fetchers"], in: directory)
-        #expect(listing.stdout.contains("DOGE    DogeStranger  DogeStranger (unvouched, \(plugins)/libone.so)  128   yes\n"), "\(listing.stdout)")
-        #expect(listing.stdout.contains("DOGE    DogeStranger  DogeStranger (unvouched, \(plugins)/libtwo.so)  128   -\n"), "\(listing.stdout)")
+        // Columns apart, whatever their widths.
+        let cells = listing.stdout.split(separator: "\n").map { $0.replacing(/  +/, with: "|") }
+        #expect(cells.contains("DOGE|DogeStranger|DogeStranger (unvouched, \(plugins)/libone.so)|128|yes"), "\(listing.stdout)")
+        #expect(cells.contains("DOGE|DogeStranger|DogeStranger (unvouched, \(plugins)/libtwo.so)|128|-"), "\(listing.stdout)")
+        #expect(Set(cells).count == cells.count, "\(listing.stdout)")
         let json = try await CommandRunner.host(["list-fetchers", "--format", "json"], in: directory)
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]).filter { $0["symbol"] as? String == "DOGE" }
         #expect(rows.map { $0["path"] as? String } == ["\(plugins)/libone.so", "\(plugins)/libtwo.so"])
