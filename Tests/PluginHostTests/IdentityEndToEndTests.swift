@@ -112,7 +112,7 @@ struct IdentityEndToEndTests {
         let plugins = directory.appending(path: "plugins").path
         let listing = try await CommandRunner.host(["list-fetchers"], in: directory)
         // Columns apart, whatever their widths.
-        let cells = listing.stdout.split(separator: "\n").map { $0.replacing(/  +/, with: "|") }
+        let cells = listing.stdout.split(separator: "\n").map { $0.replacing(#/ {2,}/#, with: "|") }
         #expect(cells.contains("DOGE|DogeStranger|DogeStranger (unvouched, \(plugins)/libone.so)|128|yes"), "\(listing.stdout)")
         #expect(cells.contains("DOGE|DogeStranger|DogeStranger (unvouched, \(plugins)/libtwo.so)|128|-"), "\(listing.stdout)")
         #expect(Set(cells).count == cells.count, "\(listing.stdout)")
