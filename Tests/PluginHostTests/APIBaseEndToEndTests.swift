@@ -3,8 +3,8 @@ import Testing
 
 /// Each plugin fetches only under its own API base, through the `host`
 /// executable with its defaults, in-process and in workers: the user's base
-/// for it by name, or for every plugin, or the one it declares when someone
-/// vouched for it.
+/// for it by file (by name only for a vouched plugin), or for every plugin,
+/// or the one it declares when someone vouched for it.
 @Suite("An API base per plugin, end to end", .timeLimit(.minutes(5)))
 struct APIBaseEndToEndTests {
     /// Where each plugin runs, whatever vouches for it.
@@ -29,14 +29,14 @@ struct APIBaseEndToEndTests {
         let directory = try await FixturePlugins.directory(containing: [Self.plugin("AlphaPlugin", "AAA"), beta])
 
         let output = try await CommandRunner.host(
-            ["fetch", "AAA", "BBB", "--plugins-dir", directory.path, "--api-base-url", "AlphaPlugin=\(alphaServer.baseURL)",
-             "--api-base-url", "BetaPlugin=\(betaServer.baseURL)"] + flags)
+            ["fetch", "AAA", "BBB", "--plugins-dir", directory.path, "--api-base-url", "\(directory.path)/libAlphaPlugin.so=\(alphaServer.baseURL)",
+             "--api-base-url", "\(directory.path)/libBetaPlugin.so=\(betaServer.baseURL)"] + flags)
         let (alphaRequests, betaRequests) = (alphaServer.requests, betaServer.requests)
         await alphaServer.stop()
         await betaServer.stop()
 
         #expect(output.status == 1)
-        #expect(output.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nAAA     USD       1.50    AlphaPlugin\n")
+        #expect(output.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nAAA     USD       1.50    AlphaPlugin (unvouched, \(directory.path)/libAlphaPlugin.so)\n")
         let url = "\(alphaServer.baseURL)/v2/prices/BBB-USD/spot"
         let refusal = "refused http_get of \(url): it is outside the URLs plugins may fetch (\(betaServer.baseURL)); to allow it, pass --allow-url \(url)"
         #expect(output.stderrLines == ["host: warning: plugin BetaPlugin: \(refusal)", "host: error: BBB: request failed: \(refusal)"])
@@ -62,13 +62,15 @@ struct APIBaseEndToEndTests {
         await server.stop()
 
         let url = "\(server.baseURL)/v2/prices/GGG-USD/spot"
-        let refusal = "refused http_get of \(url): it is under \(server.baseURL), the API base GammaPlugin declares, and nobody vouched for GammaPlugin; "
-            + "to let it fetch there, pass --api-base-url GammaPlugin=\(server.baseURL), or vouch for the plugin with `host trust`"
+        // Nobody vouched for it: the user names it by its file.
+        let file = "\(directory.path)/libGammaPlugin.so"
+        let refusal = "refused http_get of \(url): it is under \(server.baseURL), the API base \(file) declares, and nobody vouched for \(file); "
+            + "to let it fetch there, pass --api-base-url \(file)=\(server.baseURL), or vouch for the plugin with `host trust`"
         #expect(refused.status == 1)
         #expect(refused.stderrLines == ["host: warning: plugin GammaPlugin: \(refusal)", "host: error: GGG: request failed: \(refusal)"])
         #expect(listed.stdout.hasSuffix(
             "\nWhere plugins may fetch:\n  GammaPlugin: nothing; not \(server.baseURL), which it declares and nobody vouched for: "
-                + "pass --api-base-url GammaPlugin=\(server.baseURL)\n"))
+                + "pass --api-base-url \(file)=\(server.baseURL)\n"), "\(listed.stdout)")
 
         #expect(vouched.status == 0, "\(vouched.stderr)")
         #expect(vouched.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nGGG     USD       7.25    GammaPlugin\n")
@@ -92,10 +94,10 @@ struct APIBaseEndToEndTests {
         ])
 
         let output = try await CommandRunner.host(
-            ["fetch", "GGG", "DDD", "NNN", "--plugins-dir", directory.path, "--api-base-url", "NamedPlugin=\(named.baseURL)",
+            ["fetch", "GGG", "DDD", "NNN", "--plugins-dir", directory.path, "--api-base-url", "\(directory.path)/libNamedPlugin.so=\(named.baseURL)",
              "--api-base-url", everyone.baseURL] + flags)
         let listed = try await CommandRunner.host(
-            ["list-plugins", "--format", "json", "--plugins-dir", directory.path, "--api-base-url", "NamedPlugin=\(named.baseURL)",
+            ["list-plugins", "--format", "json", "--plugins-dir", directory.path, "--api-base-url", "\(directory.path)/libNamedPlugin.so=\(named.baseURL)",
              "--api-base-url", everyone.baseURL] + flags)
         let declaredRequests = declared.requests
         for server in [declared, everyone, named] { await server.stop() }
@@ -103,9 +105,9 @@ struct APIBaseEndToEndTests {
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == """
             SYMBOL  CURRENCY  AMOUNT  PLUGIN
-            GGG     USD       1       GammaPlugin
-            DDD     USD       2       DeltaPlugin
-            NNN     USD       3       NamedPlugin
+            GGG     USD       1       GammaPlugin (unvouched, \(directory.path)/libGammaPlugin.so)
+            DDD     USD       2       DeltaPlugin (unvouched, \(directory.path)/libDeltaPlugin.so)
+            NNN     USD       3       NamedPlugin (unvouched, \(directory.path)/libNamedPlugin.so)
 
             """)
         #expect(declaredRequests.isEmpty)

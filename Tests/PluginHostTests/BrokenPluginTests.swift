@@ -62,7 +62,10 @@ struct BrokenPluginTests {
         #expect(loaded.registry.symbols == ["BTC"])
         // Neither is vouched for in a directory the test named: Bitcoin's primary is believed up to secondary, and search order decides.
         #expect(try loaded.registry.sources(for: "btc", named: nil).map(\.plugin.name) == ["BitcoinPlugin", "DuplicateBitcoinPlugin"])
-        #expect(try loaded.registry.sources(for: "BTC", named: "DuplicateBitcoinPlugin").map(\.plugin.name) == ["DuplicateBitcoinPlugin"])
+        // Nobody vouched for it, so its file selects it, not its name.
+        let file = directory.appending(path: FixturePlugins.Variant.duplicateBTC.fileName).path
+        #expect(try loaded.registry.sources(for: "BTC", named: file).map(\.plugin.name) == ["DuplicateBitcoinPlugin"])
+        #expect(throws: FetchError.self) { try loaded.registry.sources(for: "BTC", named: "DuplicateBitcoinPlugin") }
         #expect(loaded.reports.map(\.status) == [.loaded, .loaded])
         #expect(loaded.reports.allSatisfy { $0.warnings.isEmpty })
     }

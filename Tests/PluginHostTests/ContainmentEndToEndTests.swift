@@ -28,7 +28,8 @@ struct ContainmentEndToEndTests {
     static let blockerA = hostile("blocker-a.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerA""#, #"-DHOSTILE_SYMBOL="BLOCKA""#)
     static let blockerB = hostile("blocker-b.so", "-DHOSTILE_BLOCK_FETCH", #"-DHOSTILE_NAME="BlockerB""#, #"-DHOSTILE_SYMBOL="BLOCKB""#)
     static let escapes = hostile(
-        "escapes.so", #"-DHOSTILE_NAME="Evil\x1b[2J\nPlugin""#, #"-DHOSTILE_VERSION="1.0\r\nhost: error: forged""#,
+        // Its name follows the name rule, which refuses a hostile name outright (TerminalOutputEndToEndTests).
+        "escapes.so", #"-DHOSTILE_NAME="EvilPlugin""#, #"-DHOSTILE_VERSION="1.0\r\nhost: error: forged""#,
         #"-DHOSTILE_SYMBOL="ESC""#, #"-DHOSTILE_DISPLAY="Esc\x1b]0;pwned\x07Name""#, #"-DHOSTILE_LOG="line\nhost: error: forged log""#)
     static let escapingError = hostile(
         "escaping-error.so", #"-DHOSTILE_NAME="ErrorEscaper""#, #"-DHOSTILE_SYMBOL="ESCERR""#,
@@ -114,7 +115,9 @@ struct ContainmentEndToEndTests {
         func host(_ arguments: [String]) async throws -> CommandRunner.Output {
             try await CommandRunner.host(arguments + ["--plugins-dir", directory.path, "--api-base-url", HostFixtures.coinbase] + flags)
         }
-        let name = #"Evil\u{1B}[2J\nPlugin"#
+        let name = "EvilPlugin"
+        // Nobody vouched for it: it is shown with its file.
+        let label = "EvilPlugin (unvouched, \(directory.path)/escapes.so)"
         let version = #"1.0\r\nhost: error: forged"#
 
         let fetchers = try await host(["list-fetchers"])
@@ -129,18 +132,18 @@ struct ContainmentEndToEndTests {
             #expect(!text.contains("\u{1B}") && !text.contains("\r") && !text.contains("\u{07}"), "raw control characters in: \(text.debugDescription)")
             #expect(!text.split(separator: "\n").contains { $0.hasPrefix("host: error: forged") || $0.hasPrefix("host: error: ETH") })
         }
-        #expect(fetchers.stdout.contains(#"ESC     Esc\u{1B}]0;pwned\u{7}Name  \#(name)"#))
-        #expect(plugins.stdout.contains("\(name)  \(version)  loaded"))
-        #expect(fetched.stdout.contains("ESC     USD       1.00    \(name)"))
+        #expect(fetchers.stdout.contains(#"ESC     Esc\u{1B}]0;pwned\u{7}Name  \#(label)"#), "\(fetchers.stdout)")
+        #expect(plugins.stdout.replacing(#/ {2,}/#, with: "|").contains("\(name)|\(version)|loaded"), "\(plugins.stdout)")
+        #expect(fetched.stdout.contains("ESC     USD       1.00    \(label)"), "\(fetched.stdout)")
         #expect(fetched.stderrLines.contains(#"host: error: ESCERR: bad\r\nhost: error: ETH: forged\u{1B}[31m"#))
         // A worker's log lines before its report is checked name the file.
         let source = flags.isEmpty ? "escapes.so" : name
         #expect(fetched.stderrLines.contains(#"host: [\#(source)] warning: line\nhost: error: forged log"#))
-        #expect(dot.stdout.contains(#"Evil\\u{1B}[2J\\nPlugin"#))
-        #expect(mermaid.stdout.contains(#"Evil\u{1B}[2J\nPlugin"#))
+        #expect(dot.stdout.contains(label), "\(dot.stdout)")
+        #expect(mermaid.stdout.contains(label), "\(mermaid.stdout)")
 
         let rows = try HostFixtures.pluginRows(json.stdout)
-        #expect(rows["escapes.so"]?["name"] as? String == "Evil\u{1B}[2J\nPlugin")
+        #expect(rows["escapes.so"]?["name"] as? String == "EvilPlugin")
         #expect(rows["escapes.so"]?["version"] as? String == "1.0\r\nhost: error: forged")
     }
 
@@ -160,12 +163,12 @@ struct ContainmentEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags)
 
         #expect(output.status == 0)
-        #expect(output.stdout == """
-            SYMBOL  NAME\(String(repeating: " ", count: 60))  PLUGIN\(String(repeating: " ", count: 58))  RANK  DEFAULT
-            ATCAP   \(String(repeating: "D", count: 64))  \(String(repeating: "N", count: 64))  128   yes
-
-            """)
         let path = directory.path
+        // Nobody vouched for it: it is shown with its file.
+        #expect(output.stdout.split(separator: "\n").map { $0.replacing(#/ {2,}/#, with: "|") } == [
+            "SYMBOL|NAME|PLUGIN|RANK|DEFAULT",
+            "ATCAP|\(String(repeating: "D", count: 64))|\(String(repeating: "N", count: 64)) (unvouched, \(path)/at-caps.so)|128|yes",
+        ], "\(output.stdout)")
         for line in [
             "host: warning: skipping \(path)/long-name.so: refused: the descriptor's name is longer than 64 bytes; fix the plugin's pb_plugin_descriptor",
             "host: warning: skipping \(path)/long-version.so: refused: the descriptor's version is longer than 32 bytes; fix the plugin's pb_plugin_descriptor",

@@ -28,15 +28,16 @@ struct HostEndToEndTests {
         #expect(output.stderr.isEmpty)
     }
 
-    @Test("list-fetchers --format json is an array of {symbol, name, plugin, rank, default}")
+    @Test("list-fetchers --format json is an array of {symbol, name, plugin, path, vouchedBy, rank, default}")
     func listFetchersJSON() async throws {
         let output = try await CommandRunner.host(["list-fetchers", "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [NSDictionary])
+        let (bitcoin, bitstamp, ethereum) = (FixturePlugins.bundledPlugin("Bitcoin").path, FixturePlugins.bundledPlugin("Bitstamp").path, FixturePlugins.bundledPlugin("Ethereum").path)
         #expect(rows == [
-            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitcoinPlugin", "rank": 256, "default": true],
-            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitstampPlugin", "rank": 128, "default": false],
-            ["symbol": "ETH", "name": "Ethereum", "plugin": "EthereumPlugin", "rank": 256, "default": true],
-            ["symbol": "ETH", "name": "Ethereum", "plugin": "BitstampPlugin", "rank": 128, "default": false],
+            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitcoinPlugin", "path": bitcoin, "vouchedBy": "bundled", "rank": 256, "default": true],
+            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitstampPlugin", "path": bitstamp, "vouchedBy": "bundled", "rank": 128, "default": false],
+            ["symbol": "ETH", "name": "Ethereum", "plugin": "EthereumPlugin", "path": ethereum, "vouchedBy": "bundled", "rank": 256, "default": true],
+            ["symbol": "ETH", "name": "Ethereum", "plugin": "BitstampPlugin", "path": bitstamp, "vouchedBy": "bundled", "rank": 128, "default": false],
         ])
     }
 
@@ -82,14 +83,15 @@ struct HostEndToEndTests {
         #expect(output.status == 0, "\(output.stderr)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [NSDictionary])
         // Each symbol has two sources, so each says which it asked: the first answered.
+        let (bitcoin, ethereum) = (FixturePlugins.bundledPlugin("Bitcoin").path, FixturePlugins.bundledPlugin("Ethereum").path)
         #expect(rows == [
             [
-                "symbol": "ETH", "currency": "EUR", "amount": "9999999.76", "plugin": "EthereumPlugin",
-                "attempts": [["plugin": "EthereumPlugin", "status": "answered", "amount": "9999999.76"]],
+                "symbol": "ETH", "currency": "EUR", "amount": "9999999.76", "plugin": "EthereumPlugin", "path": ethereum, "vouchedBy": "bundled",
+                "attempts": [["plugin": "EthereumPlugin", "path": ethereum, "vouchedBy": "bundled", "status": "answered", "amount": "9999999.76"]],
             ],
             [
-                "symbol": "BTC", "currency": "EUR", "amount": "100000.01", "plugin": "BitcoinPlugin",
-                "attempts": [["plugin": "BitcoinPlugin", "status": "answered", "amount": "100000.01"]],
+                "symbol": "BTC", "currency": "EUR", "amount": "100000.01", "plugin": "BitcoinPlugin", "path": bitcoin, "vouchedBy": "bundled",
+                "attempts": [["plugin": "BitcoinPlugin", "path": bitcoin, "vouchedBy": "bundled", "status": "answered", "amount": "100000.01"]],
             ],
         ])
         #expect(server.maximumInFlight == 2)

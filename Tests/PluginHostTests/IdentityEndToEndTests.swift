@@ -113,8 +113,8 @@ struct IdentityEndToEndTests {
         let listing = try await CommandRunner.host(["list-fetchers"], in: directory)
         // Columns apart, whatever their widths.
         let cells = listing.stdout.split(separator: "\n").map { $0.replacing(#/ {2,}/#, with: "|") }
-        #expect(cells.contains("DOGE|DogeStranger|DogeStranger (unvouched, \(plugins)/libone.so)|128|yes"), "\(listing.stdout)")
-        #expect(cells.contains("DOGE|DogeStranger|DogeStranger (unvouched, \(plugins)/libtwo.so)|128|-"), "\(listing.stdout)")
+        #expect(cells.contains("DOGE|Dogecoin (C)|DogeStranger (unvouched, \(plugins)/libone.so)|128|yes"), "\(listing.stdout)")
+        #expect(cells.contains("DOGE|Dogecoin (C)|DogeStranger (unvouched, \(plugins)/libtwo.so)|128|-"), "\(listing.stdout)")
         #expect(Set(cells).count == cells.count, "\(listing.stdout)")
         let json = try await CommandRunner.host(["list-fetchers", "--format", "json"], in: directory)
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]).filter { $0["symbol"] as? String == "DOGE" }

@@ -108,7 +108,7 @@ struct IsolationEndToEndTests {
         // The plugin blocks only the thread its fetch was called on, so the
         // worker's own timeout still fires.
         #expect(output.stderrLines == [
-            "host: error: STUCK: StuckPlugin never answered within 1 s, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"
+            "host: error: STUCK: StuckPlugin (unvouched, \(directory.path)/hang-in-fetch.so) never answered within 1 s, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"
         ])
         // The plugin never returns: had the timeout not fired, the runner's
         // deadline would have killed the run and failed the test.
@@ -172,12 +172,12 @@ struct IsolationEndToEndTests {
         #expect(rows["zz-duplicate-btc.so"]?["status"] as? String == "loaded")
         #expect(rows["zz-duplicate-btc.so"]?["fetchers"] as? [String] == ["BTC"])
         let fetchers = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
-        #expect(fetchers.stdout == """
-            SYMBOL  NAME          PLUGIN                  RANK  DEFAULT
-            BTC     Bitcoin       BitcoinPlugin           128   yes
-            BTC     Dogecoin (C)  DuplicateBitcoinPlugin  128   -
-
-            """)
+        // Nobody vouched for either in a directory the test named: each is shown with its file.
+        #expect(fetchers.stdout.split(separator: "\n").map { $0.replacing(#/ {2,}/#, with: "|") } == [
+            "SYMBOL|NAME|PLUGIN|RANK|DEFAULT",
+            "BTC|Bitcoin|BitcoinPlugin (unvouched, \(directory.path)/libBitcoinPlugin.so)|128|yes",
+            "BTC|Dogecoin (C)|DuplicateBitcoinPlugin (unvouched, \(directory.path)/zz-duplicate-btc.so)|128|-",
+        ], "\(fetchers.stdout)")
     }
 
     @Test("patchbay-worker run by hand is one line and a usage exit code")

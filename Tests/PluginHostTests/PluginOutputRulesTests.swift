@@ -192,7 +192,7 @@ struct PluginOutputRulesTests {
         #expect(throws: PluginOutputRules.Violation(field: .symbol, rule: #""E\#u{1B}[31mVIL" is not 1 to 16 upper-case letters or digits"#)) {
             try reply(["E\u{1B}[31mVIL"]).checked(for: "/x")
         }
-        #expect(throws: PluginOutputRules.Violation(field: .name, rule: "is longer than 64 bytes")) {
+        #expect(throws: PluginOutputRules.Violation(field: .name, rule: #""\#(String(repeating: "n", count: 40))…" is not 1 to 64 ASCII letters, digits, '.', '_' or '-'"#)) {
             try reply(["ETH"], name: String(repeating: "n", count: 65)).checked(for: "/x")
         }
         // Which plugin keeps a symbol is the host's to decide: a worker may only name its own file as an owner.

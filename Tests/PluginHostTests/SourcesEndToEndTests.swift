@@ -28,17 +28,44 @@ struct SourcesEndToEndTests {
     static let beta = answering("BetaPlugin", "2.00")
 
     /// `host fetch SRC` with the sources in `fixtures`, in a directory of their own.
+    ///
+    /// `DIR` in `arguments` and in `environment`'s values is that directory,
+    /// to name a source by its file (a name selects only vouched plugins).
+    /// These tests are about which source answers and why the others failed:
+    /// the output they see has each ` (unvouched, PATH)` label taken out, and
+    /// the directory shown as `DIR`; `IdentityEndToEndTests` asserts the labels.
     static func fetch(
         _ fixtures: [FixturePlugins.Fixture], _ arguments: [String] = [], environment: [String: String] = [:],
         deadline: Duration = CommandRunner.defaultDeadline
     ) async throws -> CommandRunner.Output {
         let directory = try await FixturePlugins.directory(containing: fixtures)
-        return try await CommandRunner.host(
-            ["fetch", "SRC", "--plugins-dir", directory.path] + arguments, environment: environment, deadline: deadline)
+        let output = try await CommandRunner.host(
+            ["fetch", "SRC", "--plugins-dir", directory.path] + arguments.map { $0.replacing("DIR", with: directory.path) },
+            environment: environment.mapValues { $0.replacing("DIR", with: directory.path) }, deadline: deadline)
+        return unlabelled(output, directory: directory)
     }
 
+    /// `output` with the labels of plugins nobody vouched for taken out, and `directory` shown as `DIR`.
+    static func unlabelled(_ output: CommandRunner.Output, directory: URL) -> CommandRunner.Output {
+        func clean(_ text: String) -> String {
+            text.replacing(#/ \(unvouched, [^)]*\)/#, with: "").replacing(directory.path, with: "DIR")
+        }
+        var cleaned = CommandRunner.Output(status: output.status, stdout: clean(output.stdout), stderr: clean(output.stderr))
+        cleaned.elapsed = output.elapsed
+        return cleaned
+    }
+
+    /// The JSON rows, without the `path` and `vouchedBy` of each source, which `IdentityEndToEndTests` asserts.
     static func rows(_ json: String) throws -> [[String: Any]] {
-        try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        func strip(_ value: Any) -> Any {
+            if let object = value as? [String: Any] {
+                return object.filter { $0.key != "path" && $0.key != "vouchedBy" }.mapValues(strip)
+            }
+            if let array = value as? [Any] { return array.map(strip) }
+            return value
+        }
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        return rows.map { strip($0) as? [String: Any] ?? [:] }
     }
 
     // MARK: Failover
@@ -134,16 +161,18 @@ struct SourcesEndToEndTests {
         #expect(output.status == 0, "\(output.stderr)")
         #expect(Self.answerer(output) == "BetaPlugin")
         let directory = try await FixturePlugins.directory(containing: [oldAlpha])
-        let listed = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
-        #expect(listed.stdout == "SYMBOL  NAME          PLUGIN       RANK  DEFAULT\nSRC     Dogecoin (C)  AlphaPlugin  128   yes\n")
+        let listed = Self.unlabelled(try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path]), directory: directory)
+        #expect(listed.stdout.replacing(#/ +/#, with: " ") == "SYMBOL NAME PLUGIN RANK DEFAULT\nSRC Dogecoin (C) AlphaPlugin 128 yes\n")
     }
 
     @Test("HOST_RANKS overrides any rank, a stranger's included")
     func overriddenRank() async throws {
         let alpha = Self.answering("AlphaPlugin", "1.00")
         let beta = Self.answering("BetaPlugin", "2.00")
-        #expect(Self.answerer(try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": "BetaPlugin:300"])) == "BetaPlugin")
-        #expect(Self.answerer(try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": " AlphaPlugin:marginal , BetaPlugin:secondary"])) == "BetaPlugin")
+        // Nobody vouched for them: a name ranks neither, and a file ranks either, up to secondary.
+        #expect(Self.answerer(try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": "BetaPlugin:300"])) == "AlphaPlugin")
+        #expect(Self.answerer(try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": "DIR/\(beta.fileName):300"])) == "AlphaPlugin")
+        #expect(Self.answerer(try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": " DIR/\(alpha.fileName):marginal , DIR/\(beta.fileName):secondary"])) == "BetaPlugin")
         let bad = try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": "BetaPlugin=300"])
         #expect(bad.status == 64)
         #expect(bad.stderrLines.first
@@ -155,24 +184,25 @@ struct SourcesEndToEndTests {
         // Alpha would fail if asked; at rank 0 it is not, and Beta answers with no warning.
         let alpha = Self.source("AlphaPlugin", [#"-DFIXTURE_FAILS="asked""#])
         let beta = Self.beta
-        let skipped = try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": "AlphaPlugin:0"])
+        let skipped = try await Self.fetch([alpha, beta], environment: ["HOST_RANKS": "DIR/\(alpha.fileName):0"])
         #expect(skipped.status == 0)
         #expect(Self.answerer(skipped) == "BetaPlugin")
         #expect(skipped.stderrLines.isEmpty)
 
-        let named = try await Self.fetch([alpha, beta], ["--source", "AlphaPlugin"], environment: ["HOST_RANKS": "AlphaPlugin:0"])
+        let named = try await Self.fetch([alpha, beta], ["--source", "DIR/\(alpha.fileName)"], environment: ["HOST_RANKS": "DIR/\(alpha.fileName):0"])
         #expect(named.status == 1)
         #expect(named.stderrLines == ["host: error: SRC: asked"])
 
-        let alone = try await Self.fetch([alpha], environment: ["HOST_RANKS": "AlphaPlugin:none"])
+        let alone = try await Self.fetch([alpha], environment: ["HOST_RANKS": "DIR/\(alpha.fileName):none"])
         #expect(alone.status == 1)
+        let file = "DIR/\(alpha.fileName)"
         #expect(alone.stderrLines == [
-            "host: error: SRC: SRC is provided only at rank 0, which is never asked unless named (AlphaPlugin); pass --source AlphaPlugin, or give it a rank with HOST_RANKS=AlphaPlugin:128"
+            "host: error: SRC: SRC is provided only at rank 0, which is never asked unless named (\(file)); pass --source \(file), or give it a rank with HOST_RANKS=\(file):128"
         ])
 
         let directory = try await FixturePlugins.directory(containing: [alpha, beta])
         let listed = try await CommandRunner.host(
-            ["list-fetchers", "--format", "json", "--plugins-dir", directory.path], environment: ["HOST_RANKS": "AlphaPlugin:0"])
+            ["list-fetchers", "--format", "json", "--plugins-dir", directory.path], environment: ["HOST_RANKS": "\(directory.path)/\(alpha.fileName):0"])
         let rows = try Self.rows(listed.stdout)
         #expect(rows.map { $0["plugin"] as? String } == ["BetaPlugin", "AlphaPlugin"])
         #expect(rows.map { $0["rank"] as? Int } == [128, 0])
@@ -183,11 +213,12 @@ struct SourcesEndToEndTests {
     func namedSource() async throws {
         let alpha = Self.answering("AlphaPlugin", "1.00")
         let beta = Self.beta
-        #expect(Self.answerer(try await Self.fetch([alpha, beta], ["--source", "BetaPlugin"])) == "BetaPlugin")
+        #expect(Self.answerer(try await Self.fetch([alpha, beta], ["--source", "DIR/\(beta.fileName)"])) == "BetaPlugin")
         let unknown = try await Self.fetch([alpha, beta], ["--source", "GammaPlugin"])
         #expect(unknown.status == 1)
         #expect(unknown.stderrLines == [
-            "host: error: SRC: no source named GammaPlugin provides SRC; pass --source with one of its sources: AlphaPlugin, BetaPlugin"
+            "host: error: SRC: no source named GammaPlugin provides SRC; pass --source with one of its sources: DIR/\(alpha.fileName), DIR/\(beta.fileName) "
+                + "(a name selects only plugins someone vouched for; any other is named by its file)"
         ])
     }
 

@@ -17,6 +17,10 @@ struct VouchingEndToEndTests {
 
     /// The table `fetch TOOL` prints from ``api``.
     static let toolRow = "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nTOOL    USD       1.25    PriceToolsPlugin\n"
+    /// The row of the plugin at `path` when nobody vouched for it: shown with its file.
+    static func unvouchedToolRow(_ path: String) -> String {
+        "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nTOOL    USD       1.25    PriceToolsPlugin (unvouched, \(path))\n"
+    }
 
     /// One user: their configuration, cache and data directories, the
     /// marker a plugin in-process writes, and an API answering TOOL.
@@ -72,14 +76,15 @@ struct VouchingEndToEndTests {
 
         let fetch = try await user.host(["fetch", "TOOL", "--api-base-url", api], in: folder)
         #expect(fetch.status == 0, "\(fetch.stderr)")
-        #expect(fetch.stdout == Self.toolRow)
+        let file = folder.appending(path: "plugins").appending(path: Self.tools.fileName).path
+        #expect(fetch.stdout == Self.unvouchedToolRow(file))
         #expect(fetch.stderr.isEmpty, "\(fetch.stderr)")
         #expect(try !user.ranInProcess(), "fetch ran the plugin in-process")
 
         // Without the cache, every plugin loads: this one in a worker.
         let uncached = try await user.host(["fetch", "TOOL", "--no-cache", "--api-base-url", api], in: folder)
         #expect(uncached.status == 0, "\(uncached.stderr)")
-        #expect(uncached.stdout == Self.toolRow)
+        #expect(uncached.stdout == Self.unvouchedToolRow(file))
         #expect(try !user.ranInProcess(), "fetch --no-cache ran the plugin in-process")
 
         for arguments in [["list-fetchers"], ["list-fetchers"], ["list-fetchers", "--no-cache"], ["graph"]] {
@@ -132,7 +137,7 @@ struct VouchingEndToEndTests {
         let fetch = ["fetch", "TOOL", "--plugins-dir", directory.path, "--api-base-url", api]
         let digest = try await HostFixtures.sha256sum(plugin)
 
-        #expect(try await user.host(fetch).stdout == Self.toolRow)
+        #expect(try await user.host(fetch).stdout == Self.unvouchedToolRow(plugin))
         #expect(try !user.ranInProcess())
 
         let trusted = try await user.host(["trust", plugin])
@@ -157,7 +162,7 @@ struct VouchingEndToEndTests {
         let untrusted = try await user.host(["untrust", plugin])
         #expect(untrusted.status == 0, "\(untrusted.stderr)")
         #expect(untrusted.stdout == "untrusted \(plugin): it now runs in a sandboxed worker (nobody vouched for it), no longer in-process\n")
-        #expect(try await user.host(fetch).stdout == Self.toolRow)
+        #expect(try await user.host(fetch).stdout == Self.unvouchedToolRow(plugin))
         #expect(try !user.ranInProcess(), "an untrusted plugin ran in-process")
         let notThere = try await user.host(["untrust", plugin])
         #expect(notThere.status == 1)
@@ -411,7 +416,7 @@ struct VouchingEndToEndTests {
 
         let output = try await user.host(["fetch", "TOOL", "--plugins-dir", directory.path, "--api-base-url", try await Self.api()])
 
-        #expect(output.stdout == Self.toolRow)
+        #expect(output.stdout == Self.unvouchedToolRow(plugin))
         #expect(output.stderrLines == [
             "host: warning: your trust store vouches for nothing until it is fixed: refused (not writable by others): the trust store \(user.store) is in \(storeDirectory), which is group-writable (mode 0770), so other users could vouch for any plugin; run `chmod g-w \(storeDirectory)`"
         ])
