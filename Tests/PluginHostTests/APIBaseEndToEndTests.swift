@@ -64,7 +64,7 @@ struct APIBaseEndToEndTests {
         let url = "\(server.baseURL)/v2/prices/GGG-USD/spot"
         // Nobody vouched for it: the user names it by its file.
         let file = "\(directory.path)/libGammaPlugin.so"
-        let refusal = "refused http_get of \(url): it is under \(server.baseURL), the API base \(file) declares, and nobody vouched for \(file); "
+        let refusal = "refused http_get of \(url): it is under \(server.baseURL), the API base GammaPlugin declares, and nobody vouched for GammaPlugin; "
             + "to let it fetch there, pass --api-base-url \(file)=\(server.baseURL), or vouch for the plugin with `host trust`"
         #expect(refused.status == 1)
         #expect(refused.stderrLines == ["host: warning: plugin GammaPlugin: \(refusal)", "host: error: GGG: request failed: \(refusal)"])

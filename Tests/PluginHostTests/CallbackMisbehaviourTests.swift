@@ -26,7 +26,7 @@ struct CallbackMisbehaviourTests {
         let (output, elapsed) = try await fetch("NEVER", .neverCallsBack, ["--timeout", "0.5"] + flags)
         #expect(output.status == 1)
         #expect(output.stdout.contains(HostFixtures.ethRow))
-        #expect(output.stderrLines == ["host: error: NEVER: SilentPlugin never answered within 500 ms, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"])
+        #expect(output.unlabelled.stderrLines == ["host: error: NEVER: SilentPlugin never answered within 500 ms, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"])
         // Timing assumption: a 0.5 s timeout ends the run well within 60 s, however busy the machine.
         #expect(elapsed < .seconds(60))
     }
@@ -49,7 +49,7 @@ struct CallbackMisbehaviourTests {
         let (output, elapsed) = try await fetch("LATE", .callsBackLate, ["--timeout", "0.3"] + flags)
         #expect(output.status == 1)
         #expect(output.stdout.contains(HostFixtures.ethRow))
-        #expect(output.stderrLines == ["host: error: LATE: LatePlugin never answered within 300 ms, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"])
+        #expect(output.unlabelled.stderrLines == ["host: error: LATE: LatePlugin never answered within 300 ms, and had no request to the network outstanding; the plugin is stuck or lost its completion: ask its author for a fix, or raise --timeout if it is only slow"])
         // Timing assumption: a 0.5 s timeout ends the run well within 60 s, however busy the machine.
         #expect(elapsed < .seconds(60))
     }

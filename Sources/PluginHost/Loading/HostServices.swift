@@ -138,7 +138,8 @@ package final class HostServices: Sendable {
         var withheld: URLPolicy.WithheldBase?
         if base.origin == .declared, !vouched, let prefix, prefix != parsedPrefix(of: apiBases.fallback) {
             granted = []
-            withheld = URLPolicy.WithheldBase(plugin: identity?.selector ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust })
+            withheld = URLPolicy.WithheldBase(
+                plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust }, selector: identity?.selector)
         }
         return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld))
     }

@@ -38,13 +38,17 @@ package struct URLPolicy: Sendable, Equatable {
         package let baseOption: String?
         /// The command that vouches for a plugin, e.g. `host trust` in backticks; nil to name none.
         package let trustCommand: String?
+        /// How the user names the plugin in `--api-base-url PLUGIN=URL`: its
+        /// file, since nobody vouched for it and a name selects only vouched plugins.
+        package let selector: String
 
         /// Creates the record of a withheld base.
-        package init(plugin: String, base: URLPrefix, baseOption: String?, trustCommand: String? = nil) {
+        package init(plugin: String, base: URLPrefix, baseOption: String?, trustCommand: String? = nil, selector: String? = nil) {
             self.plugin = plugin
             self.base = base
             self.baseOption = baseOption
             self.trustCommand = trustCommand
+            self.selector = selector ?? plugin
         }
     }
 

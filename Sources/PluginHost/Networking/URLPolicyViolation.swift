@@ -47,7 +47,7 @@ package struct URLPolicyViolation: Error, Sendable, Equatable, CustomStringConve
         case .networking(let reason):
             return reason
         case .unvouched(let withheld):
-            let grant = withheld.baseOption.map { "pass \($0) \(withheld.plugin)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
+            let grant = withheld.baseOption.map { "pass \($0) \(withheld.selector)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
             let vouch = withheld.trustCommand.map { ", or vouch for the plugin with \($0)" } ?? ""
             return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin); to let it fetch there, \(grant)\(vouch)"
         case .tooLong(let bytes):
