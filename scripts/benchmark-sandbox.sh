@@ -3,7 +3,8 @@
 # worker, for all its new layers, than the sandbox before it):
 #   1. the confinement inside each worker, layer by layer, as `-v` prints it;
 #   2. a worker's start, exec to its first frame, in interleaved rounds:
-#      today's (every layer), the same without its namespaces, and, with
+#      today's (every layer), the same without its own root and UTS
+#      namespace (issue 35's cost), the same without its namespaces, and, with
 #      BEFORE_REF, the worker of that commit started as that host did;
 #      and the user and network namespaces a host makes once, for all its
 #      workers (scripts/probes/sandbox_start.c);
@@ -75,7 +76,10 @@ PY
 
 echo "== 2. a worker's start, exec to first frame ($rounds interleaved rounds)"
 clang -O2 -std=c11 -I Sources/CWorkerSandbox/include scripts/probes/sandbox_start.c Sources/CWorkerSandbox/worker_spawn.c -o "$work/sandbox_start"
-workers=("full:$bin/patchbay-worker" "plain:$bin/patchbay-worker")
+workers=("full:$bin/patchbay-worker" "shared:$bin/patchbay-worker" "plain:$bin/patchbay-worker")
+# The worker's own root binds the Swift runtime's directory (issue 35).
+SWIFT_RUNTIME=$(dirname "$(dirname "$(command -v swift)")")/lib/swift/linux
+export SWIFT_RUNTIME
 [ -n "$before" ] && workers+=("posix:$before/patchbay-worker")
 ${timed[@]+"${timed[@]}"} "$work/sandbox_start" "$rounds" "$plugins/libCDogecoinPlugin.so" "${workers[@]}"
 

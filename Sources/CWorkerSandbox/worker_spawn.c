@@ -19,7 +19,11 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <limits.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h> /* ST_* */
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +37,11 @@
 
 /* Enough for the few glibc wrappers a child calls; taken from the waiting thread's stack. */
 #define PB_CHILD_STACK (16 << 10)
+/* The worker's child also holds two paths while it builds its root. */
+#define PB_WORKER_STACK (64 << 10)
+/* Where the worker's root is built, before pivot_root: any directory will do,
+ * since the tmpfs mounted over it is seen only in the worker's mount namespace. */
+#define PB_ROOT_BUILD_DIRECTORY "/tmp"
 /* The descriptors a worker is given: stdio, two frame pipes, the plugin, and a spare. */
 #define PB_MAX_DESCRIPTORS 8
 
@@ -163,6 +172,89 @@ static int mount_own_proc(void) {
     return mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
 }
 
+/* Makes each directory above `relative` (a path under the working directory). */
+static int make_parents(char *relative) {
+    for (char *slash = strchr(relative, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        int made = mkdir(relative, 0755);
+        *slash = '/';
+        if (made != 0 && errno != EEXIST) return -1;
+    }
+    return 0;
+}
+
+/* The flags a bind of a mount must keep when it is remounted: in a user
+ * namespace the kernel refuses a remount that would drop any of them. */
+static unsigned long locked_flags(const char *path) {
+    struct statfs status;
+    if (statfs(path, &status) != 0) return 0;
+    unsigned long flags = 0;
+    if (status.f_flags & ST_NOSUID) flags |= MS_NOSUID;
+    if (status.f_flags & ST_NODEV) flags |= MS_NODEV;
+    if (status.f_flags & ST_NOEXEC) flags |= MS_NOEXEC;
+    if (status.f_flags & ST_NOATIME) flags |= MS_NOATIME;
+    if (status.f_flags & ST_NODIRATIME) flags |= MS_NODIRATIME;
+    if (status.f_flags & ST_RELATIME) flags |= MS_RELATIME;
+    return flags;
+}
+
+/* Puts `path` of the host's root at the same path under the working
+ * directory: a directory or file bound read-only, a symbolic link copied. */
+static int add_to_root(const char *path) {
+    char relative[PATH_MAX];
+    while (*path == '/' && path[1] == '/') path++;
+    size_t length = strlen(path);
+    if (path[0] != '/' || length < 2 || length >= sizeof relative) {
+        errno = EINVAL;
+        return -1;
+    }
+    memcpy(relative, path + 1, length);
+    struct stat status;
+    if (lstat(path, &status) != 0) return errno == ENOENT ? 0 : -1;
+    if (make_parents(relative) != 0) return -1;
+    if (S_ISLNK(status.st_mode)) {
+        char target[PATH_MAX];
+        ssize_t count = readlink(path, target, sizeof target - 1);
+        if (count < 0) return -1;
+        target[count] = '\0';
+        return symlink(target, relative);
+    }
+    if (S_ISDIR(status.st_mode)) {
+        if (mkdir(relative, 0755) != 0 && errno != EEXIST) return -1;
+    } else {
+        int fd = open(relative, O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
+        if (fd < 0) return -1;
+        close(fd);
+    }
+    if (mount(path, relative, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    return mount(NULL, relative, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | locked_flags(relative), NULL);
+}
+
+/* The worker's own root, as bubblewrap builds one: a tmpfs holding the
+ * request's paths and a /proc of the worker's PID namespace, made the root
+ * with pivot_root(".", "."), the host's root then detached beneath it.
+ * Returns the step that failed, or PB_SPAWN_STEP_NONE. */
+static uint32_t build_root(const pb_spawn_request *request) {
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return PB_SPAWN_STEP_ROOT;
+    if (mount("tmpfs", PB_ROOT_BUILD_DIRECTORY, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k,nr_inodes=512") != 0) return PB_SPAWN_STEP_ROOT;
+    if (chdir(PB_ROOT_BUILD_DIRECTORY) != 0) return PB_SPAWN_STEP_ROOT;
+    for (uint32_t i = 0; i < request->root_path_count; i++) {
+        if (add_to_root(request->root_paths[i]) != 0) return PB_SPAWN_STEP_ROOT;
+    }
+    if (mkdir("proc", 0555) != 0) return PB_SPAWN_STEP_ROOT;
+    /* Its own processes only (hidepid=2), and none of the kernel's files
+     * (subset=pid, Linux 5.8): no cmdline, stat, loadavg, keys or sys. */
+    const unsigned long proc_flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+    if (mount("proc", "proc", "proc", proc_flags, "hidepid=2,subset=pid") != 0 && mount("proc", "proc", "proc", proc_flags, "hidepid=2") != 0) {
+        return PB_SPAWN_STEP_PROC;
+    }
+    if (syscall(SYS_pivot_root, ".", ".") != 0) return PB_SPAWN_STEP_ROOT;
+    if (umount2(".", MNT_DETACH) != 0) return PB_SPAWN_STEP_ROOT;
+    if (chdir("/") != 0) return PB_SPAWN_STEP_ROOT;
+    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0) return PB_SPAWN_STEP_ROOT;
+    return PB_SPAWN_STEP_NONE;
+}
+
 /* The task cap: pid_max of the worker's own PID namespace (Linux 6.14). */
 static int cap_tasks(uint32_t max_tasks) {
     char text[40];
@@ -216,9 +308,17 @@ static int worker_child(void *argument) {
     spawn_state *state = argument;
     const pb_spawn_request *request = state->request;
     if ((request->namespaces & PB_SPAWN_USER) && write_id_maps(request->uid, request->gid) != 0) fail(state, PB_SPAWN_STEP_ID_MAP);
-    if ((request->namespaces & PB_SPAWN_PID) && mount_own_proc() != 0) fail(state, PB_SPAWN_STEP_PROC);
+    int own_root = (request->namespaces & PB_SPAWN_ROOT) != 0;
+    /* With a root of its own, its /proc is mounted there instead. */
+    if ((request->namespaces & PB_SPAWN_PID) && !own_root && mount_own_proc() != 0) fail(state, PB_SPAWN_STEP_PROC);
+    /* pid_max is the writer's PID namespace's, through any /proc. */
     if ((request->namespaces & PB_SPAWN_PID) && request->max_tasks && cap_tasks(request->max_tasks) != 0) {
         state->task_cap_errno = errno ? errno : EINVAL;
+    }
+    if ((request->namespaces & PB_SPAWN_UTS) && sethostname(PB_SPAWN_HOST_NAME, sizeof PB_SPAWN_HOST_NAME - 1) != 0) fail(state, PB_SPAWN_STEP_UTS);
+    if (own_root) {
+        uint32_t failed = build_root(request);
+        if (failed != PB_SPAWN_STEP_NONE) fail(state, failed);
     }
     /* A probe: the namespaces were made, which is all it asks. */
     if (request->path == NULL) _exit(0);
@@ -246,6 +346,7 @@ static int step_child(void *argument) {
     if (request->namespaces & PB_SPAWN_PID) flags |= CLONE_NEWPID;
     if (request->namespaces & PB_SPAWN_IPC) flags |= CLONE_NEWIPC;
     if (request->namespaces & PB_SPAWN_MOUNT) flags |= CLONE_NEWNS;
+    if (request->namespaces & PB_SPAWN_UTS) flags |= CLONE_NEWUTS;
     /* Returns once the worker has called execve or exited. */
     pid_t worker = clone(worker_child, state->worker_stack_top, flags, state);
     if (worker < 0) fail(state, PB_SPAWN_STEP_NAMESPACES);
@@ -256,10 +357,13 @@ static int step_child(void *argument) {
 int pb_spawn_worker(const pb_spawn_request *request, pb_spawn_result *caller_result) {
     pb_spawn_result result = {.struct_size = sizeof result, .pid = -1};
     char step_stack[PB_CHILD_STACK] __attribute__((aligned(16)));
-    char worker_stack[PB_CHILD_STACK] __attribute__((aligned(16)));
+    char worker_stack[PB_WORKER_STACK] __attribute__((aligned(16)));
     spawn_state state = {.request = request, .worker = -1, .worker_stack_top = worker_stack + sizeof worker_stack};
 
+    const uint32_t root_needs = PB_SPAWN_PID | PB_SPAWN_MOUNT;
     int valid = request->descriptor_count <= PB_MAX_DESCRIPTORS && (!(request->namespaces & PB_SPAWN_PID) || (request->namespaces & PB_SPAWN_MOUNT)) &&
+                (!(request->namespaces & PB_SPAWN_ROOT) || (request->namespaces & root_needs) == root_needs) &&
+                (request->root_path_count == 0 || request->root_paths != NULL) &&
                 (!(request->namespaces & PB_SPAWN_NET) || request->shared_net_fd >= 0);
     if (!valid) {
         result.failed_step = PB_SPAWN_STEP_START;

@@ -72,15 +72,16 @@ struct IsolationEndToEndTests {
     func childOutlivesWorker() async throws {
         let directory = try await FixturePlugins.directory(with: [.spawnsChild])
 
-        // The sandbox stops `system()` (no fork, no exec, /bin unreadable):
-        // without those two layers the child starts, and the host must
-        // still not wait for it (SandboxEndToEndTests covers the sandbox).
-        let output = try await fetch(["SPAWN"], in: directory, ["--isolate"], environment: ["HOST_SANDBOX_DISABLE": "landlock,seccomp"])
+        // The sandbox stops `system()` (no fork, no exec, /bin unreadable,
+        // and no /bin/sh in the worker's own root): without those layers the
+        // child starts, and the host must still not wait for it
+        // (SandboxEndToEndTests covers the sandbox).
+        let output = try await fetch(["SPAWN"], in: directory, ["--isolate"], environment: ["HOST_SANDBOX_DISABLE": "landlock,seccomp,namespaces"])
 
         #expect(output.status == 0)
         #expect(output.stdout.contains("SPAWN   USD       3.00"))
         #expect(output.stderrLines == [
-            "host: warning: isolated plugins run without a sandbox on this machine: no Landlock (turned off for this run); no seccomp filter (turned off for this run); they are still isolated from the host as processes"
+            "host: warning: isolated plugins run without a sandbox on this machine: no Landlock (turned off for this run); no seccomp filter (turned off for this run); no namespaces (turned off for this run); they are still isolated from the host as processes"
         ])
     }
 

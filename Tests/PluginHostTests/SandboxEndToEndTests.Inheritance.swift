@@ -82,8 +82,11 @@ extension SandboxEndToEndTests {
     }
 
     @Test(
-        "The controlling terminal: open(/dev/tty) fails, by Landlock, and by the worker's own session without it",
-        arguments: [([String: String](), "open(/dev/tty): Permission denied"), (["HOST_SANDBOX_DISABLE": "landlock"], "open(/dev/tty): No such device or address")]
+        "The controlling terminal: open(/dev/tty) fails: no /dev in its own root, by Landlock without that, and by the worker's own session without both",
+        arguments: [
+            ([String: String](), "open(/dev/tty): No such file or directory"), (["HOST_SANDBOX_DISABLE": "namespaces"], "open(/dev/tty): Permission denied"),
+            (["HOST_SANDBOX_DISABLE": "landlock,namespaces"], "open(/dev/tty): No such device or address"),
+        ]
     )
     func noControllingTerminal(environment: [String: String], expected: String) async throws {
         let directory = try await FixturePlugins.directory(containing: [Self.attack("OPEN_TTY")])

@@ -11,7 +11,12 @@
  *           from before it, today's sandbox;
  *   plain   pb_spawn_worker with no namespace, the allow-listed environment
  *           and the output pipe: every layer but the namespaces;
- *   full    pb_spawn_worker with every namespace, as the host starts one now.
+ *   shared  pb_spawn_worker with every namespace but the UTS one and the
+ *           worker's own root: as the host started one before issue 35;
+ *   full    pb_spawn_worker with every namespace and a root of its own, as
+ *           the host starts one now: the root holds the worker's directory,
+ *           $SWIFT_RUNTIME (the Swift runtime's directory, when set) and the
+ *           system's library directories, as `WorkerRoot` computes them.
  *
  * The namespaces every worker of a host shares are made once, before the
  * rounds, and timed on their own (`pb_spawn_prepare_shared`), ROUNDS times
@@ -33,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,7 +47,22 @@
 
 extern char **environ;
 
-typedef enum mode { MODE_POSIX, MODE_PLAIN, MODE_FULL } mode;
+typedef enum mode { MODE_POSIX, MODE_PLAIN, MODE_FULL, MODE_SHARED } mode;
+
+/* The worker's own root, as WorkerRoot makes it for `worker` (no path there lies beneath another). */
+static const char *root_paths[8];
+static uint32_t root_path_count;
+static void plan_root(const char *worker) {
+    static char directory[PATH_MAX], runtime[PATH_MAX];
+    if (realpath(worker, directory)) {
+        *strrchr(directory, '/') = '\0';
+        root_paths[root_path_count++] = directory;
+    }
+    const char *swift = getenv("SWIFT_RUNTIME");
+    if (swift && realpath(swift, runtime)) root_paths[root_path_count++] = runtime;
+    static const char *const system[] = {"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache"};
+    for (size_t i = 0; i < sizeof system / sizeof *system; i++) root_paths[root_path_count++] = system[i];
+}
 
 static pb_spawn_shared shared = {.struct_size = sizeof shared, .user_fd = -1, .net_fd = -1};
 static char *allowed_environment[] = {"SWIFT_BACKTRACE=enable=no,swift-backtrace=", "LIBDISPATCH_LOG=NO", NULL};
@@ -82,7 +103,9 @@ static double start_once(mode mode, const char *path, int plugin, int null_devic
     } else {
         int32_t descriptors[] = {null_device, output[1], output[1], down[0], up[1], plugin};
         pb_spawn_request request = {
-            .struct_size = sizeof request, .namespaces = mode == MODE_FULL ? PB_SPAWN_ALL_NAMESPACES : 0, .path = path, .argv = argv,
+            .struct_size = sizeof request,
+            .namespaces = mode == MODE_FULL ? PB_SPAWN_ALL_NAMESPACES : mode == MODE_SHARED ? PB_SPAWN_ALL_NAMESPACES & ~(PB_SPAWN_ROOT | PB_SPAWN_UTS) : 0,
+            .root_paths = root_paths, .root_path_count = mode == MODE_FULL ? root_path_count : 0, .path = path, .argv = argv,
             .envp = allowed_environment, .descriptors = descriptors, .descriptor_count = 6, .shared_user_fd = shared.user_fd,
             .shared_net_fd = shared.net_fd, .uid = getuid(), .gid = getgid(), .max_tasks = 300,
         };
@@ -160,8 +183,12 @@ int main(int argc, char **argv) {
             return 64;
         }
         *colon = '\0';
-        modes[w] = strcmp(argv[3 + w], "posix") == 0 ? MODE_POSIX : strcmp(argv[3 + w], "plain") == 0 ? MODE_PLAIN : MODE_FULL;
+        modes[w] = strcmp(argv[3 + w], "posix") == 0   ? MODE_POSIX
+                   : strcmp(argv[3 + w], "plain") == 0  ? MODE_PLAIN
+                   : strcmp(argv[3 + w], "shared") == 0 ? MODE_SHARED
+                                                        : MODE_FULL;
         paths[w] = colon + 1;
+        if (modes[w] == MODE_FULL && root_path_count == 0) plan_root(paths[w]);
     }
     pb_spawn_prepare_shared(getuid(), getgid(), &shared);
     if (shared.net_fd < 0) fprintf(stderr, "sandbox_start: no shared network namespace: %s\n", strerror(shared.net_errno));
@@ -191,7 +218,7 @@ int main(int argc, char **argv) {
     }
     double load[1] = {0};
     getloadavg(load, 1);
-    static const char *const names[] = {"posix", "plain", "full"};
+    static const char *const names[] = {"posix", "plain", "full", "shared"};
     for (int w = 0; w < workers; w++) {
         char name[4096];
         snprintf(name, sizeof name, "%s:%s", names[modes[w]], paths[w]);

@@ -13,8 +13,12 @@
  *                                        setns(shared network namespace)
  *                                        clone(VM|VFORK|PARENT|NEWUSER|NEWPID|NEWIPC|NEWNS) ──> worker
  *                                        _exit                                                   uid and gid map
- *                                                                                                a /proc of its own
  *                                                                                                pid_max: the task cap
+ *                                                                                                host name (UTS)
+ *                                                                                                a root of its own:
+ *                                                                                                  tmpfs, read-only binds,
+ *                                                                                                  /proc (hidepid, subset=pid),
+ *                                                                                                  pivot_root, old root detached
  *                                                                                                parent-death signal
  *                                                                                                setsid, descriptors
  *                                                                                                execve
@@ -37,6 +41,12 @@
  *   signals it raises. Its /proc is mounted afresh, so that the Swift
  *   runtime finds its threads at /proc/<tid> (the host's /proc numbers them
  *   in the host's namespace), and so that no other process appears there.
+ * - Its root is its own (PB_SPAWN_ROOT), as bubblewrap builds one: a tmpfs
+ *   with read-only binds of the worker's directory, the Swift runtime's and
+ *   the system's libraries, and /proc; pivot_root(2) onto it, and the host's
+ *   root unmounted. `stat`, `readlink`, `getcwd` and /proc/self/mountinfo,
+ *   which Landlock does not govern, then show nothing of the host's files;
+ *   /proc's subset=pid hides the kernel's own files (cmdline, stat, keys).
  *
  * Every call here is made on one thread of the host at a time (its spawn
  * thread); the children run on stacks taken from that thread's stack, while
@@ -64,10 +74,22 @@ typedef enum pb_spawn_namespace {
     PB_SPAWN_NET = 1u << 3,
     /** A mount namespace of its own, where its /proc is mounted. */
     PB_SPAWN_MOUNT = 1u << 4,
+    /** A UTS namespace of its own, whose host name is `PB_SPAWN_HOST_NAME`. */
+    PB_SPAWN_UTS = 1u << 5,
+    /**
+     * A root of its own (`pb_spawn_request.root_paths`): a tmpfs holding
+     * only those paths, read-only, and a /proc of its PID namespace with
+     * hidepid=2 and subset=pid; the host's root is unmounted. Needs
+     * PB_SPAWN_PID and PB_SPAWN_MOUNT.
+     */
+    PB_SPAWN_ROOT = 1u << 6,
 } pb_spawn_namespace;
 
 /** Every namespace above. */
-#define PB_SPAWN_ALL_NAMESPACES 0x1Fu
+#define PB_SPAWN_ALL_NAMESPACES 0x7Fu
+
+/** The host name a worker sees in its UTS namespace (uname, gethostname). */
+#define PB_SPAWN_HOST_NAME "patchbay-worker"
 
 /** Where a start failed, in `pb_spawn_result.failed_step`. */
 typedef enum pb_spawn_step {
@@ -88,6 +110,10 @@ typedef enum pb_spawn_step {
     PB_SPAWN_STEP_SETUP = 7,
     /** execve(2) of the worker executable. */
     PB_SPAWN_STEP_EXEC = 8,
+    /** sethostname(2) in the worker's UTS namespace. */
+    PB_SPAWN_STEP_UTS = 9,
+    /** Building the worker's own root: the tmpfs, a read-only bind, pivot_root(2) or unmounting the host's root. */
+    PB_SPAWN_STEP_ROOT = 10,
 } pb_spawn_step;
 
 /** The namespaces every worker of one host shares. */
@@ -140,6 +166,17 @@ typedef struct pb_spawn_request {
      * The kernel's least pid_max is 301, so at least 300.
      */
     uint32_t max_tasks;
+    /**
+     * What the worker's own root holds (PB_SPAWN_ROOT), besides its /proc:
+     * absolute paths, borrowed, each made at the same path in the new root.
+     * A directory or a file is bound read-only (with what is mounted beneath
+     * it), a symbolic link is copied as a link, a missing path is left out.
+     * None may lie beneath another. The worker executable must be beneath
+     * one, at `path`.
+     */
+    const char *const *root_paths;
+    /** Number of entries at `root_paths`. */
+    uint32_t root_path_count;
 } pb_spawn_request;
 
 /** What `pb_spawn_worker` did. Filled in by the call. */

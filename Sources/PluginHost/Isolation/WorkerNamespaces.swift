@@ -19,7 +19,9 @@ final class WorkerNamespaces: Sendable {
 
     /// One namespace, as a bit of `pb_spawn_namespace` and as a report names it.
     enum Kind: CaseIterable, Sendable {
-        case user, pid, ipc, network, mount
+        case user, pid, ipc, network, mount, uts
+        /// Not a namespace, but made in the mount namespace and refused as one: its own root (``WorkerRoot``).
+        case root
 
         var bit: UInt32 {
             switch self {
@@ -28,6 +30,8 @@ final class WorkerNamespaces: Sendable {
             case .ipc: PB_SPAWN_IPC.rawValue
             case .network: PB_SPAWN_NET.rawValue
             case .mount: PB_SPAWN_MOUNT.rawValue
+            case .uts: PB_SPAWN_UTS.rawValue
+            case .root: PB_SPAWN_ROOT.rawValue
             }
         }
 
@@ -39,6 +43,8 @@ final class WorkerNamespaces: Sendable {
             case .ipc: "IPC namespace"
             case .network: "network namespace"
             case .mount: "mount namespace"
+            case .uts: "UTS namespace"
+            case .root: "root of its own"
             }
         }
     }
@@ -54,12 +60,15 @@ final class WorkerNamespaces: Sendable {
         var namespaces: UInt32
         var sharedUser: Int32
         var sharedNetwork: Int32
+        /// What its own root holds, when it gets one.
+        var root: WorkerRoot?
 
         /// No namespace at all: a run that turns them off.
-        static let none = Plan(namespaces: 0, sharedUser: -1, sharedNetwork: -1)
+        static let none = Plan(namespaces: 0, sharedUser: -1, sharedNetwork: -1, root: nil)
 
         /// A start in these namespaces, of this host's uid and gid, with the
         /// task cap; the caller fills in what to run, or leaves it a probe.
+        /// Its root paths point into ``root``, which the caller keeps alive.
         var request: pb_spawn_request {
             var request = pb_spawn_request()
             request.struct_size = UInt32(MemoryLayout<pb_spawn_request>.size)
@@ -69,6 +78,7 @@ final class WorkerNamespaces: Sendable {
             request.uid = getuid()
             request.gid = getgid()
             request.max_tasks = WorkerNamespaces.maximumTasks
+            if namespaces & PB_SPAWN_ROOT.rawValue != 0 { root?.fill(&request) }
             return request
         }
     }
@@ -94,8 +104,12 @@ final class WorkerNamespaces: Sendable {
     /// What the next worker starts in. Makes the shared namespaces the
     /// first time, which takes about a millisecond: call it from the thread
     /// that starts workers, or one that may wait.
-    func plan() -> Plan {
-        state.withLock { state in
+    /// - Parameter executable: The real path of the worker to run, whose
+    ///   root (``WorkerRoot``) holds it; nil for a probe, whose root holds
+    ///   the libraries only.
+    func plan(executable: String? = nil) -> Plan {
+        let root = WorkerRoot.forWorker(executable)
+        return state.withLock { state in
             if !state.prepared {
                 state.prepared = true
                 var shared = pb_spawn_shared()
@@ -108,7 +122,7 @@ final class WorkerNamespaces: Sendable {
                     state.refused.append((.network, Self.refusal(shared.net_errno)))
                 }
             }
-            return Plan(namespaces: state.namespaces, sharedUser: state.sharedUser, sharedNetwork: state.sharedNetwork)
+            return Plan(namespaces: state.namespaces, sharedUser: state.sharedUser, sharedNetwork: state.sharedNetwork, root: root)
         }
     }
 
@@ -121,11 +135,14 @@ final class WorkerNamespaces: Sendable {
         switch pb_spawn_step(result.failed_step) {
         case PB_SPAWN_STEP_JOIN_USER, PB_SPAWN_STEP_ID_MAP: kinds = [.user]
         case PB_SPAWN_STEP_JOIN_NET: kinds = [.network]
-        case PB_SPAWN_STEP_PROC: kinds = [.pid]
+        // Its own root needs its PID and mount namespaces (its /proc is the PID namespace's).
+        case PB_SPAWN_STEP_PROC: kinds = [.pid, .root]
+        case PB_SPAWN_STEP_UTS: kinds = [.uts]
+        case PB_SPAWN_STEP_ROOT: kinds = [.root]
         case PB_SPAWN_STEP_NAMESPACES:
             // clone does not say which flag it refused: without a user
             // namespace of its own first, then without any new one.
-            kinds = plan.namespaces & Kind.user.bit != 0 ? [.user] : [.pid, .ipc, .mount]
+            kinds = plan.namespaces & Kind.user.bit != 0 ? [.user] : [.pid, .ipc, .mount, .uts, .root]
         default: return false
         }
         let asked = kinds.filter { plan.namespaces & $0.bit != 0 }

@@ -60,6 +60,8 @@ struct WorkerProcess: Sendable {
     /// - Throws: ``WorkerError`` with the reason when a pipe or the start fails.
     static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers = []) async throws(WorkerError) -> WorkerProcess {
         let environment = WorkerEnvironment.make(from: ProcessInfo.processInfo.environment, skipping: skipped)
+        // Its own root holds the real path only (``WorkerRoot``).
+        let executable = WorkerRoot.realPath(executable)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerError>, Never>) in
             // One thread runs every start: it is the parent whose death kills
             // the worker, and it never ends; and no other start of ours runs
@@ -115,7 +117,7 @@ struct WorkerProcess: Sendable {
         // A start the kernel refuses a namespace for is tried again without
         // it, and so is every later one; there are five to leave out.
         for _ in 0...WorkerNamespaces.Kind.allCases.count {
-            let plan = skipped.contains(.namespaces) ? .none : WorkerNamespaces.shared.plan()
+            let plan = skipped.contains(.namespaces) ? .none : WorkerNamespaces.shared.plan(executable: executable)
             var request = plan.request
             result = pb_spawn_result()
             result.struct_size = UInt32(MemoryLayout<pb_spawn_result>.size)
@@ -128,7 +130,7 @@ struct WorkerProcess: Sendable {
                         envp.withUnsafeBufferPointer { envp in
                             request.argv = argv.baseAddress
                             request.envp = envp.baseAddress
-                            return pb_spawn_worker(&request, &result) == 0
+                            return withExtendedLifetime(plan) { pb_spawn_worker(&request, &result) == 0 }
                         }
                     }
                 }
