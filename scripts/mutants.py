@@ -207,6 +207,9 @@ def balanced_end(text, start, opening="(", closing=")"):
     return -1
 
 
+# Flags whose value is 0: dropping one from a bit-or changes nothing.
+ZERO_FLAGS = {"O_RDONLY", "PROT_NONE", "F_OK", "SEEK_SET"}
+
 SWIFT_NEUTRAL = [
     (r"Bool\??", ["false", "true"]),
     (r"(U?Int(8|16|32|64)?|Double|Float|Duration|size_t|Int32)", ["0"]),
@@ -351,6 +354,8 @@ def line_mutants(path, text, lines, number, starts, mask):
         if "||" in m.group(1):
             continue
         for k in range(len(parts)):
+            if parts[k] in ZERO_FLAGS:
+                continue
             rest = " | ".join(parts[:k] + parts[k + 1:])
             replaced(line[:m.start()] + rest + line[m.end():], f"{parts[k]} dropped from {m.group(1)}", "drop-flag")
 

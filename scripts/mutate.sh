@@ -665,7 +665,7 @@ fi
 
 if [ -n "$diff_base" ]; then
     elapsed=$((SECONDS - run_started))
-    rate=$(awk -v n="$ran" -v s="$elapsed" 'BEGIN { printf "%.2f", s > 0 ? n * 60 / s : 0 }')
+    rate=$(awk -v n="$ran" -v s="$elapsed" 'BEGIN { printf "%.2f", (s > 0) ? n * 60 / s : 0 }')
     echo "${#ids[@]} mutants: $killed killed ($by_compiler by a compile error), $survived survived, $equivalent equivalent, $stale stale, $skipped not run (--minutes); $ran run in $((elapsed / 60)) min $((elapsed % 60)) s, $rate a minute"
     [ "$survived" = 0 ] && [ "$stale" = 0 ]
     exit
