@@ -53,6 +53,26 @@
 #                                           once, and the table names every id,
 #                                           without building (seconds)
 #        KEEP=1 scripts/mutate.sh ...       keep each mutant's build and test log
+#        scripts/mutate.sh --diff BASE      generated mutants, not the list: every
+#                                           operator of scripts/mutants.py on every
+#                                           line of Sources/ changed since BASE
+#            [--sample N] [--seed S]        N of them, chosen at random by S
+#            [--minutes M]                  start no mutant after M minutes
+#
+# --diff prints one line per mutant,
+#
+#   KILLED      id  file:line  operator  (seconds)  what changed
+#   SURVIVED    ...                                 no test noticed: write one, or
+#                                                   record it in Tests/mutants-equivalent.txt
+#   EQUIVALENT  ...                                 recorded there, with its reason; not run
+#
+# then the counts, the minutes and the mutants a minute, and exits 1 if any
+# survived. Each mutant runs the suites mapped to its folder (TEST_MAP in
+# scripts/mutants.py, plus the filters of this list's rows for its file), or
+# with --suite the whole suite. Tests/mutants-equivalent.txt holds one row
+# per equivalent mutant: id, file:line, operator and a reason a reviewer can
+# check, tab-separated; --check fails on a row whose mutant the tree no
+# longer generates.
 #
 # --rotate cuts the list into slices of N, dealt round-robin (slice k holds
 # rows k, k+S, k+2S, … of S slices), so a slice spans the areas. The slice is
@@ -222,7 +242,7 @@ list() {
     mutation url-redirect Sources/PluginHost/Loading/HostServices.swift 'current = try urlPolicy.checkRedirect(to: location, from: current, asked: text)' 'current = try URLPolicy.apiBase(location).checkRedirect(to: location, from: current, asked: text)' 'HostServicesPolicyTests' "a redirect is followed wherever it leads"
     mutation redirect-hop-timeout Sources/PluginHost/Loading/HostServices.swift 'let remaining = hop == 0 ? timeout : deadline - clock.now' 'let remaining = timeout' 'HostServicesPolicyTests/(redirectChainSharesTheDeadline|redirectChainTimesOut)' "each hop of a redirect chain gets the whole timeout, so a chain outlasts it"
     mutation retry-hop-timeout Sources/PluginHost/Loading/HostServices+Retries.swift '            hopTimeout = deadline - clock.now' '            hopTimeout = timeout' 'HostServicesPolicyTests/retriesShareTheDeadline' "each retry gets the whole timeout, so retries outlast it"
-    mutation file-root-boundary Sources/PluginHost/Networking/FileNetworking.swift 'path.hasPrefix(root + "/")' 'path.hasPrefix(root)' 'FileNetworkingTests' "a file read may go to a sibling of its root (/srv/prices-secret for /srv/prices)"
+    mutation file-root-boundary Sources/PluginHost/Networking/FileNetworking.swift 'path.utf8.starts(with: (root + "/").utf8)' 'path.utf8.starts(with: root.utf8)' 'FileNetworkingTests' "a file read may go to a sibling of its root (/srv/prices-secret for /srv/prices)"
     mutation file-resolve-beneath Sources/CFileBeneath/file_beneath.c 'how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;' 'how.resolve = RESOLVE_NO_MAGICLINKS;' 'FileNetworkingTests' "file reads follow '..' and symlinks out of their root"
     area https "HTTPS and proxies"
     mutation tls-no-verification Sources/HostHTTP/HTTPClients.swift 'var tls = TLSConfiguration.makeClientConfiguration()' 'var tls = TLSConfiguration.makeClientConfiguration(); tls.certificateVerification = .none' 'NetworkEndToEndTests/untrusted' "an HTTPS server's certificate is not verified"
@@ -280,7 +300,7 @@ table=docs/PROTECTIVE_CHECKS.md
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
-mode=all only="" area_wanted="" rotate="" suite=0
+mode=all only="" area_wanted="" rotate="" suite=0 diff_base="" sample=0 seed=0 minutes=""
 while [ $# -gt 0 ]; do
     case $1 in
         --list) mode=list ;;
@@ -297,6 +317,15 @@ while [ $# -gt 0 ]; do
         --area) [ $# -ge 2 ] || { echo "mutate: --area needs a name; --list shows them" >&2; exit 64; }
                 area_wanted=$2; shift ;;
         --area=*) area_wanted=${1#--area=} ;;
+        --diff) [ $# -ge 2 ] || { echo "mutate: --diff needs a commit, e.g. --diff HEAD~1" >&2; exit 64; }
+                diff_base=$2; shift ;;
+        --diff=*) diff_base=${1#--diff=} ;;
+        --sample) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "mutate: --sample takes a whole number of mutants, e.g. --sample 20" >&2; exit 64; }
+                sample=$2; shift ;;
+        --seed) [ $# -ge 2 ] || { echo "mutate: --seed needs a value" >&2; exit 64; }
+                seed=$2; shift ;;
+        --minutes) [ $# -ge 2 ] && [[ $2 =~ ^[1-9][0-9]*$ ]] || { echo "mutate: --minutes takes a whole number, e.g. --minutes 10" >&2; exit 64; }
+                minutes=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "mutate: unknown argument '$1'; see --help" >&2; exit 64 ;;
     esac
@@ -306,14 +335,35 @@ if [ -n "$rotate" ] && ! [[ $rotate =~ ^[1-9][0-9]*$ ]]; then
     echo "mutate: --rotate takes a whole number of mutations, e.g. --rotate 6" >&2; exit 64
 fi
 
-# Collect the list into parallel arrays.
+if [ -n "$diff_base" ] && { [ "$mode" != all ] || [ -n "$only$area_wanted$rotate" ]; }; then
+    echo "mutate: --diff goes with --sample, --seed, --minutes and --suite only" >&2; exit 64
+fi
+if [ -z "$diff_base" ] && [ "$sample$seed" != 00 -o -n "$minutes" ]; then
+    echo "mutate: --sample, --seed and --minutes go with --diff" >&2; exit 64
+fi
+
+# Collect the list into parallel arrays. A generated mutant (--diff) has its
+# mutated file in mutants_dir, and where it is (file:line operator) in wheres.
 ids=() areas=() titles=() files=() patterns=() replacements=() filters=() descriptions=()
+wheres=() equivalents=()
 current_area="" current_title=""
 area() { current_area=$1 current_title=$2; }
 mutation() {
     ids+=("$1") areas+=("$current_area") titles+=("$current_title") files+=("$2") patterns+=("$3") replacements+=("$4") filters+=("$5") descriptions+=("$6")
 }
 list
+mutants_dir=.build/mutants
+if [ -n "$diff_base" ]; then
+    ids=() files=() filters=() descriptions=()
+    rm -rf "$mutants_dir"
+    generated=$(python3 scripts/mutants.py list --diff "$diff_base" --sample "$sample" --seed "$seed" --out "$mutants_dir") || exit $?
+    while IFS=$'\t' read -r m_id m_file m_line m_operator m_filter m_reason m_description; do
+        ids+=("$m_id") files+=("$m_file") filters+=("$m_filter") descriptions+=("$m_description")
+        wheres+=("$m_file:$m_line $m_operator") equivalents+=("$m_reason")
+    done <<<"$generated"
+    [ -n "$generated" ] || ids=()
+    if [ ${#ids[@]} = 0 ]; then echo "mutate: no mutant on the lines of Sources/ changed since $diff_base"; exit 0; fi
+fi
 
 if [ "$mode" = table ]; then
     # The table's text up to its first section, then one section per run of
@@ -347,7 +397,9 @@ if [ "$mode" = list ]; then
 fi
 
 selected=()
-if [ -n "$only" ]; then
+if [ -n "$diff_base" ]; then
+    selected=("${!ids[@]}")
+elif [ -n "$only" ]; then
     IFS=, read -r -a wanted <<<"$only"
     for id in "${wanted[@]}"; do
         found=""
@@ -432,6 +484,8 @@ if [ -f "$restore_dir/path" ]; then
 fi
 
 if [ "$mode" = check ]; then
+    # The ledger of equivalent generated mutants: every row still names one.
+    python3 scripts/mutants.py check || ledger_stale=1
     stale=0
     for i in "${selected[@]}"; do
         count=$(occurrences "${files[$i]}" "${patterns[$i]}")
@@ -465,7 +519,7 @@ if [ "$mode" = check ]; then
         unlisted=1
     fi
     echo "${#selected[@]} checked, $stale stale, $unlisted not matching the table"
-    [ "$stale" = 0 ] && [ "$unlisted" = 0 ]
+    [ "$stale" = 0 ] && [ "$unlisted" = 0 ] && [ -z "${ledger_stale:-}" ]
     exit
 fi
 
@@ -528,11 +582,23 @@ if ! run "$build_timeout" "$logs/build.log" swift build --build-tests; then
     exit 2
 fi
 
-killed=0 survived=0 stale=0
+killed=0 survived=0 stale=0 equivalent=0 by_compiler=0 ran=0 skipped=0
+run_started=$SECONDS
 for i in "${selected[@]}"; do
     id=${ids[$i]} file=${files[$i]} description=${descriptions[$i]}
     started=$SECONDS
     verdict="" note=""
+    if [ -n "$diff_base" ]; then
+        if [ "${equivalents[$i]}" != - ]; then
+            equivalent=$((equivalent + 1))
+            printf '%-10s  %s  %s  %s — %s\n' EQUIVALENT "$id" "${wheres[$i]}" "$description" "${equivalents[$i]}"
+            continue
+        fi
+        if [ -n "$minutes" ] && [ $((SECONDS - run_started)) -ge $((minutes * 60)) ]; then
+            skipped=$((skipped + 1))
+            continue
+        fi
+    fi
 
     mkdir -p "$restore_dir"
     cp -p "$file" "$restore_dir/original"
@@ -540,7 +606,16 @@ for i in "${selected[@]}"; do
     printf '%s\n' "$file" >"$restore_dir/path"
     current_file=$file
     status=0
-    replace_once "$file" "${patterns[$i]}" "${replacements[$i]}" "$restore_dir/mutated" || status=$?
+    if [ -n "$diff_base" ]; then
+        # The generator's whole mutated file, if the file is still the one it read.
+        if [ "$(sha "$file")" = "$(cat "$mutants_dir/$id.sha256")" ]; then
+            cp "$mutants_dir/$id" "$restore_dir/mutated"
+        else
+            status=3
+        fi
+    else
+        replace_once "$file" "${patterns[$i]}" "${replacements[$i]}" "$restore_dir/mutated" || status=$?
+    fi
     if [ "$status" = 0 ]; then
         # Recorded before the file changes, so that a run killed at any point
         # can be undone by the next.
@@ -556,6 +631,7 @@ for i in "${selected[@]}"; do
     else
         if ! run "$build_timeout" "$logs/$id.build.log" swift build --build-tests; then
             verdict=KILLED note=" — by a compile error"
+            by_compiler=$((by_compiler + 1))
         else
             status=0
             if [ "$suite" = 1 ]; then
@@ -578,12 +654,17 @@ for i in "${selected[@]}"; do
         fi
     fi
     restore
+    ran=$((ran + 1))
     case $verdict in
         KILLED) killed=$((killed + 1)) ;;
         SURVIVED) survived=$((survived + 1)) ;;
         STALE) stale=$((stale + 1)) ;;
     esac
-    printf '%-8s  %-30s (%4d s)  %s%s\n' "$verdict" "$id" $((SECONDS - started)) "$description" "$note"
+    if [ -n "$diff_base" ]; then
+        printf '%-10s  %s  %s  (%d s)  %s%s\n' "$verdict" "$id" "${wheres[$i]}" $((SECONDS - started)) "$description" "$note"
+    else
+        printf '%-8s  %-30s (%4d s)  %s%s\n' "$verdict" "$id" $((SECONDS - started)) "$description" "$note"
+    fi
 done
 
 # Leave .build as it was: built from the unmutated tree.
@@ -593,5 +674,12 @@ if ! run "$build_timeout" "$logs/build.log" swift build --build-tests; then
     exit 2
 fi
 
+if [ -n "$diff_base" ]; then
+    elapsed=$((SECONDS - run_started))
+    rate=$(awk -v n="$ran" -v s="$elapsed" 'BEGIN { printf "%.2f", (s > 0) ? n * 60 / s : 0 }')
+    echo "${#ids[@]} mutants: $killed killed ($by_compiler by a compile error), $survived survived, $equivalent equivalent, $stale stale, $skipped not run (--minutes); $ran run in $((elapsed / 60)) min $((elapsed % 60)) s, $rate a minute"
+    [ "$survived" = 0 ] && [ "$stale" = 0 ]
+    exit
+fi
 echo "$killed killed, $survived survived, $stale stale"
 [ "$survived" = 0 ] && [ "$stale" = 0 ]

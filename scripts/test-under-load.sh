@@ -8,27 +8,31 @@
 # more) at the tests' own priority, and runs `swift test --skip-build`
 # --runs times in a row. The loops stop when the script ends, however it ends.
 #
-# Usage: scripts/test-under-load.sh [--runs N] [--extra N] [-- ARGS...]
+# Usage: scripts/test-under-load.sh [--runs N] [--extra N | --load N] [-- ARGS...]
 #        ARGS go to `swift test --skip-build` (e.g. --filter PatchbayTests).
+#        --load N runs N busy loops in all, whatever the cores: --load 40
+#        is forty on two cores, the load at which the suite must still pass.
 #
 # Default: 3 runs, one loop per online core. About 1.5 minutes a run on two
-# cores once built.
+# cores once built; several times that at --load 40.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 runs=3
 extra=0
+load=""
 test_args=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs="${2:?--runs needs a number}"; shift 2 ;;
         --extra) extra="${2:?--extra needs a number}"; shift 2 ;;
+        --load) load="${2:?--load needs a number of busy loops, e.g. --load 40}"; shift 2 ;;
         --) shift; test_args=("$@"); break ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "test-under-load: unknown argument $1; see --help" >&2; exit 64 ;;
     esac
 done
-case "$runs$extra" in *[!0-9]*) echo "test-under-load: --runs and --extra take whole numbers" >&2; exit 64 ;; esac
+case "$runs$extra$load" in *[!0-9]*) echo "test-under-load: --runs, --extra and --load take whole numbers" >&2; exit 64 ;; esac
 
 swift build --build-tests
 
@@ -41,7 +45,7 @@ trap stop_loops EXIT
 trap 'exit 130' INT TERM HUP
 
 cores=$(getconf _NPROCESSORS_ONLN)
-for _ in $(seq 1 $((cores + extra))); do
+for _ in $(seq 1 "${load:-$((cores + extra))}"); do
     # A shell busy loop: no package to install, and it never blocks.
     sh -c 'while :; do :; done' &
     loops+=($!)

@@ -69,15 +69,17 @@ struct HostEndToEndTests {
     @Test("Several symbols are fetched concurrently and reported in the order asked")
     func fetchConcurrently() async throws {
         // The server holds every answer until both requests are open at once,
-        // so a host that fetched one after the other would time out.
+        // so a host that fetched one after the other would time out. The
+        // timeout is not under test: 120 s holds at any load, and the hold
+        // (the server's hang guard) is longer still.
         let routes: [String: LoopbackPriceServer.Reply] = [
-            "/v2/prices/BTC-EUR/spot": .respondWhenConcurrent(count: 2, limit: .seconds(20), status: 200, body: Self.spot("BTC", "100000.01", currency: "EUR")),
-            "/v2/prices/ETH-EUR/spot": .respondWhenConcurrent(count: 2, limit: .seconds(20), status: 200, body: Self.spot("ETH", "9999999.76", currency: "EUR")),
+            "/v2/prices/BTC-EUR/spot": .respondWhenConcurrent(count: 2, limit: .seconds(240), status: 200, body: Self.spot("BTC", "100000.01", currency: "EUR")),
+            "/v2/prices/ETH-EUR/spot": .respondWhenConcurrent(count: 2, limit: .seconds(240), status: 200, body: Self.spot("ETH", "9999999.76", currency: "EUR")),
         ]
         let server = try await LoopbackPriceServer(routes: routes)
         defer { Task { await server.stop() } }
         let output = try await CommandRunner.host(
-            ["fetch", "ETH", "BTC", "--currency", "eur", "--timeout", "10", "--format", "json"],
+            ["fetch", "ETH", "BTC", "--currency", "eur", "--timeout", "120", "--format", "json"],
             environment: ["HOST_API_BASE_URL": server.baseURL]
         )
         #expect(output.status == 0, "\(output.stderr)")

@@ -221,12 +221,19 @@ struct NetworkEndToEndTests {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let server = try await LoopbackPriceServer(routes: [
-            Self.path: .respondWithHeaders(status: 503, headers: ["Retry-After": formatter.string(from: Date() + 60)], body: "down")
+            Self.path: .respondWithHeaders(status: 503, headers: ["Retry-After": formatter.string(from: Date() + 3600)], body: "down")
         ])
         defer { Task { await server.stop() } }
-        let output = try await Self.fetch(server, ["--timeout", "2"])
+        // The date is under test, not the timeout: an hour's wait against a
+        // minute's timeout fails at once, however late the 503 comes on a
+        // loaded machine (with --timeout 2 it once came too late, at load 40).
+        let output = try await Self.fetch(server, ["--timeout", "60"])
         #expect(output.status == 1)
-        #expect(Self.errorLine(output).contains("unavailable: 127.0.0.1:\(server.port) answered HTTP 503 and asked to wait "))
+        let line = Self.errorLine(output)
+        #expect(line.contains("unavailable: 127.0.0.1:\(server.port) answered HTTP 503 and asked to wait "), "\(line)")
+        // Read as a date: about 3600 s, not the 0 a misread header would give.
+        let asked = line.split(separator: "asked to wait ").last?.split(separator: " ").first.flatMap { Double($0) }
+        #expect(asked.map { (3000...3601).contains($0) } == true, "\(line)")
     }
 
     @Test("A 503 and then a 200 is retried after a backoff and succeeds")

@@ -30,8 +30,9 @@ struct CommandRunner {
 
         var description: String {
             """
-            `\(command.joined(separator: " "))` was still running after \(deadline), so the test killed it and its process group; \
-            raise the run's deadline if it is merely slow. It printed:
+            `\(command.joined(separator: " "))` was still running after \(deadline), so the test killed it and its process group: \
+            a run's deadline is at least 10 times its slowest idle run, so this is a hang, not slowness (raise the deadline \
+            if the run is merely slow on this machine). It printed:
             --- stdout ---
             \(stdout)
             --- stderr ---
@@ -147,7 +148,14 @@ struct CommandRunner {
             killGroup(of: pid)
             throw error
         }
-        guard completed != nil else {
+        // A child that exited before its deadline is no hang, even when this
+        // task resumed late because other tests kept the pool busy: its pipes
+        // close with it (or with a grandchild, which gets a deadline again).
+        var ended = completed != nil
+        if !ended, let exited = exitedAt.withLock({ $0 }), exited - launchedAt <= deadline {
+            ended = try await Deadline.race(deadline) { await done.value } != nil
+        }
+        guard ended else {
             killGroup(of: pid)
             // Its pipes close once the group is dead; a process that left the
             // group and still holds one must not hang the run either.

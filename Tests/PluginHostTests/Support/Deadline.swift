@@ -17,7 +17,9 @@ enum Deadline {
         let what: String
         let limit: Duration
 
-        var description: String { "\(what) did not finish within \(limit); a plugin or a child process is probably hanging" }
+        var description: String {
+            "\(what) did not finish within \(limit), at least 10 times its slowest idle run: a plugin or a child process is probably hanging"
+        }
     }
 
     /// Awaits `work`, but for no longer than `limit`; on expiry records an
