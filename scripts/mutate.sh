@@ -299,6 +299,11 @@ list() {
             state.pointee.completing' 'if registration.scope.kind != .unique || true {
             state.pointee.completing' 'ContainerTests/UniqueCompletions' "a unique-scope completion lets a factory above it run again, which builds another and loops to the depth limit"
     mutation survivor-bracketed-ipv4 Sources/PluginHost/Networking/StrictURL.swift 'return inet_pton(AF_INET6, text, &address) == 1' 'return inet_pton(AF_INET6, text, &address) == 1 || inet_pton(AF_INET, text, &address) == 1' 'URLPolicyTests/bracketed' "a bracketed IPv4 address ([127.0.0.1]) is taken as a host"
+    mutation survivor-cap-outstanding-off-by-one Sources/PluginHost/Allowance/PluginAllowance.swift 'if state.outstanding >= Limit.requestsOutstanding {' 'if state.outstanding > Limit.requestsOutstanding {' 'RequestCapsTests' "a plugin may have 9 requests waiting at once, one past the cap"
+    mutation survivor-cap-per-fetch-off-by-one Sources/PluginHost/Allowance/PluginAllowance.swift '} else if state.requests >= Limit.requestsPerFetch * (state.fetches + 1) {' '} else if state.requests > Limit.requestsPerFetch * (state.fetches + 1) {' 'RequestCapsTests' "a plugin may make one request more than its fetches allow"
+    mutation survivor-cap-log-lines-off-by-one Sources/PluginHost/Allowance/PluginAllowance.swift 'guard state.logLines < Limit.logLines else {' 'guard state.logLines <= Limit.logLines else {' 'RequestCapsTests' "a plugin may write 1,001 log lines, one past the cap"
+    mutation survivor-cap-url-length-off-by-one Sources/PluginHost/Loading/HostServices.swift 'guard text.utf8.count <= URLPolicy.maximumLength else {' 'guard text.utf8.count < URLPolicy.maximumLength else {' 'HostServicesPolicyTests/urlLengthAtItsLimit' "a URL of exactly 8,192 bytes, the cap, is refused"
+    mutation survivor-cap-echo-off-by-one Sources/PluginBoundary/Rules/PluginOutputRules.swift 'guard length > Limit.echo else { return text }' 'guard length >= Limit.echo else { return text }' 'RequestCapsTests/echoAtItsLimit' "a plugin's text of exactly 256 bytes, the cap, is cut in a host message"
 }
 
 # ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ extension VouchingEndToEndTests {
         var executable: URL?
         var arguments = ["fetch", "TOOL", "--api-base-url", api]
         var environment = user.environment
-        func place(in directory: URL) throws {
+        func put(in directory: URL) throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try FileManager.default.copyItem(at: library, to: directory.appending(path: Self.bundledTools.fileName))
         }
@@ -44,21 +44,21 @@ extension VouchingEndToEndTests {
             let bin = prefix.appending(path: "bin")
             let lib = prefix.appending(path: "lib/patchbay")
             try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-            try place(in: lib.appending(path: "plugins"))
+            try put(in: lib.appending(path: "plugins"))
             try await BuildCopies.copy(["host"], to: bin)
             try await BuildCopies.copy(["patchbay-worker", "libHostHTTP.so"], to: lib)
             executable = bin.appending(path: "host")
         case .userData:
-            try place(in: user.data.appending(path: "patchbay/plugins"))
+            try put(in: user.data.appending(path: "patchbay/plugins"))
         case .workingDirectory:
-            try place(in: workingDirectory.appending(path: "plugins"))
+            try put(in: workingDirectory.appending(path: "plugins"))
         case .flag:
             let directory = try TemporaryDirectory.make().appending(path: "plugins")
-            try place(in: directory)
+            try put(in: directory)
             arguments += ["--plugins-dir", directory.path]
         case .environment:
             let directory = try TemporaryDirectory.make().appending(path: "plugins")
-            try place(in: directory)
+            try put(in: directory)
             environment["HOST_PLUGINS_DIR"] = directory.path
         }
 

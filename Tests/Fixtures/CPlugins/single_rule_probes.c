@@ -149,7 +149,8 @@ static void probe(const char *symbol, char *message, size_t capacity) {
         outcome(message, capacity, "open(O_CREAT)", (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0);
     } else if (strcmp(symbol, "MAKESOCK") == 0) {
         struct sockaddr_un address = {.sun_family = AF_UNIX};
-        snprintf(address.sun_path, sizeof address.sun_path, "%s", path);
+        size_t length = strlen(path);
+        memcpy(address.sun_path, path, length < sizeof address.sun_path ? length : sizeof address.sun_path - 1);
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         outcome(message, capacity, "bind(AF_UNIX)", fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) != 0);
     } else if (strcmp(symbol, "MAKEFIFO") == 0) {
@@ -187,9 +188,9 @@ static void probe(const char *symbol, char *message, size_t capacity) {
 }
 
 static void fetch(void *context, const pb_fetch_request *request, pb_fetch_completion_fn completion, void *completion_context) {
-    (void)context;
+    (void)request;
     char message[1024];
-    probe(request->symbol, message, sizeof message);
+    probe((const char *)context, message, sizeof message);
     pb_fetch_result result = {.struct_size = sizeof result, .error = message};
     completion(completion_context, &result);
 }
@@ -206,6 +207,7 @@ static pb_status register_plugin(const pb_host_services *services) {
             .struct_size = sizeof fetcher,
             .symbol = symbols[i],
             .display_name = symbols[i],
+            .context = (void *)symbols[i],
             .fetch = fetch,
         };
         if (services->register_fetcher(services->host_context, &fetcher) != PB_OK) return PB_ERR_PLUGIN_FAILED;
