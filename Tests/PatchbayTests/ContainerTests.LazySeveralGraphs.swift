@@ -35,6 +35,8 @@ extension ContainerTests {
             // NB: the factory runs on this thread, inside the resolve below.
             nonisolated(unsafe) let earlier = [first, second]
             container.register(LeftBranch.self) { r in
+                // A Lazy of its own gives this resolution a graph object too, current while the earlier ones are read.
+                _ = try r.resolve(Lazy<Leaf>.self)
                 seenFirst.object = try earlier[0].lazy.get()
                 seenSecond.object = try earlier[1].lazy.get()
                 return LeftBranch(leaf: try r.resolve())
