@@ -71,4 +71,12 @@ extension PluginOutputRulesTests {
             #expect(result.failure == FetchError(symbol: "ETH", .invalidAnswer(plugin: "TestPlugin", violation: .init(field: .error, rule: "is longer than 512 bytes"))))
         }
     }
+
+    @Test("The rule of an answer a worker reports as unreadable is repeated whole up to 256 bytes, and cut past it, however long the frame", arguments: [256, 257, 1 << 20])
+    func unreadableRuleIsCut(bytes: Int) {
+        let rule = String(repeating: "r", count: bytes)
+        let result = PluginOutputRules.quote(FetchCallOutcome.unreadable(.init(field: .amount, rule: rule)), for: Self.request)
+        let shown = bytes <= 256 ? rule : String(repeating: "r", count: 256) + "… (cut; \(bytes) bytes in all)"
+        #expect(result.failure == FetchError(symbol: "ETH", .invalidAnswer(plugin: "TestPlugin", violation: .init(field: .amount, rule: shown))))
+    }
 }
