@@ -48,7 +48,11 @@ extension PluginOutputRules {
         case .answered(let answer):
             quote(answer, for: request)
         case .unreadable(let violation):
-            .failure(FetchError(symbol: request.symbol, .invalidAnswer(plugin: request.plugin.name, violation: violation)))
+            // A worker's plugin can write this rule itself, as long as a frame: it is repeated cut, as any plugin text is.
+            .failure(
+                FetchError(
+                    symbol: request.symbol,
+                    .invalidAnswer(plugin: request.plugin.name, violation: Violation(field: violation.field, rule: echoed(violation.rule)))))
         case .malformed:
             .failure(FetchError(symbol: request.symbol, .malformedResult(plugin: request.plugin.name)))
         }
