@@ -69,7 +69,8 @@ enum HostMain {
         if status == .success {
             if !text.isEmpty { print(text) }
         } else if !text.isEmpty {
-            StandardError.write(restyled(text) + "\n")
+            // Each line escaped: argument-parser repeats what the user typed, ESC and all.
+            StandardError.write(restyled(text).split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: "\n") + "\n")
         }
         Glibc.exit(status.rawValue)
     }

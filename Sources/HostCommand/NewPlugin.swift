@@ -50,11 +50,11 @@ struct NewPlugin: ParsableCommand {
         guard let first = name.first, first.isASCII, first.isLetter, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }),
             !baseName.isEmpty, pluginName.count <= 64
         else {
-            throw ValidationError("'\(name)' is not a plugin name; use ASCII letters and digits, starting with a letter, e.g. Dogecoin")
+            throw ValidationError("'\(TerminalText.escaped(name))' is not a plugin name; use ASCII letters and digits, starting with a letter, e.g. Dogecoin")
         }
         let symbol = resolvedSymbol
         guard (1...16).contains(symbol.count), symbol.allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else {
-            throw ValidationError("--symbol '\(symbol)' is not 1 to 16 of A-Z and 0-9; use e.g. --symbol DOGE")
+            throw ValidationError("--symbol '\(TerminalText.escaped(symbol))' is not 1 to 16 of A-Z and 0-9; use e.g. --symbol DOGE")
         }
     }
 
@@ -85,9 +85,10 @@ struct NewPlugin: ParsableCommand {
             files = template.cFiles(example: try read(example), header: try read(header))
         }
         try write(files, into: folder)
-        print("wrote \(language == .swift ? "a Swift package" : "a C project") for \(pluginName) (fetcher \(resolvedSymbol)) in \(folder):")
+        let shownFolder = TerminalText.escaped(folder)
+        print("wrote \(language == .swift ? "a Swift package" : "a C project") for \(pluginName) (fetcher \(resolvedSymbol)) in \(shownFolder):")
         for file in files { print("  \(file.path)") }
-        print("next: cd \(folder) && see README.md to build it and run `host fetch \(resolvedSymbol) --plugins-dir plugins`")
+        print("next: cd \(shownFolder) && see README.md to build it and run `host fetch \(resolvedSymbol) --plugins-dir plugins`")
     }
 
     /// `--sdk-path`, checked; else the checkout whose `.build` holds this executable.
@@ -95,7 +96,7 @@ struct NewPlugin: ParsableCommand {
         if let sdkPath {
             let absolute = sdkPath.hasPrefix("/") ? sdkPath : HostEnvironment.current.workingDirectory + "/" + sdkPath
             guard InstalledLayout.isCheckout(absolute) else {
-                throw ValidationError("--sdk-path \(sdkPath) is not a Patchbay checkout (no Sources/PluginABI/include/patchbay_plugin.h in it); name the folder you cloned")
+                throw ValidationError("--sdk-path \(TerminalText.escaped(sdkPath)) is not a Patchbay checkout (no Sources/PluginABI/include/patchbay_plugin.h in it); name the folder you cloned")
             }
             return URL(filePath: absolute).standardized.path
         }
@@ -126,9 +127,9 @@ struct NewPlugin: ParsableCommand {
         }
     }
 
-    /// One error line, then the failure status.
+    /// One error line, escaped (it may name a folder the user typed), then the failure status.
     private func failure(_ message: String) -> ExitCode {
-        StandardError.write("host: error: \(message)\n")
+        StandardError.write("host: error: \(TerminalText.escaped(message))\n")
         return ExitCode.failure
     }
 }

@@ -206,10 +206,10 @@ struct IsolationEndToEndTests {
         #expect(rows.values.allSatisfy { $0["status"] as? String == "failed" && $0["error"] as? String == line })
     }
 
-    @Test("A bad HOST_ISOLATE is one usage line")
-    func badEnvironment() async throws {
-        let output = try await CommandRunner.host(["list-fetchers"], environment: ["HOST_ISOLATE": "maybe"])
+    @Test("A HOST_ISOLATE other than 1 or 0, as the documents say, is one usage line", arguments: ["maybe", "yes", "true", "on", "no", "off", "YES", " 1"])
+    func badEnvironment(value: String) async throws {
+        let output = try await CommandRunner.host(["list-fetchers"], environment: ["HOST_ISOLATE": value])
         #expect(output.status == 64)
-        #expect(output.stderrLines.first == "host: error: HOST_ISOLATE 'maybe' is not 1 or 0; set HOST_ISOLATE=1 to isolate every plugin, HOST_ISOLATE=0 to isolate none, or unset it")
+        #expect(output.stderrLines.first == "host: error: HOST_ISOLATE '\(value)' is not 1 or 0; set HOST_ISOLATE=1 to isolate every plugin, HOST_ISOLATE=0 to isolate none, or unset it")
     }
 }

@@ -2,12 +2,6 @@ import Foundation
 import Glibc
 import Testing
 
-// NB: glibc declares the pseudo-terminal calls only under _XOPEN_SOURCE, which the Glibc module is not built with.
-@_silgen_name("posix_openpt") private func posix_openpt(_ flags: Int32) -> Int32
-@_silgen_name("grantpt") private func grantpt(_ fd: Int32) -> Int32
-@_silgen_name("unlockpt") private func unlockpt(_ fd: Int32) -> Int32
-@_silgen_name("ptsname") private func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
-
 /// The progress line a scan of many plugins shows on a terminal, and only
 /// there: `host list-fetchers` with its stderr on a pseudo-terminal, as a
 /// user at a shell sees it, and on a pipe, as a script does.

@@ -110,6 +110,33 @@ struct RegistryCacheTests {
         }
     }
 
+    @Test("A 50 MB line is refused after at most 4 MiB of it is read; a line of exactly 4 MiB is read and judged by the decoder")
+    func longLineIsBounded() throws {
+        let store = try Self.store()
+        try store.write(Self.cache)
+        let whole = try Data(contentsOf: URL(filePath: store.path))
+        let firstLine = try #require(whole.firstIndex(of: UInt8(ascii: "\n")))
+        func planted(_ length: Int) throws -> ScanCacheStore.ReadError? {
+            var damaged = Data(whole[...firstLine])
+            damaged.append(Data(repeating: UInt8(ascii: "x"), count: length))
+            damaged.append(whole[firstLine...])
+            try damaged.write(to: URL(filePath: store.path))
+            try HostFixtures.chmod(store.path, 0o600)
+            return store.read(host: "host-1", abiVersion: 1).failure
+        }
+        let bounded = ScanCacheStore.ReadError.corrupt("a line is longer than 4 MiB, longer than any entry the host writes")
+        #expect(try planted(50_000_000) == bounded)
+        #expect(try planted(ScanCacheStore.maximumLineLength + 1) == bounded)
+        let atTheLimit = try planted(ScanCacheStore.maximumLineLength)
+        #expect(atTheLimit != bounded && atTheLimit != nil, "\(String(describing: atTheLimit))")
+        // A line never ended: refused once 4 MiB of it are read, not when the file ends.
+        var open = whole
+        open.append(Data(repeating: UInt8(ascii: "x"), count: 50_000_000))
+        try open.write(to: URL(filePath: store.path))
+        try HostFixtures.chmod(store.path, 0o600)
+        #expect(store.read(host: "host-1", abiVersion: 1).failure == bounded)
+    }
+
     @Test("A cache others may write is refused", arguments: [0o620, 0o602, 0o666])
     func writableByOthers(mode: Int) throws {
         let store = try Self.store()

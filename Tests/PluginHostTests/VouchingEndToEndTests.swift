@@ -426,4 +426,41 @@ struct VouchingEndToEndTests {
         #expect(untrust.stderrLines.last
             == "host: error: cannot change your trust store: refused (not writable by others): the trust store \(user.store) is in \(storeDirectory), which is group-writable (mode 0770), so other users could vouch for any plugin; run `chmod g-w \(storeDirectory)`")
     }
+
+    @Test("A file name holding a line break is refused by trust in one line, and nothing is written to the store", arguments: ["a\nb.so", "ab.so\r"])
+    func lineBreakInName(fileName: String) async throws {
+        var fixture = Self.tools
+        fixture.fileName = fileName
+        let directory = try await FixturePlugins.directory(containing: [fixture])
+        let plugin = directory.appending(path: fileName).path
+        let user = User()
+
+        let output = try await user.host(["trust", plugin])
+
+        #expect(output.status == 1)
+        let shown = plugin.replacing("\n", with: #"\n"#).replacing("\r", with: #"\r"#)
+        #expect(output.stderrLines == [
+            "host: error: not trusting \(shown): its name holds a line break, which a line of the trust store cannot hold; rename the file without it, then trust it"
+        ])
+        #expect(output.stdout.isEmpty, "\(output.stdout)")
+        let store = (try? String(contentsOfFile: user.store, encoding: .utf8)) ?? ""
+        #expect(!store.contains(directory.path), "\(store)")
+    }
+
+    @Test("A sticky, shared XDG_CONFIG_HOME (mode 1777) holding the user's own patchbay: trust writes the store that reading believes")
+    func stickyConfigHome() async throws {
+        let directory = try await FixturePlugins.directory(containing: [Self.tools])
+        let plugin = directory.appending(path: Self.tools.fileName).path
+        let user = User()
+        try HostFixtures.chmod(user.config.path, 0o1777)
+
+        let trusted = try await user.host(["trust", plugin])
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        #expect(trusted.stdout.hasPrefix("trusted \(plugin) (SHA-256 "), "\(trusted.stdout)\(trusted.stderr)")
+
+        let output = try await user.host(["fetch", "TOOL", "--plugins-dir", directory.path, "--api-base-url", try await Self.api()])
+        #expect(output.stdout == Self.toolRow)
+        #expect(output.stderrLines.isEmpty, "\(output.stderr)")
+        #expect(try user.ranInProcess(), "the store written in a sticky XDG_CONFIG_HOME was not believed")
+    }
 }

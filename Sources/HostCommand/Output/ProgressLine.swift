@@ -74,11 +74,12 @@ final class ProgressLine: Sendable {
     }
 
     /// `scanning plugins 12/1000: libFooPlugin.so`, cut to fit `columns`
-    /// so that it stays one line.
+    /// (by display width: a wide name takes two columns a Character) so
+    /// that it stays one line.
     static func text(_ progress: ScanProgress, columns: Int) -> String {
         let name = TerminalText.escaped(String(progress.path.split(separator: "/").last ?? Substring(progress.path)))
         let line = "scanning plugins \(progress.done)/\(progress.total): \(name)"
         let width = max(columns - 1, 20)
-        return line.count > width ? String(line.prefix(width - 1)) + "…" : line
+        return DisplayWidth.truncated(line, to: width)
     }
 }

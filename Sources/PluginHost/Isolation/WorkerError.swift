@@ -25,6 +25,9 @@ struct WorkerError: Error, Sendable, Equatable {
         case spawnFailed(SystemError)
         /// There is no worker executable in any place the host looks.
         case missingExecutable(searched: [String])
+        /// The worker executable, or a directory on its way, breaks a trust
+        /// rule: others could replace it, so it is not run.
+        case untrustedExecutable(TrustViolation)
     }
 
     let phase: Phase
@@ -38,15 +41,24 @@ struct WorkerError: Error, Sendable, Equatable {
         self.plugin = plugin
     }
 
-    /// Set once the run has said that the worker executable is missing.
-    static let missingExecutableReported = OnceFlag()
+    /// Set once the run has said that the worker executable is missing or refused.
+    static let noWorkerReported = OnceFlag()
 
     /// Whether the worker never ran: no plugin code did, and nothing about the
     /// plugin was learned, so a scan does not remember it.
     var neverStarted: Bool {
         switch cause {
-        case .missingExecutable, .spawnFailed: true
+        case .missingExecutable, .untrustedExecutable, .spawnFailed: true
         case .signal, .exited, .hung, .protocolViolation: false
+        }
+    }
+
+    /// Whether the failure is the same for every plugin of the run (there
+    /// is no worker it may run), so one line says it, not one per plugin.
+    var isRunWide: Bool {
+        switch cause {
+        case .missingExecutable, .untrustedExecutable: true
+        case .signal, .exited, .hung, .protocolViolation, .spawnFailed: false
         }
     }
 
@@ -70,6 +82,8 @@ struct WorkerError: Error, Sendable, Equatable {
             return "\(who)'s isolated worker broke the frame protocol while \(doing) (\(detail)); \(fix)"
         case .missingExecutable(let searched):
             return "cannot run plugins in sandboxed workers: there is no executable \(searched.joined(separator: " or ")); \(InstalledLayout.running.restoreAdvice("it"))"
+        case .untrustedExecutable(let violation):
+            return "cannot run plugins in sandboxed workers: \(violation)"
         case .spawnFailed(let error):
             return "cannot start an isolated worker for \(who): \(error.sentence); \(names.loadInProcess), or check that the host executable is readable"
         }

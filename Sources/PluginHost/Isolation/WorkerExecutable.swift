@@ -4,10 +4,19 @@ import Glibc
 
 /// Where the host finds `patchbay-worker`: where ``InstalledLayout`` says,
 /// beside its own executable (a build directory), then in `../lib/patchbay/`
-/// (an installed copy).
+/// (an installed copy); and whether it may run it.
+///
+/// The worker runs every plugin nobody vouched for, and starts before any
+/// sandbox applies, so whoever could replace it could run their code as the
+/// user for every such plugin. It is held to the rules of `libHostHTTP.so`
+/// and of plugin files (``TrustRules``): a regular file owned by the user or
+/// root, not writable by others, nor is its directory or any directory
+/// above it (``PathWalk``). One that fails is never started.
 enum WorkerExecutable {
-    /// The worker for the running host, looked up once per process.
-    static let located: Result<String, WorkerError> = locate(in: .running)
+    /// The worker for the running host, looked up and checked once per process.
+    static let located: Result<String, WorkerError> = locate(in: .running).flatMap { path in
+        check(path, rules: TrustRules(currentUser: UInt32(geteuid())))
+    }
 
     /// The first executable `patchbay-worker` in the places `layout` looks.
     /// - Returns: Its path, or a ``WorkerError/Cause/missingExecutable(searched:)``
@@ -16,5 +25,28 @@ enum WorkerExecutable {
         let places = layout.places(of: WorkerStartup.executableName)
         guard let found = places.first(where: { access($0, X_OK) == 0 }) else { return .failure(WorkerError(.loading, .missingExecutable(searched: places))) }
         return .success(found)
+    }
+
+    /// `path` when the worker there passes `rules`, ancestors included;
+    /// else a ``WorkerError/Cause/untrustedExecutable(_:)`` naming the first rule it breaks.
+    static func check(_ path: String, rules: TrustRules) -> Result<String, WorkerError> {
+        guard let violation = violation(of: path, rules: rules) else { return .success(path) }
+        return .failure(WorkerError(.loading, .untrustedExecutable(violation)))
+    }
+
+    /// The first rule the worker at `path`, or a directory on its way, breaks.
+    static func violation(of path: String, rules: TrustRules) -> TrustViolation? {
+        let guarded = TrustViolation.Guarded.workerExecutable(path)
+        let walk: PathWalk
+        do throws(PathWalkError) {
+            walk = try PathWalk.walk(path)
+        } catch {
+            return TrustViolation(.workerExecutable(path: path), .unreachable(path: error.path, error: error.error))
+        }
+        if let violation = rules.violation(onTheWay: walk, to: guarded) { return violation }
+        guard let facts = try? FileFacts.of(linkAt: walk.target) else {
+            return TrustViolation(.workerExecutable(path: path), .unreachable(path: walk.target, error: nil))
+        }
+        return rules.violation(of: facts, for: .workerExecutable(path: walk.target))
     }
 }

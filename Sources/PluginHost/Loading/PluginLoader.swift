@@ -148,9 +148,9 @@ extension PluginLoader.Outcome {
             reports.append(report)
             self.fetchers += fetchers
         case .failure(let failure):
-            if case .isolated(let worker) = failure.kind, case .missingExecutable = worker.cause {
+            if case .isolated(let worker) = failure.kind, worker.isRunWide {
                 // The same for every plugin of the run: one line says it.
-                if WorkerError.missingExecutableReported.set() { logger.error("\(failure.message(naming: services.names))") }
+                if WorkerError.noWorkerReported.set() { logger.error("\(failure.message(naming: services.names))") }
             } else {
                 logger.warning("skipping \(path): \(failure.message(naming: services.names))")
             }

@@ -82,7 +82,10 @@ struct ScanCacheStore: Sendable {
         guard status.st_mode & 0o022 == 0 else { return .failure(.writableByOthers(mode: String(status.st_mode & 0o7777, radix: 8))) }
         let bytes: [UInt8]
         do {
-            bytes = try Self.readAll(descriptor, size: Int(status.st_size))
+            guard let read = try Self.readLines(descriptor, size: Int(status.st_size)) else {
+                return .failure(.corrupt("a line is longer than \(Self.maximumLineLength >> 20) MiB, longer than any entry the host writes"))
+            }
+            bytes = read
         } catch {
             return .failure(.unreadable(error))
         }
@@ -186,21 +189,37 @@ struct ScanCacheStore: Sendable {
         }
     }
 
-    private static func readAll(_ descriptor: Int32, size: Int) throws(SystemError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress.map { $0 + offset }, size - offset)
-            }
+    /// The longest line a cache may hold. An entry is one plugin file: its
+    /// path, names and fetchers, a few KiB; a line of megabytes is no cache
+    /// the host wrote, and is refused after at most this much of it is read.
+    static let maximumLineLength = 4 << 20
+
+    /// The file's bytes, read in chunks as they come; nil as soon as a line
+    /// runs past ``maximumLineLength``, so a planted 50 MB line costs 4 MiB
+    /// of reading, not all of it.
+    /// - Parameter size: From `fstat`: what to expect, not what to allocate.
+    private static func readLines(_ descriptor: Int32, size: Int) throws(SystemError) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(size, maximumLineLength))
+        // A cache of the size `fstat` gave is read in one call, as before.
+        var chunk = [UInt8](repeating: 0, count: min(max(size + 1, 1 << 16), maximumLineLength))
+        var lineStart = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw SystemError(operation: "read", errno: errno)
             }
-            // A file cut short since the fstat: the decoder will refuse what is left.
-            if count == 0 { break }
-            offset += count
+            // The end; a file cut short since the fstat is refused by the decoder.
+            if count == 0 { return bytes }
+            let offset = bytes.count
+            bytes += chunk[0..<count]
+            // Every line this chunk ends, then the one it leaves open.
+            for index in offset..<bytes.count where bytes[index] == UInt8(ascii: "\n") {
+                guard index - lineStart <= maximumLineLength else { return nil }
+                lineStart = index + 1
+            }
+            guard bytes.count - lineStart <= maximumLineLength else { return nil }
         }
-        return Array(bytes.prefix(offset))
     }
 }

@@ -223,9 +223,11 @@ package struct HostWiring: Sendable {
     /// A variable read as 1 or 0, or nil when it is unset or empty.
     private func boolean(_ variable: HostEnvironment.Variable) throws(HostSettingError) -> Bool? {
         guard let value = environment.nonEmpty(variable) else { return nil }
-        switch value.lowercased() {
-        case "1", "yes", "true", "on": return true
-        case "0", "no", "false", "off": return false
+        // Exactly what the documents and the error name: "yes" or "on" read as 1 in one
+        // place and as an error in another is how a switch is set wrong.
+        switch value {
+        case "1": return true
+        case "0": return false
         default: throw HostSettingError(kind: .notBoolean(variable, value: value))
         }
     }

@@ -72,6 +72,10 @@ extension Host {
                 checked.append((file, path, .bundled(placement)))
                 continue
             }
+            if let refusal = TrustStore.unstorableName(path) {
+                checked.append((file, path, .refused(refusal)))
+                continue
+            }
             checked.append((file, path, await check(file, loader: loader, trust: checking)))
         }
         let (before, after) = try TrustStore.update(at: store.path, rules: trust.rules, naming: names) { digests in

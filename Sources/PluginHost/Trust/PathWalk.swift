@@ -95,6 +95,25 @@ struct PathWalk: Sendable, Equatable {
         return PathWalk(target: current, links: links, steps: steps)
     }
 
+    /// The way to `name` in the directory this walk reached, as ``walk(_:)``
+    /// gives it once that entry exists: the directory becomes the one holding
+    /// the file, and the step to it an ancestor's. A file about to be created
+    /// (the trust store) is checked by this, so writing it and reading it
+    /// apply one rule.
+    /// - Throws: ``PathWalkError`` when the end of this walk is not a directory.
+    func into(_ name: String) throws(PathWalkError) -> PathWalk {
+        let facts = try Self.facts(of: target)
+        guard facts.kind == .directory else { throw .notADirectory(target) }
+        var steps = steps
+        if let last = steps.popLast() {
+            let role: Role = last.role == .file ? .ancestor : last.role
+            steps.append(Step(directory: last.directory, role: role, facts: last.facts, entry: last.entry, entryOwner: last.entryOwner))
+        }
+        let file = FilePaths.join(target, name)
+        steps.append(Step(directory: target, role: .file, facts: facts, entry: file, entryOwner: facts.owner))
+        return PathWalk(target: file, links: links, steps: steps)
+    }
+
     private static func components(of path: String) -> [String] {
         path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }

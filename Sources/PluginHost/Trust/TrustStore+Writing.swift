@@ -49,27 +49,20 @@ extension TrustStore {
         return (before, after)
     }
 
-    /// Creates the store's directory if needed and checks it, and every
-    /// directory above it, as a read of the store will.
+    /// Creates the store's directory if needed and checks the way to the
+    /// store, its directory and every directory above it, exactly as a read
+    /// of the store will (``PathWalk/into(_:)``): a store is never written
+    /// where it would not be believed, nor refused where it would be (a
+    /// sticky, shared `XDG_CONFIG_HOME` whose `patchbay` is the user's).
     private static func prepare(directory: String, for path: String, rules: TrustRules) throws(TrustStoreError) {
         try makeDirectories(directory)
         let walk: PathWalk
         do throws(PathWalkError) {
-            walk = try PathWalk.walk(directory)
+            walk = try PathWalk.walk(directory).into(FilePaths.name(of: path))
         } catch {
-            throw TrustStoreError(path: error.path, .system(SystemError(operation: "reach", errno: ENOENT)))
+            throw TrustStoreError(path: error.path, .system(error.error))
         }
         if let violation = rules.violation(onTheWay: walk, to: .trustStore(path)) {
-            throw TrustStoreError(path: path, .untrusted(violation))
-        }
-        let facts: FileFacts
-        do {
-            facts = try FileFacts.of(linkAt: walk.target)
-        } catch {
-            throw TrustStoreError(path: walk.target, .system(error))
-        }
-        let subject = TrustViolation.Subject.onTheWay(to: .trustStore(path), directory: walk.target, role: .file)
-        if let violation = rules.violation(of: facts, for: subject) {
             throw TrustStoreError(path: path, .untrusted(violation))
         }
     }

@@ -22,6 +22,8 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         case lockFile(path: String)
         /// The user's trust store.
         case trustStore(path: String)
+        /// `patchbay-worker`, which every sandboxed plugin runs in.
+        case workerExecutable(path: String)
         /// A directory on the way to a file that the other subjects do not
         /// name: an ancestor, one holding a symlink of the way, or the one
         /// holding a lock file or the trust store.
@@ -30,7 +32,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         /// The path the fix acts on.
         var path: String {
             switch self {
-            case .plugin(let path), .directory(let path), .lockFile(let path), .trustStore(let path): path
+            case .plugin(let path), .directory(let path), .lockFile(let path), .trustStore(let path), .workerExecutable(let path): path
             case .symlinkTarget(_, let target): target
             case .targetDirectory(_, _, let directory), .onTheWay(_, let directory, _): directory
             }
@@ -52,6 +54,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             case .targetDirectory(_, let target, let directory): "it is a symlink to \(target), whose directory \(directory) is"
             case .lockFile(let path): "the lock file \(path) is"
             case .trustStore(let path): "the trust store \(path) is"
+            case .workerExecutable(let path): "the worker executable \(path) is"
             case .onTheWay(let guarded, let directory, .ancestor): "\(guarded.possessive) path passes through \(directory), which is"
             case .onTheWay(let guarded, let directory, .link(let link)):
                 "\(guarded.subject) is reached through the symlink \(link), whose directory \(directory) is"
@@ -64,6 +67,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .lockFile, .onTheWay(.lockFile, _, _): "so other users could allow any plugin"
             case .trustStore, .onTheWay(.trustStore, _, _): "so other users could vouch for any plugin"
+            case .workerExecutable, .onTheWay(.workerExecutable, _, _): "so other users could run their code in place of every sandboxed plugin"
             case .directory, .targetDirectory, .onTheWay: "so other users could swap the plugin"
             case .plugin, .symlinkTarget: "so other users could replace its code"
             }
@@ -80,6 +84,8 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         case trustStore(String)
         /// The `host` executable, by its path, whose location vouches for bundled plugins.
         case executable(String)
+        /// `patchbay-worker`, by its path.
+        case workerExecutable(String)
 
         var subject: String {
             switch self {
@@ -87,6 +93,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             case .lockFile(let path): "the lock file \(path)"
             case .trustStore(let path): "the trust store \(path)"
             case .executable(let path): "the host executable \(path)"
+            case .workerExecutable(let path): "the worker executable \(path)"
             }
         }
 
@@ -94,7 +101,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         var object: String {
             switch self {
             case .plugin: "the plugin"
-            case .lockFile(let path), .trustStore(let path), .executable(let path): path
+            case .lockFile(let path), .trustStore(let path), .executable(let path), .workerExecutable(let path): path
             }
         }
 
@@ -104,6 +111,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             case .lockFile(let path): "the lock file \(path)'s"
             case .trustStore(let path): "the trust store \(path)'s"
             case .executable(let path): "the host executable \(path)'s"
+            case .workerExecutable(let path): "the worker executable \(path)'s"
             }
         }
     }
@@ -182,6 +190,8 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         case (.notRegular, .symlinkTarget(let link, _)), (.danglingSymlink, .symlinkTarget(let link, _)),
             (.danglingSymlink, .plugin(let link)):
             return "point \(link) at a plugin file or remove it"
+        case (.notRegular, .workerExecutable(let path)):
+            return "put the patchbay-worker built with this host at \(path)"
         case (.notRegular, _):
             return "remove \(subject.path) from the plugins directory"
         case (.writableByOthers(let group, let world, _), _):
