@@ -77,9 +77,10 @@ struct StrangerScansEndToEndTests {
         let rescan = try await CommandRunner.host(["rescan", "--memory-budget", "3GiB"], environment: ["XDG_CACHE_HOME": cache], in: work)
         #expect(rescan.status == 0)
 
+        // The hang guard is ten times the run's 17 s on an idle machine.
         let output = try await CommandRunner.host(
             ["fetch", "HEAVY", "--all-sources", "--timeout", "60", "--memory-budget", "3GiB", "-v"], environment: ["XDG_CACHE_HOME": cache],
-            in: work)
+            in: work, deadline: .seconds(200))
         #expect(output.status == 0)
         #expect(output.stdout.split(separator: "\n").count { $0.hasPrefix("HEAVY   USD       4.00    HeavyPlugin") } == 50)
 
@@ -93,6 +94,48 @@ struct StrangerScansEndToEndTests {
         #expect(atOnce <= places)
         #expect(resident >= 400 << 20, "each worker touched its 400 MiB")
         #expect(atOnce * resident <= budget)
+    }
+
+    /// A plugin that allocates and touches 700 MiB while it registers.
+    static let bulky = FixturePlugins.Fixture(
+        fileName: "bulky.so", defines: ["-DFIXTURE_ALLOCATE_MIB=700", "-DFIXTURE_SYMBOL=\"BULKY\"", "-DFIXTURE_NAME=\"BulkyPlugin\"", "-DFIXTURE_AMOUNT=\"7.00\""])
+
+    @Test("A worker's address space is half the memory budget: 700 MiB fits in 1 GiB (budget 2GiB), not in 512 MiB (budget 1GiB)")
+    func workerLimitFollowsTheBudget() async throws {
+        let plugins = try await FixturePlugins.directory(containing: [Self.bulky])
+        let work = plugins.deletingLastPathComponent()
+        let path = plugins.appending(path: Self.bulky.fileName).path
+
+        let refused = try await CommandRunner.host(["fetch", "BULKY", "--memory-budget", "1GiB"], in: work)
+        #expect(refused.status == 2)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderrLines == [
+            "host: [bulky.so] error: cannot allocate the fixture's memory",
+            "host: warning: skipping \(path): registration failed with status 4: cannot allocate the fixture's memory",
+            "host: error: BULKY: unknown symbol BULKY; available symbols: BTC, ETH; 1 plugin file failed to load and may provide it: run `host list-plugins` to see why",
+        ])
+
+        let fits = try await CommandRunner.host(["fetch", "BULKY", "--memory-budget", "2GiB"], in: work)
+        #expect(fits.status == 0)
+        #expect(fits.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nBULKY   USD       7.00    BulkyPlugin\n")
+        #expect(fits.stderrLines.isEmpty)
+    }
+
+    @Test("--no-cache loads the strangers' workers at once: six that hang cost one load timeout, not six")
+    func noCacheLoadsConcurrently() async throws {
+        let plugins = try await FixturePlugins.directory(containing: (1...6).map(Self.hanging))
+        let work = plugins.deletingLastPathComponent()
+
+        let output = try await CommandRunner.host(
+            ["fetch", "ETH", "--no-cache", "--load-timeout", "2", "--api-base-url", HostFixtures.coinbase], in: work)
+
+        #expect(output.status == 0)
+        #expect(output.stdout == "SYMBOL  CURRENCY  AMOUNT                      PLUGIN\n\(HostFixtures.ethRow)\n")
+        #expect(output.stderrLines == (1...6).map {
+            "host: warning: skipping \(plugins.path)/hang-\($0).so: the plugin did not finish loading within 2 s, so its isolated worker was stopped; raise --load-timeout if it is only slow, or remove it from the plugins directory or ask its author for a fix"
+        })
+        // A clock, because the contract is one: one after another, the six would take 12 s.
+        #expect(output.elapsed < .seconds(12))
     }
 
     @Test("A bad memory budget is one line and exit 64", arguments: [
