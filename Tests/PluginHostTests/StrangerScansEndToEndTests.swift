@@ -50,17 +50,18 @@ struct StrangerScansEndToEndTests {
     func interruptedScanKeepsProgress() async throws {
         let plugins = try await FixturePlugins.directory(containing: [Self.quick] + (1...6).map(Self.hanging))
         let work = plugins.deletingLastPathComponent()
-        let cache = try TemporaryDirectory.make().path
+        // The cache file is named after the search path, which $XDG_DATA_HOME is part of: both runs share both.
+        let shared = ["XDG_CACHE_HOME": try TemporaryDirectory.make().path, "XDG_DATA_HOME": try TemporaryDirectory.make().path]
         let quick = plugins.appending(path: Self.quick.fileName).path
 
         // A listing waits for the scans; it is interrupted as soon as the quick one is written.
         let interrupted = try await Self.interrupt(
-            ["list-plugins", "-v"], environment: ["XDG_CACHE_HOME": cache], in: work,
+            ["list-plugins", "-v"], environment: shared, in: work,
             when: { $0.contains("\(quick): scanned, written to the plugin cache") })
         #expect(interrupted == SIGINT)
 
         let listed = try await CommandRunner.host(
-            ["list-plugins", "--format", "json", "--load-timeout", "1"], environment: ["XDG_CACHE_HOME": cache], in: work)
+            ["list-plugins", "--format", "json", "--load-timeout", "1"], environment: shared, in: work)
         let rows = try HostFixtures.pluginRows(listed.stdout)
         // Described by the cache the interrupted run wrote, not scanned again.
         #expect(rows[Self.quick.fileName]?["cached"] as? Bool == true)
