@@ -79,7 +79,7 @@ struct Fetch: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = try await plugins.loadPlugins(fetching: symbols)
+        let loaded = try await plugins.loadPlugins(fetching: symbols, strangerScanTime: timeout.duration)
         let plan = plan
         let fetches = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: timeout.duration, plan: plan)
         await loaded.shutdown()

@@ -71,6 +71,14 @@ struct PluginOptions: ParsableArguments {
     var loadTimeout = TimeLimit.standard
 
     @Option(
+        name: .customLong("memory-budget"),
+        help: ArgumentHelp(
+            "What all plugin workers may take together, e.g. 2GiB or 1536MiB (at least 1GiB): each worker gets half of it, at most 2GiB, and workers of plugins nobody vouched for run that many at a time. Overrides HOST_MEMORY_BUDGET. (default: 2GiB)",
+            valueName: "size")
+    )
+    var memoryBudget: String?
+
+    @Option(
         name: .customLong("allowlist"),
         help: ArgumentHelp(
             "A lock file of SHA-256 digests (sha256sum format) that every plugin must match; the plugins it lists run in this process. (default: plugins.lock in each plugins directory, when present, which only pins)",
@@ -92,6 +100,7 @@ struct PluginOptions: ParsableArguments {
         settings.noCache = noCache
         settings.requireSandbox = requireSandbox
         settings.loadTimeout = loadTimeout.duration
+        settings.memoryBudget = memoryBudget
         settings.allowlist = allowlist
         settings.caFiles = network.caFiles
         settings.trustsSystemRoots = !network.noSystemCA
@@ -131,9 +140,11 @@ struct PluginOptions: ParsableArguments {
     ///   - reportingSandbox: The command shows each plugin's sandbox,
     ///     which is then judged for this run (`list-plugins`).
     ///   - fetching: The symbols the command fetches: their workers start during the listing.
-    func loadPlugins(reportingSandbox: Bool = false, fetching: [String] = []) async throws -> LoadedPlugins {
+    ///   - strangerScanTime: How long scans of new files nobody vouched for may take (a fetch's `--timeout`).
+    func loadPlugins(reportingSandbox: Bool = false, fetching: [String] = [], strangerScanTime: Duration? = nil) async throws -> LoadedPlugins {
         var options = try loadOptions(reportingSandbox: reportingSandbox)
         options.fetching = fetching
+        options.strangerScanTime = strangerScanTime
         return try await host().loadPlugins(options)
     }
 

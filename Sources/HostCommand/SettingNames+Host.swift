@@ -3,7 +3,14 @@ import PluginHost
 extension SettingNames {
     /// `host`'s flags and commands, for the fixes in the library's errors:
     /// the one place the CLI's words for them are written.
-    static let host = SettingNames(
+    static let host: SettingNames = {
+        var names = hostFlags
+        names.memoryBudget = "--memory-budget"
+        return names
+    }()
+
+    /// The names ``host`` passes to the initialiser.
+    private static let hostFlags = SettingNames(
         fetchTimeout: "--timeout",
         loadTimeout: "--load-timeout",
         addPluginsDirectory: "pass --plugins-dir",

@@ -14,7 +14,7 @@ import Glibc
 /// running. The worker's `main` runs them before it makes its first frame
 /// stream or thread; the report counts the threads to prove it.
 enum SandboxConfinement {
-    /// RLIMIT_AS. A worker with a Swift plugin peaks at about 0.6 GiB of
+    /// RLIMIT_AS at most, and when the host says nothing. A worker with a Swift plugin peaks at about 0.6 GiB of
     /// address space, nearly all of it reserved, not used: glibc reserves
     /// 64 MiB per malloc arena and 8 MiB per thread stack. 2 GiB leaves room
     /// for a 16 MiB frame and a busy plugin, and stops one that allocates
@@ -38,8 +38,9 @@ enum SandboxConfinement {
     /// - Parameters:
     ///   - pluginFile: The plugin's descriptor, which stays readable.
     ///   - skipped: Layers not to apply, for tests and benchmarks.
+    ///   - addressSpace: RLIMIT_AS, the worker's share of the host's memory budget.
     /// - Returns: What took effect; a layer the kernel lacks is reported missing.
-    static func confine(pluginFile: Int32, skipping skipped: SandboxLayers) -> SandboxReport {
+    static func confine(pluginFile: Int32, skipping skipped: SandboxLayers, addressSpace: UInt64 = addressSpaceBytes) -> SandboxReport {
         let layers = skipped.confinementLayers
 
         var report = pb_sandbox_report()
@@ -60,7 +61,7 @@ enum SandboxConfinement {
                     policy.readable_path_count = UInt32(pathPointers.count)
                     policy.file_reading_paths = fileReadingPointers.baseAddress
                     policy.file_reading_path_count = UInt32(fileReadingPointers.count)
-                    policy.address_space_bytes = addressSpaceBytes
+                    policy.address_space_bytes = addressSpace
                     policy.open_files = openFiles
                     policy.cpu_seconds = cpuSeconds
                     _ = pb_sandbox_confine(&policy, &report)

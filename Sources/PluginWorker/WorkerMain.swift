@@ -21,7 +21,10 @@ enum WorkerMain {
         // The host checked the names before it started the worker; anything
         // unreadable is no reason to confine less.
         let skipped = getenv(WorkerStartup.skippedLayersVariable).flatMap { try? SandboxLayers(naming: String(cString: $0)) } ?? []
-        let sandbox = SandboxConfinement.confine(pluginFile: WorkerStartup.pluginFile, skipping: skipped)
+        // The host's share of its memory budget; a value it did not write is no reason to allow more.
+        let addressSpace = getenv(WorkerStartup.addressSpaceVariable).flatMap { UInt64(String(cString: $0)) }
+            .map { min($0, SandboxConfinement.addressSpaceBytes) } ?? SandboxConfinement.addressSpaceBytes
+        let sandbox = SandboxConfinement.confine(pluginFile: WorkerStartup.pluginFile, skipping: skipped, addressSpace: addressSpace)
         // The plugin may start processes where no seccomp filter stops it;
         // they must not keep the host's pipes open.
         for descriptor in [WorkerStartup.framesIn, WorkerStartup.framesOut, WorkerStartup.pluginFile] {

@@ -83,14 +83,16 @@ package struct PluginFetcher: Sendable {
     /// registered. Loading does not count against `timeout`: a worker's
     /// load has its own limit.
     private func price(in currency: String, timeout: Duration, loading plugin: OnDemandPlugin) async -> Result<Quote, FetchError> {
-        switch await plugin.fetchers() {
-        case .failure(let failure):
-            return .failure(FetchError(symbol: symbol, .notLoaded(plugin: plugin.identity.name, path: plugin.path, failure)))
-        case .success(let fetchers):
-            guard let fetcher = fetchers.first(where: { $0.symbol == symbol }) else {
-                return .failure(FetchError(symbol: symbol, .noLongerRegistered(plugin: plugin.identity.name, path: plugin.path)))
+        await plugin.withFetchers { loaded in
+            switch loaded {
+            case .failure(let failure):
+                return .failure(FetchError(symbol: symbol, .notLoaded(plugin: plugin.identity.name, path: plugin.path, failure)))
+            case .success(let fetchers):
+                guard let fetcher = fetchers.first(where: { $0.symbol == symbol }) else {
+                    return .failure(FetchError(symbol: symbol, .noLongerRegistered(plugin: plugin.identity.name, path: plugin.path)))
+                }
+                return await fetcher.price(in: currency, timeout: timeout)
             }
-            return await fetcher.price(in: currency, timeout: timeout)
         }
     }
 

@@ -20,25 +20,34 @@ import WorkerProtocol
 struct IsolatedPluginLoader: Sendable {
     let services: HostServices
     let trust: PluginTrust
-    let options: IsolationOptions
+    var options: IsolationOptions
     /// Set once a sandbox short of full has been warned about in this run.
     var warnedAboutSandbox = OnceFlag()
     /// Who vouched for the plugin at a path: it is part of the plugin's
     /// identity, and lets it fetch under the API base it declares.
     var voucher: @Sendable (String) -> Placement.Voucher = { _ in .nobody }
+    /// Whether a worker of a plugin nobody vouched for waits for a place
+    /// among ``IsolationOptions/slots`` before it starts, and gives it back
+    /// when it is stopped. Off for `--no-cache`, which keeps every worker it
+    /// loads until the run ends: there, only each worker's limit applies.
+    var takesSlots = false
 
-    /// Loads `files`; the result's fetchers call into the workers.
+    /// Loads `files`, all at once; the result's fetchers call into the workers.
     func load(_ files: [String]) async -> (PluginLoader.Outcome, [WorkerConnection]) {
         let locks = LockFileCache(trust: trust)
-        var started: [Result<WorkerConnection, PluginLoadError>] = []
-        for path in files {
-            started.append(await start(path, locks: locks))
+        // Each file's start and load at once: one that hangs costs its own load timeout, not the others'.
+        var loads = [(Result<(PluginReport, [PluginFetcher]), PluginLoadError>, SandboxReport, WorkerConnection?)?](repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, (Result<(PluginReport, [PluginFetcher]), PluginLoadError>, SandboxReport, WorkerConnection?)).self) { group in
+            for (index, path) in files.enumerated() {
+                group.addTask { (index, await finish(path, started: await start(path, locks: locks))) }
+            }
+            for await (index, loaded) in group { loads[index] = loaded }
         }
 
         var result = PluginLoader.Outcome()
         var workers: [WorkerConnection] = []
-        for (path, start) in zip(files, started) {
-            let (outcome, sandbox, worker) = await finish(path, started: start)
+        for (path, loaded) in zip(files, loads) {
+            guard let (outcome, sandbox, worker) = loaded else { continue }
             if let worker { workers.append(worker) }
             result.record(outcome, for: path, services: services)
             result.reports[result.reports.count - 1].sandbox = sandbox
@@ -135,11 +144,18 @@ struct IsolatedPluginLoader: Sendable {
     func spawn(_ path: String, file: PluginFile) async -> Result<WorkerConnection, PluginLoadError> {
         // The worker has its own copy of the descriptor; the host never loads this one.
         defer { file.closeUnloaded() }
+        let slots = takesSlots && voucher(path) == .nobody ? options.slots : nil
+        await slots?.acquire()
         do throws(WorkerError) {
             let executable = try options.executable.get()
-            let process = try await WorkerProcess.spawn(executable: executable, plugin: file.descriptor, skipping: options.skippedSandboxLayers)
-            return .success(WorkerConnection.connect(to: process, path: path, services: services))
+            let process = try await WorkerProcess.spawn(
+                executable: executable, plugin: file.descriptor, skipping: options.skippedSandboxLayers,
+                addressSpace: options.memoryBudget.perWorkerBytes)
+            let worker = WorkerConnection.connect(to: process, path: path, services: services)
+            if let slots { worker.whenShutDown { slots.release() } }
+            return .success(worker)
         } catch {
+            slots?.release()
             return .failure(PluginLoadError(.isolated(error)))
         }
     }

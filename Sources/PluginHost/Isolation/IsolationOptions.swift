@@ -24,6 +24,11 @@ package struct IsolationOptions: Sendable {
     /// A listing shows each isolated plugin's sandbox: judge the sandbox
     /// this run can give (`SandboxProbe`) rather than repeat a scan's.
     package var reportsSandbox = false
+    /// What all of the run's workers may take together: each worker's
+    /// limit, and how many workers of strangers run at once.
+    package let memoryBudget: MemoryBudget
+    /// The run's places for workers of plugins nobody vouched for, shared by every copy of these options.
+    let slots: WorkerSlots
 
     /// Whether a listing judges the sandbox now: to show it, or to refuse by it.
     var judgesSandbox: Bool { reportsSandbox || requireFullSandbox }
@@ -34,10 +39,13 @@ package struct IsolationOptions: Sendable {
     ///   - loadTimeout: Defaults to 10 seconds.
     ///   - requireFullSandbox: Defaults to false.
     ///   - skippedSandboxLayers: Defaults to none.
+    ///   - memoryBudget: Defaults to ``MemoryBudget/standard``, 2 GiB.
     package init(
         workerExecutable: String? = nil, loadTimeout: Duration = .seconds(10), requireFullSandbox: Bool = false,
-        skippedSandboxLayers: SandboxLayers = []
+        skippedSandboxLayers: SandboxLayers = [], memoryBudget: MemoryBudget = .standard
     ) {
+        self.memoryBudget = memoryBudget
+        slots = WorkerSlots(budget: memoryBudget)
         self.workerExecutable = workerExecutable
         self.loadTimeout = loadTimeout
         self.requireFullSandbox = requireFullSandbox

@@ -28,6 +28,8 @@ final class WorkerConnection: Sendable {
     private let refused = Mutex<RefusedSystemCall?>(nil)
     private let machine = Mutex(StateMachine<Waiter>())
     /// Reaps the worker once, however many callers wait for its end.
+    /// What ``shutdown()`` runs once the worker is reaped (``whenShutDown(_:)``).
+    private let onShutdown = Mutex<(@Sendable () -> Void)?>(nil)
     private let reaper = Mutex<Task<WorkerProcess.Exit, Never>?>(nil)
     /// The policy its plugin's `http_get`s are held to, once the host knows
     /// the plugin; before that, the policy of a plugin that declares nothing.
@@ -132,6 +134,12 @@ final class WorkerConnection: Sendable {
         run(machine.withLock { $0.close() })
         stream.closeOutput()
         _ = await reap(within: .seconds(1))
+        // Reaped: what it held of the memory budget is free.
+        let release = onShutdown.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        release?()
         // The worker is gone, so reading ends as soon as the pipe is drained;
         // unless a process the plugin started still holds the worker's end.
         let stream = self.stream
@@ -149,6 +157,12 @@ final class WorkerConnection: Sendable {
         }
         await output.readingEnded()
         outputDeadline.cancel()
+    }
+
+    /// Runs `action` once, when ``shutdown()`` has reaped the worker: its
+    /// place among the run's workers is free then.
+    func whenShutDown(_ action: @escaping @Sendable () -> Void) {
+        onShutdown.withLock { $0 = action }
     }
 
     /// The first system call the worker's filter refused, as it reported it.

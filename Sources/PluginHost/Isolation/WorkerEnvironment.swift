@@ -18,7 +18,8 @@ enum WorkerEnvironment {
     /// - Parameters:
     ///   - host: The host's environment.
     ///   - skipped: The sandbox layers this run turns off.
-    static func make(from host: [String: String], skipping skipped: SandboxLayers) -> [String] {
+    ///   - addressSpace: The worker's RLIMIT_AS in bytes, from the memory budget; nil for the worker's default.
+    static func make(from host: [String: String], skipping skipped: SandboxLayers, addressSpace: UInt64? = nil) -> [String] {
         var environment = passed.compactMap { name in host[name].map { "\(name)=\($0)" } }
         // The Swift runtime's crash backtracer would take seconds to
         // symbolicate a plugin's crash; the host reports it in one line.
@@ -30,6 +31,7 @@ enum WorkerEnvironment {
         environment.append("LIBDISPATCH_LOG=NO")
         // Written from the layers the host validated: a worker reads only names it knows.
         if !skipped.isEmpty { environment.append("\(WorkerStartup.skippedLayersVariable)=\(skipped.names)") }
+        if let addressSpace { environment.append("\(WorkerStartup.addressSpaceVariable)=\(addressSpace)") }
         return environment
     }
 }

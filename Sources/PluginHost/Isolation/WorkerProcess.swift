@@ -58,8 +58,10 @@ struct WorkerProcess: Sendable {
     ///     it must stay open until this returns.
     ///   - skipped: The sandbox layers this run turns off.
     /// - Throws: ``WorkerError`` with the reason when a pipe or the start fails.
-    static func spawn(executable: String, plugin: Int32, skipping skipped: SandboxLayers = []) async throws(WorkerError) -> WorkerProcess {
-        let environment = WorkerEnvironment.make(from: ProcessInfo.processInfo.environment, skipping: skipped)
+    static func spawn(
+        executable: String, plugin: Int32, skipping skipped: SandboxLayers = [], addressSpace: UInt64? = nil
+    ) async throws(WorkerError) -> WorkerProcess {
+        let environment = WorkerEnvironment.make(from: ProcessInfo.processInfo.environment, skipping: skipped, addressSpace: addressSpace)
         // Its own root holds the real path only (``WorkerRoot``).
         let executable = WorkerRoot.realPath(executable)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerError>, Never>) in
@@ -176,7 +178,7 @@ struct WorkerProcess: Sendable {
             _ = Glibc.kill(-pid, SIGKILL)
             var status: Int32 = 0
             // Returns at once: the worker has ended.
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            reap(&status)
             return decode(status)
         }
         let start = ContinuousClock.now
@@ -191,7 +193,7 @@ struct WorkerProcess: Sendable {
                 _ = Glibc.kill(-pid, SIGKILL)
                 var status: Int32 = 0
                 // Returns at once: the worker has ended.
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                reap(&status)
                 return decode(status)
             }
             if polled < 0 && errno != EINTR {
@@ -205,6 +207,13 @@ struct WorkerProcess: Sendable {
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(50))
         }
+    }
+
+    /// Reaps the ended worker, noting its peak resident memory for the run's budget report.
+    private func reap(_ status: inout Int32) {
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        WorkerSlots.notePeakResident(kibibytes: Int(usage.ru_maxrss))
     }
 
     /// `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG`, which Swift cannot import as macros.

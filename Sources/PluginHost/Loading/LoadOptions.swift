@@ -15,6 +15,11 @@ package struct LoadOptions: Sendable {
     /// (when it runs isolated) as soon as it knows which file that is, so
     /// the worker's start overlaps the rest of the listing.
     package var fetching: [String] = []
+    /// How long this run may spend scanning new plugin files nobody vouched
+    /// for; nil for the load timeout. A fetch passes its `--timeout`: when
+    /// the listing already knows every symbol it fetches, those scans run
+    /// beside the fetch and stop at this time, for the next run to go on.
+    package var strangerScanTime: Duration?
 
     /// Creates the options.
     package init(

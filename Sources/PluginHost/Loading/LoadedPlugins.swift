@@ -17,11 +17,17 @@ package struct LoadedPlugins: Sendable {
     var noPluginsFix: String?
     /// The services the plugins were given, whose allowances the run ends with.
     var services: HostServices?
+    /// Scans of new files nobody vouched for that run beside this run's
+    /// fetch, for the next run: ``shutdown()`` waits for them, within their limit.
+    var background: BackgroundScan?
+    /// The run's places for strangers' workers, reported with `-v` at shutdown.
+    var workerSlots: WorkerSlots?
 
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
     /// are never unloaded.
     package func shutdown() async {
+        await background?.finish()
         await withTaskGroup(of: Void.self) { group in
             for worker in workers {
                 group.addTask { await worker.shutdown() }
@@ -38,6 +44,7 @@ package struct LoadedPlugins: Sendable {
         await Self.letAnsweredCallsReturn()
         // After the workers' last lines: one line per plugin that lost some to the cap.
         if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
+        if let services, let summary = workerSlots?.summary { services.logger.debug("\(summary)") }
     }
 
     /// Gives an in-process plugin whose `fetch` has answered a moment to

@@ -24,8 +24,14 @@ final class OnDemandPlugin: Sendable {
     /// Its worker, when the listing started one for the fetch (``WorkerPrestart``).
     private let prestart: WorkerPrestart?
 
-    private let loading = Mutex<Task<Result<[PluginFetcher], PluginLoadError>, Never>?>(nil)
-    private let worker = Mutex<WorkerConnection?>(nil)
+    /// The load in progress or done, the worker it started, and the calls using it.
+    private struct State {
+        var loading: Task<Result<[PluginFetcher], PluginLoadError>, Never>?
+        var worker: WorkerConnection?
+        var calls = 0
+    }
+
+    private let state = Mutex(State())
 
     init(
         path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
@@ -42,27 +48,44 @@ final class OnDemandPlugin: Sendable {
         self.prestart = prestart
     }
 
-    /// The plugin's fetchers, loading it on the first call; later and
-    /// concurrent calls share that one load.
-    func fetchers() async -> Result<[PluginFetcher], PluginLoadError> {
-        let task = loading.withLock { loading in
-            if let loading { return loading }
+    /// Calls `body` with the plugin's fetchers, loading it on the first
+    /// call; concurrent calls share that one load.
+    ///
+    /// A worker of a plugin nobody vouched for holds one of the run's
+    /// places under the memory budget (``WorkerSlots``): once no call uses
+    /// it, it is stopped and its place freed, and a later call loads the
+    /// plugin again. Fifty strangers asked at once then take turns within
+    /// the budget instead of each keeping a worker to the end of the run.
+    func withFetchers<T: Sendable>(_ body: (Result<[PluginFetcher], PluginLoadError>) async -> T) async -> T {
+        let task = state.withLock { state in
+            state.calls += 1
+            if let loading = state.loading { return loading }
             let task = Task { await load() }
-            loading = task
+            state.loading = task
             return task
         }
-        return await task.value
+        let answer = await body(await task.value)
+        let oneShot = placement.place == .isolated && placement.voucher == .nobody
+        let idle = state.withLock { state -> WorkerConnection? in
+            state.calls -= 1
+            guard oneShot, state.calls == 0, let worker = state.worker else { return nil }
+            state.worker = nil
+            state.loading = nil
+            return worker
+        }
+        if let idle { await idle.shutdown() }
+        return answer
     }
 
     /// The program's names for its settings, for the fixes a failed load suggests.
     var names: SettingNames { services.names }
 
     /// Whether it runs in a worker started by this run.
-    var hasWorker: Bool { worker.withLock { $0 != nil } }
+    var hasWorker: Bool { state.withLock { $0.worker != nil } }
 
     /// Stops its worker, if it has one.
     func shutdown() async {
-        if let worker = worker.withLock({ $0 }) { await worker.shutdown() }
+        if let worker = state.withLock({ $0.worker }) { await worker.shutdown() }
     }
 
     private func load() async -> Result<[PluginFetcher], PluginLoadError> {
@@ -74,13 +97,14 @@ final class OnDemandPlugin: Sendable {
             var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
             loader.warnedAboutSandbox = warnedAboutSandbox
             loader.voucher = { _ in voucher }
+            loader.takesSlots = true
             let (outcome, _, worker) =
                 if let started = prestart?.take() {
                     await loader.finish(path, started: await started.value)
                 } else {
                     await loader.loadOne(path, expecting: fileIdentity)
                 }
-            self.worker.withLock { $0 = worker }
+            state.withLock { $0.worker = worker }
             return outcome.map(\.1)
         case .inProcess:
             let voucher = placement.voucher

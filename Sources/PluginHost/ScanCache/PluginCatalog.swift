@@ -21,7 +21,7 @@ struct PluginCatalog: Sendable {
     /// The plugins, scanning what the cache lacks; with `rebuild`, every
     /// plugin is scanned again, as `host rescan` asks.
     func load(rebuild: Bool) async -> (LoadedPlugins, RescanReport) {
-        await carryOut(plan(rebuild: rebuild))
+        await carryOut(plan(rebuild: rebuild), rebuild: rebuild)
     }
 
     /// ``load(rebuild:)`` as far as it goes without a task: the plugins when
@@ -32,14 +32,20 @@ struct PluginCatalog: Sendable {
         guard plan.needingScan.isEmpty else {
             return .needsTask(PendingLoad { await carryOut(plan).0 })
         }
-        return .loaded(finish(plan, scanned: []).0)
+        return .loaded(finish(plan, scanned: [], writer: nil).0)
     }
 
     private var services: HostServices { host.services }
     private var trust: PluginTrust { host.trust }
 
     /// Scans what the plan says needs it, then lists.
-    private func carryOut(_ plan: Plan) async -> (LoadedPlugins, RescanReport) {
+    ///
+    /// Files someone vouched for are scanned in full. Files nobody vouched
+    /// for are scanned within ``LoadOptions/strangerScanTime``: beside the
+    /// fetch when the listing already knows every symbol it fetches, else
+    /// before the listing; what is left is one warning, and the next run's.
+    /// Each scan is written to the cache as it finishes.
+    private func carryOut(_ plan: Plan, rebuild: Bool = false) async -> (LoadedPlugins, RescanReport) {
         if options.isolation.judgesSandbox && options.policy.mayIsolate {
             // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
             _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
@@ -47,15 +53,85 @@ struct PluginCatalog: Sendable {
         var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
         scanner.progress = options.progress
         scanner.warnedAboutSandbox = plan.warnedAboutSandbox
-        return finish(plan, scanned: await scanner.scan(plan.needingScan, locks: plan.locks))
+        let writer = writer(for: plan)
+        // Where each file to scan is among the plan's items, and whether someone vouched for it.
+        let toScan = plan.items.indices.compactMap { index -> (item: Int, candidate: PluginDiscovery.Candidate, vouched: Bool)? in
+            if case .needsScan(let candidate, let vouched) = plan.items[index] { (index, candidate, vouched) } else { nil }
+        }
+        let vouched = toScan.filter(\.vouched)
+        let strangers = toScan.filter { !$0.vouched }
+        var outcomes = [PluginScanner.Outcome?](repeating: nil, count: toScan.count)
+        let position = Dictionary(uniqueKeysWithValues: toScan.indices.map { (toScan[$0].item, $0) })
+        func record(_ files: [(item: Int, candidate: PluginDiscovery.Candidate, vouched: Bool)]) -> @Sendable (Int, PluginScanner.Outcome) -> Void {
+            let items = files.map(\.item)
+            return { index, outcome in
+                if case .scanned(let entry) = outcome { writer.record(entry, at: items[index]) }
+            }
+        }
+        for (file, outcome) in zip(vouched, await scanner.scan(vouched.map(\.candidate), locks: plan.locks, finished: record(vouched))) {
+            outcomes[position[file.item]!] = outcome
+        }
+        let time = options.strangerScanTime ?? options.isolation.loadTimeout
+        if !rebuild, !strangers.isEmpty, knowsEverySymbolFetched(plan, scanned: outcomes) {
+            var (loaded, report) = finish(plan, scanned: outcomes, writer: writer)
+            let deadline = ContinuousClock.now + time
+            let (scanner, locks, logger, names) = (scanner, plan.locks, services.logger, services.names)
+            let finished = record(strangers)
+            loaded.background = BackgroundScan {
+                let scanned = await scanner.scan(
+                    strangers.map(\.candidate), locks: locks, limit: ScanLimit(startBy: deadline, cutAt: deadline), finished: finished)
+                Self.noteUnscanned(scanned.count { $0 == nil }, logger: logger, names: names)
+            }
+            return (loaded, report)
+        }
+        let limit = rebuild ? ScanLimit.none : ScanLimit(startBy: ContinuousClock.now + time)
+        let scanned = await scanner.scan(strangers.map(\.candidate), locks: plan.locks, limit: limit, finished: record(strangers))
+        for (file, outcome) in zip(strangers, scanned) {
+            outcomes[position[file.item]!] = outcome
+        }
+        Self.noteUnscanned(scanned.count { $0 == nil }, logger: services.logger, names: services.names)
+        return finish(plan, scanned: outcomes, writer: writer)
+    }
+
+    /// One line for files a run's limit left unscanned.
+    private static func noteUnscanned(_ count: Int, logger: Logger, names: SettingNames) {
+        guard count > 0 else { return }
+        let files = count == 1 ? "1 new plugin file nobody vouched for is" : "\(count) new plugin files nobody vouched for are"
+        logger.warning("\(files) not scanned yet; the next run goes on scanning them, or \(names.rescan) to scan them all now")
+    }
+
+    /// Whether every symbol the run fetches is provided by a file the
+    /// listing knows without the scans of files nobody vouched for.
+    private func knowsEverySymbolFetched(_ plan: Plan, scanned: [PluginScanner.Outcome?]) -> Bool {
+        guard !options.fetching.isEmpty else { return false }
+        var known = Set<String>()
+        let previous = plan.previous?.entries ?? []
+        for item in plan.items {
+            if case .cached(_, let index) = item, previous[index].status == .loaded { known.formUnion(previous[index].fetchers.map(\.symbol)) }
+        }
+        for case .scanned(let entry)? in scanned where entry.status == .loaded {
+            known.formUnion(entry.fetchers.map(\.symbol))
+        }
+        return options.fetching.allSatisfy { known.contains(FetcherSymbol.normalized($0)) }
+    }
+
+    /// The writer of this run's cache, holding what the cache already describes.
+    private func writer(for plan: Plan) -> ScanCacheWriter {
+        let previous = plan.previous?.entries ?? []
+        let lines = plan.previous?.readLines ?? []
+        let slots = plan.items.map { item -> ScanCacheWriter.Slot? in
+            guard case .cached(_, let index) = item else { return nil }
+            return ScanCacheWriter.Slot(entry: previous[index], line: index < lines.count ? lines[index] : nil)
+        }
+        return ScanCacheWriter(store: plan.store, searchPath: host.discovery.locations.map(\.directory), slots: slots, logger: services.logger)
     }
 
     /// One plugin file as this run's plan knows it.
     private enum Item: Sendable {
         /// Described by the cache: its entry at this index.
         case cached(PluginDiscovery.Candidate, entry: Int)
-        /// New or changed: to be scanned.
-        case needsScan(PluginDiscovery.Candidate)
+        /// New or changed: to be scanned; `vouched` when someone vouched for it.
+        case needsScan(PluginDiscovery.Candidate, vouched: Bool)
         /// Refused by the host's own checks before any of its code ran.
         case refused(PluginDiscovery.Candidate, PluginLoadError)
     }
@@ -87,7 +163,7 @@ struct PluginCatalog: Sendable {
         let warnedAboutSandbox = OnceFlag()
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
-            items.compactMap { if case .needsScan(let candidate) = $0 { candidate } else { nil } }
+            items.compactMap { if case .needsScan(let candidate, _) = $0 { candidate } else { nil } }
         }
     }
 
@@ -108,6 +184,7 @@ struct PluginCatalog: Sendable {
         let entries = EntryIndex(previous?.entries ?? [])
         let locks = LockFileCache(trust: trust)
         var startsWorkers = false
+        let rule = PlacementRule(policy: options.policy, trust: trust)
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let index = entries.index(of: candidate.path), entries.entries[index].identity == identity {
                 // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
@@ -122,7 +199,8 @@ struct PluginCatalog: Sendable {
                     startsWorkers = true
                     _ = WorkerSpawnThread.shared.run { _ = WorkerNamespaces.shared.plan() }
                 }
-                return .needsScan(candidate)
+                let vouched = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path)).voucher != .nobody
+                return .needsScan(candidate, vouched: vouched)
             } catch {
                 return .refused(candidate, error)
             }
@@ -130,7 +208,9 @@ struct PluginCatalog: Sendable {
         return Plan(store: store, previous: previous, refusal: refusal, locks: locks, items: items)
     }
 
-    private func finish(_ plan: Plan, scanned: [PluginScanner.Outcome]) -> (LoadedPlugins, RescanReport) {
+    /// Lists the plan's files: `scanned` has one outcome per file to scan,
+    /// in order, nil for one left for later, which is not listed.
+    private func finish(_ plan: Plan, scanned: [PluginScanner.Outcome?], writer: ScanCacheWriter?) -> (LoadedPlugins, RescanReport) {
         if let refusal = plan.refusal {
             services.logger.warning("ignoring the plugin cache \(plan.store.path): \(refusal); rebuilding it")
         }
@@ -139,26 +219,22 @@ struct PluginCatalog: Sendable {
         let unchanged = plan.refusal == nil && plan.previous != nil && plan.items.count == previous.count
             && plan.items.indices.allSatisfy { if case .cached(_, let entry) = plan.items[$0] { entry == $0 } else { false } }
         var entries = unchanged ? previous : []
-        // Each kept entry's line as read, written back as it is; none for a scanned one.
-        let previousLines = plan.previous?.readLines ?? []
-        var lines: [ArraySlice<UInt8>?] = []
         var outcomes = scanned.makeIterator()
-        let items = plan.items.map { item -> Listed in
+        let items = plan.items.compactMap { item -> Listed? in
             switch item {
             case .cached(let candidate, let index):
                 if unchanged { return .described(candidate, entry: index, scanned: false) }
                 entries.append(previous[index])
-                lines.append(index < previousLines.count ? previousLines[index] : nil)
                 return .described(candidate, entry: entries.count - 1, scanned: false)
             case .refused(let candidate, let failure): return .refused(candidate, failure)
-            case .needsScan(let candidate):
-                // The scanner answers once per file it was given, in order.
+            case .needsScan(let candidate, _):
+                // One outcome per file to scan, in order.
                 switch outcomes.next() {
-                case .scanned(let entry)?:
+                case .scanned(let entry)??:
                     entries.append(entry)
-                    lines.append(nil)
                     return .described(candidate, entry: entries.count - 1, scanned: true)
-                case .refused(let failure)?: return .refused(candidate, failure)
+                case .refused(let failure)??: return .refused(candidate, failure)
+                case .some(nil): return nil
                 case nil: return .refused(candidate, PluginLoadError(.changedSinceListed))
                 }
             }
@@ -167,18 +243,8 @@ struct PluginCatalog: Sendable {
         // Before the cache is written and the listing composed: the workers' start overlaps both.
         let prestarts = prestart(items, entries: entries, locks: plan.locks)
 
-        var writeError: String?
-        if !unchanged {
-            var cache = ScanCache(
-                host: HostIdentity.current, abiVersion: PluginABIVersion.current, searchPath: host.discovery.locations.map(\.directory), entries: entries)
-            cache.readLines = lines
-            do throws(ScanCacheStore.WriteError) {
-                try plan.store.write(cache)
-            } catch {
-                writeError = error.description
-                services.logger.warning("\(error); the next run scans the plugins again")
-            }
-        }
+        // Each scan was written as it finished; this writes what the cache dropped or refused too.
+        let writeError = unchanged ? nil : (writer ?? self.writer(for: plan)).write()
         let scannedEntries = items.compactMap { if case .described(_, let entry, scanned: true) = $0 { entries[entry] } else { nil } }
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
@@ -265,9 +331,11 @@ struct PluginCatalog: Sendable {
         }
         let onDemand = OnDemandPlugins(
             plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, prestarts: prestarts)
-        return LoadedPlugins(
+        var loaded = LoadedPlugins(
             reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, ranks: options.ranks), workers: [], onDemand: onDemand,
             services: services)
+        loaded.workerSlots = options.isolation.slots
+        return loaded
     }
 
     /// Starts the worker of each plugin that a fetch of ``LoadOptions/fetching``
@@ -292,7 +360,10 @@ struct PluginCatalog: Sendable {
         for case let only? in providers.values.map({ $0.count == 1 ? $0[0] : nil }) where prestarts[only.candidate.path] == nil {
             let path = only.candidate.path
             guard rule.placement(of: path, origin: only.candidate.origin, lock: locks.lock(for: path)).place == .isolated else { continue }
-            let loader = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
+            var loader = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
+            let voucher = rule.placement(of: path, origin: only.candidate.origin, lock: locks.lock(for: path)).voucher
+            loader.voucher = { _ in voucher }
+            loader.takesSlots = true
             prestarts[path] = WorkerPrestart(path: path, identity: entries[only.entry].identity, loader: loader)
         }
         return prestarts

@@ -41,30 +41,39 @@ struct PluginScanner: Sendable {
         self.parallelism = max(1, parallelism ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
-    /// Scans `candidates`, returning one outcome per candidate, in order.
+    /// Scans `candidates`, returning one outcome per candidate, in order:
+    /// nil for a file `limit` left for the next run.
     ///
     /// A worker's slot is free as soon as it has answered: stopping it, which
     /// waits for it to exit, overlaps the next scan.
-    /// - Parameter locks: The run's lock files, read once for the whole run.
-    func scan(_ candidates: [PluginDiscovery.Candidate], locks: LockFileCache) async -> [Outcome] {
+    /// - Parameters:
+    ///   - locks: The run's lock files, read once for the whole run.
+    ///   - limit: When to stop starting scans, and when to stop those running.
+    ///   - finished: Told each outcome, with its candidate's index, as soon as
+    ///     it is known, so that it is kept even if the run is stopped.
+    func scan(
+        _ candidates: [PluginDiscovery.Candidate], locks: LockFileCache, limit: ScanLimit = .none,
+        finished: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in }
+    ) async -> [Outcome?] {
         var configured = IsolatedPluginLoader(services: services, trust: trust, options: options)
         configured.warnedAboutSandbox = warnedAboutSandbox
+        configured.takesSlots = true
         let loader = configured
         var outcomes = [Outcome?](repeating: nil, count: candidates.count)
         enum Step: Sendable {
-            case scanned(Int, Outcome, WorkerConnection?)
+            case scanned(Int, Outcome?, WorkerConnection?)
             case stopped
         }
         await withTaskGroup(of: Step.self) { group in
             var next = 0
             var done = 0
             func startNext() {
-                guard next < candidates.count else { return }
+                guard next < candidates.count, limit.allowsStart() else { return }
                 let index = next
                 next += 1
                 progress?(ScanProgress(done: done, total: candidates.count, path: candidates[index].path))
                 group.addTask {
-                    let (outcome, worker) = await scan(candidates[index], loader: loader, locks: locks)
+                    let (outcome, worker) = await scan(candidates[index], loader: loader, locks: locks, cutAt: limit.cutAt)
                     return .scanned(index, outcome, worker)
                 }
             }
@@ -72,6 +81,7 @@ struct PluginScanner: Sendable {
             for await step in group {
                 guard case .scanned(let index, let outcome, let worker) = step else { continue }
                 outcomes[index] = outcome
+                if let outcome { finished(index, outcome) }
                 done += 1
                 if done == candidates.count { progress?(ScanProgress(done: done, total: done, path: candidates[index].path)) }
                 if let worker {
@@ -83,11 +93,29 @@ struct PluginScanner: Sendable {
                 startNext()
             }
         }
-        return outcomes.map { $0! }
+        // The limit left some unscanned: the progress line still ends.
+        if let last = candidates.last, outcomes.contains(where: { $0 == nil }) {
+            progress?(ScanProgress(done: candidates.count, total: candidates.count, path: last.path))
+        }
+        return outcomes
     }
 
-    /// Scans one file; the worker, when its plugin loaded, is the caller's to stop.
-    private func scan(_ candidate: PluginDiscovery.Candidate, loader: IsolatedPluginLoader, locks: LockFileCache) async -> (Outcome, WorkerConnection?) {
+    /// Scans one file; the worker, when its plugin loaded, is the caller's to
+    /// stop. Nil when `cutAt` stopped the scan before the plugin's own load
+    /// timeout: the file is left for the next run, not recorded as hung.
+    private func scan(
+        _ candidate: PluginDiscovery.Candidate, loader configured: IsolatedPluginLoader, locks: LockFileCache, cutAt: ContinuousClock.Instant?
+    ) async -> (Outcome?, WorkerConnection?) {
+        var loader = configured
+        var cut = false
+        if let cutAt {
+            let left = cutAt - .now
+            guard left > .zero else { return (nil, nil) }
+            if left < loader.options.loadTimeout {
+                loader.options.loadTimeout = left
+                cut = true
+            }
+        }
         let path = candidate.path
         let file: PluginFile
         switch loader.open(path, locks: locks, expecting: nil) {
@@ -115,6 +143,7 @@ struct PluginScanner: Sendable {
             entry.fetchers = fetchers.map { ScanCache.Fetcher(symbol: $0.symbol, displayName: $0.displayName, rank: $0.rank.value) }
             entry.warnings = report.warnings
         case .failure(let failure):
+            if cut, case .isolated(let cause) = failure.kind, case .hung = cause.cause { return (nil, worker) }
             if case .sandboxRequired = failure.kind { return (.refused(failure), worker) }
             if case .isolated(let cause) = failure.kind, cause.neverStarted { return (.refused(failure), worker) }
             entry.name = failure.name ?? entry.name

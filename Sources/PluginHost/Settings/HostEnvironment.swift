@@ -26,6 +26,8 @@ package struct HostEnvironment: Sendable {
         case requireSandbox = "HOST_REQUIRE_SANDBOX"
         /// Sandbox layers to leave off, for tests and benchmarks.
         case sandboxDisable = "HOST_SANDBOX_DISABLE"
+        /// What all plugin workers may take together, e.g. 2GiB.
+        case memoryBudget = "HOST_MEMORY_BUDGET"
         /// The user's data directory, for their plugins.
         case xdgDataHome = "XDG_DATA_HOME"
         /// The user's cache directory, for the registry cache.

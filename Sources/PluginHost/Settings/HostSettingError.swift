@@ -25,6 +25,7 @@ package struct HostSettingError: Error, Sendable, Equatable {
         case pluginsDirectoriesEmptyEntry(value: String)
         case unknownSandboxLayer(SandboxLayers.NameError)
         case proxy(ProxyURLError)
+        case memoryBudget(MemoryBudgetError, from: Origin)
     }
 
     let kind: Kind
@@ -49,6 +50,8 @@ package struct HostSettingError: Error, Sendable, Equatable {
             "\(HostEnvironment.Variable.sandboxDisable.rawValue) \(error), or unset it"
         case .proxy(let error):
             "\(error); \(error.source == names.proxy ? "give e.g. \(names.proxy) http://proxy.example:3128" : "fix or unset it, or pass \(names.noProxy)")"
+        case .memoryBudget(let error, let origin):
+            error.message(naming: Self.name(origin, option: names.memoryBudget))
         }
     }
 

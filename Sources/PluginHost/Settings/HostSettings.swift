@@ -19,6 +19,8 @@ package struct HostSettings: Sendable {
     package var requireSandbox = false
     /// How long a plugin may take to load in a worker.
     package var loadTimeout: Duration = .seconds(10)
+    /// What all plugin workers may take together, e.g. `2GiB`, instead of `HOST_MEMORY_BUDGET`.
+    package var memoryBudget: String?
     /// A lock file every plugin must match, instead of each directory's `plugins.lock`.
     package var allowlist: String?
     /// PEM files of CA certificates to trust, beside `SSL_CERT_FILE` and `SSL_CERT_DIR`.

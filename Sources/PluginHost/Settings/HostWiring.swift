@@ -130,7 +130,21 @@ package struct HostWiring: Sendable {
     /// How the command's workers run: the scanners, and isolated plugins.
     package func isolationOptions() throws(HostSettingError) -> IsolationOptions {
         IsolationOptions(
-            loadTimeout: settings.loadTimeout, requireFullSandbox: try sandboxRequirement() != nil, skippedSandboxLayers: try skippedSandboxLayers())
+            loadTimeout: settings.loadTimeout, requireFullSandbox: try sandboxRequirement() != nil, skippedSandboxLayers: try skippedSandboxLayers(),
+            memoryBudget: try memoryBudget())
+    }
+
+    /// What all of the run's workers may take together: the setting, else
+    /// `HOST_MEMORY_BUDGET`, else ``MemoryBudget/standard``.
+    package func memoryBudget() throws(HostSettingError) -> MemoryBudget {
+        let (text, origin): (String?, HostSettingError.Origin) =
+            settings.memoryBudget.map { ($0, .option) } ?? (environment[.memoryBudget], .variable(.memoryBudget))
+        guard let text else { return .standard }
+        do {
+            return try MemoryBudget(parsing: text)
+        } catch {
+            throw HostSettingError(kind: .memoryBudget(error, from: origin))
+        }
     }
 
     /// Everything that says how plugins are found out about and loaded.

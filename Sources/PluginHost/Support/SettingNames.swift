@@ -47,6 +47,10 @@ package struct SettingNames: Sendable, Equatable {
     package var source: String
     /// The setting of the user's ranks, by plugin.
     package var ranks: String
+    /// The command that scans every plugin file now, for a run that left some unscanned.
+    package var rescan = "run `host rescan`"
+    /// The setting of what all plugin workers may take together.
+    package var memoryBudget = "the memory budget"
 
     /// Names for a program that has said nothing about its settings.
     /// - Parameters:

@@ -21,8 +21,9 @@
 ///
 /// **Environment.** Only what the host puts there, never its own
 /// (`WorkerEnvironment` in the host): the locale and time zone, the library
-/// path, what the runtime needs, and ``skippedLayersVariable`` (sandbox
-/// layers turned off, for tests and benchmarks; absent means none).
+/// path, what the runtime needs, ``skippedLayersVariable`` (sandbox
+/// layers turned off, for tests and benchmarks; absent means none) and
+/// ``addressSpaceVariable`` (its share of the host's memory budget).
 ///
 /// **Before it runs.** The host starts it in namespaces of its own, a
 /// session of its own, with the parent-death signal set (`worker_spawn.h`):
@@ -48,6 +49,11 @@ package enum WorkerStartup {
     /// The variable naming the sandbox layers not to apply, in
     /// ``SandboxLayers/init(naming:)``'s form, e.g. `seccomp,rlimits`.
     package static let skippedLayersVariable = "PATCHBAY_WORKER_SANDBOX_SKIP"
+
+    /// The variable giving the worker's address-space limit (RLIMIT_AS), in
+    /// bytes, which the host derives from its memory budget; absent means
+    /// the worker's own default.
+    package static let addressSpaceVariable = "PATCHBAY_WORKER_ADDRESS_SPACE"
 
     /// How a worker ends, as the host sees it in the exit status.
     package enum ExitStatus {

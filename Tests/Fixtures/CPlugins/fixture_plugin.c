@@ -27,6 +27,7 @@
  *
  *   FIXTURE_SEGV_IN_REGISTER    write through NULL inside register_plugin
  *   FIXTURE_HANG_IN_REGISTER    never return from register_plugin
+ *   FIXTURE_ALLOCATE_MIB=n      allocate and touch n MiB in register_plugin, and hold them
  *   FIXTURE_ABORT_IN_FETCH      abort() inside fetch
  *   FIXTURE_EXIT_IN_FETCH       exit(3) inside fetch
  *   FIXTURE_HANG_IN_FETCH       never return from fetch (blocks its thread)
@@ -244,8 +245,26 @@ __attribute__((constructor)) static void slow_constructor(void) {
 }
 #endif
 
+#ifdef FIXTURE_ALLOCATE_MIB
+/* Held until the worker ends, so that its pages count for as long as it runs. */
+static volatile char *held;
+#endif
+
 static pb_status register_plugin(const pb_host_services *services) {
     host = services;
+#ifdef FIXTURE_ALLOCATE_MIB
+    {
+        size_t size = (size_t)FIXTURE_ALLOCATE_MIB << 20;
+        char *bytes = malloc(size);
+        if (!bytes) {
+            services->log(services->host_context, PB_LOG_ERROR, "cannot allocate the fixture's memory");
+            return PB_ERR_PLUGIN_FAILED;
+        }
+        /* Touched, page by page: resident, not only reserved. */
+        memset(bytes, 1, size);
+        held = bytes;
+    }
+#endif
 #if defined(FIXTURE_SEGV_IN_REGISTER)
     *(volatile int *)(uintptr_t)0 = 1;
 #elif defined(FIXTURE_HANG_IN_REGISTER)

@@ -1,0 +1,204 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Issue 34, "Strangers never hold the user's work" and "Budgets across
+/// workers": files nobody vouched for, dropped in `./plugins`, in the
+/// default mode (registry cache on, plugins placed by trust, the bundled
+/// plugins beside `host` vouched for by the build).
+@Suite("Strangers never hold the user's work, end to end", .timeLimit(.minutes(10)))
+struct StrangerScansEndToEndTests {
+    /// A plugin that never returns from its registration.
+    static func hanging(_ number: Int) -> FixturePlugins.Fixture {
+        FixturePlugins.Fixture(fileName: "hang-\(number).so", defines: FixturePlugins.Variant.hangInLoad.defines)
+    }
+
+    /// The working C plugin (DOGE), named to be scanned first.
+    static let quick = FixturePlugins.Fixture(fileName: "a-doge.so", defines: FixturePlugins.Variant.cPlugin.defines)
+
+    /// A plugin that allocates and touches 400 MiB while it registers, and answers HEAVY at once.
+    static func heavy(_ number: Int) -> FixturePlugins.Fixture {
+        FixturePlugins.Fixture(
+            fileName: String(format: "heavy-%02d.so", number),
+            defines: ["-DFIXTURE_ALLOCATE_MIB=400", "-DFIXTURE_SYMBOL=\"HEAVY\"", "-DFIXTURE_NAME=\"HeavyPlugin\"", "-DFIXTURE_AMOUNT=\"4.00\""])
+    }
+
+    static let unscannedSix =
+        "host: warning: 6 new plugin files nobody vouched for are not scanned yet; the next run goes on scanning them, or run `host rescan` to scan them all now"
+
+    @Test("Six strangers that hang while registering: a fetch of a bundled symbol answers within --timeout 2, and says what is left to scan")
+    func hangingStrangersDoNotHoldAFetch() async throws {
+        let plugins = try await FixturePlugins.directory(containing: (1...6).map(Self.hanging))
+        let work = plugins.deletingLastPathComponent()
+        let cache = try TemporaryDirectory.make().path
+
+        for _ in 1...2 {
+            let output = try await CommandRunner.host(
+                ["fetch", "ETH", "--timeout", "2", "--api-base-url", HostFixtures.coinbase], environment: ["XDG_CACHE_HOME": cache], in: work)
+
+            #expect(output.status == 0)
+            #expect(output.stdout == "SYMBOL  CURRENCY  AMOUNT                      PLUGIN\n\(HostFixtures.ethRow)\n")
+            // Each run stops the scans at its --timeout, records none of them as hung, and the next run tries again.
+            #expect(output.stderrLines == [Self.unscannedSix])
+            // A clock, because the contract is one: had the fetch waited on the
+            // scans, each would have run to its 10-second load timeout.
+            #expect(output.elapsed < .seconds(10))
+        }
+    }
+
+    @Test("Each scan is written to the cache as it finishes: Ctrl-C keeps the progress")
+    func interruptedScanKeepsProgress() async throws {
+        let plugins = try await FixturePlugins.directory(containing: [Self.quick] + (1...6).map(Self.hanging))
+        let work = plugins.deletingLastPathComponent()
+        // The cache file is named after the search path, which $XDG_DATA_HOME is part of: both runs share both.
+        let shared = ["XDG_CACHE_HOME": try TemporaryDirectory.make().path, "XDG_DATA_HOME": try TemporaryDirectory.make().path]
+        let quick = plugins.appending(path: Self.quick.fileName).path
+
+        // A listing waits for the scans; it is interrupted as soon as the quick one is written.
+        let interrupted = try await Self.interrupt(
+            ["list-plugins", "-v"], environment: shared, in: work,
+            when: { $0.contains("\(quick): scanned, written to the plugin cache") })
+        #expect(interrupted == SIGINT)
+
+        let listed = try await CommandRunner.host(
+            ["list-plugins", "--format", "json", "--load-timeout", "1"], environment: shared, in: work)
+        let rows = try HostFixtures.pluginRows(listed.stdout)
+        // Described by the cache the interrupted run wrote, not scanned again.
+        #expect(rows[Self.quick.fileName]?["cached"] as? Bool == true)
+        #expect(rows[Self.quick.fileName]?["status"] as? String == "loaded")
+    }
+
+    @Test("Fifty strangers allocating 400 MiB each, asked at once: the run stays within --memory-budget")
+    func fiftyHeavyStrangersStayWithinTheBudget() async throws {
+        let plugins = try await FixturePlugins.directory(containing: (1...50).map(Self.heavy))
+        let work = plugins.deletingLastPathComponent()
+        let cache = try TemporaryDirectory.make().path
+        let budget: UInt64 = 3 << 30
+
+        let rescan = try await CommandRunner.host(["rescan", "--memory-budget", "3GiB"], environment: ["XDG_CACHE_HOME": cache], in: work)
+        #expect(rescan.status == 0)
+
+        // The hang guard is ten times the run's 17 s on an idle machine.
+        let output = try await CommandRunner.host(
+            ["fetch", "HEAVY", "--all-sources", "--timeout", "60", "--memory-budget", "3GiB", "-v"], environment: ["XDG_CACHE_HOME": cache],
+            in: work, deadline: .seconds(200))
+        #expect(output.status == 0)
+        #expect(output.stdout.split(separator: "\n").count { $0.hasPrefix("HEAVY   USD       4.00    HeavyPlugin") } == 50)
+
+        // What the host reports: how many strangers' workers ran at once,
+        // and the largest peak resident set the kernel gave for one of them.
+        let summary = try #require(output.stderrLines.first { $0.contains("memory budget 3GiB: at most ") })
+        let numbers = summary.split(whereSeparator: { !$0.isNumber }).compactMap { UInt64($0) }
+        // "memory budget 3GiB: at most N of 2 workers … limited to 1536MiB … was R bytes"
+        let (atOnce, places, resident) = (numbers[1], numbers[2], numbers[numbers.count - 1])
+        #expect(places == 2)
+        #expect(atOnce <= places)
+        #expect(resident >= 400 << 20, "each worker touched its 400 MiB")
+        #expect(atOnce * resident <= budget)
+    }
+
+    /// A plugin that allocates and touches 700 MiB while it registers.
+    static let bulky = FixturePlugins.Fixture(
+        fileName: "bulky.so", defines: ["-DFIXTURE_ALLOCATE_MIB=700", "-DFIXTURE_SYMBOL=\"BULKY\"", "-DFIXTURE_NAME=\"BulkyPlugin\"", "-DFIXTURE_AMOUNT=\"7.00\""])
+
+    @Test("A worker's address space is half the memory budget: 700 MiB fits in 1 GiB (budget 2GiB), not in 512 MiB (budget 1GiB)")
+    func workerLimitFollowsTheBudget() async throws {
+        let plugins = try await FixturePlugins.directory(containing: [Self.bulky])
+        let work = plugins.deletingLastPathComponent()
+        let path = plugins.appending(path: Self.bulky.fileName).path
+
+        let refused = try await CommandRunner.host(["fetch", "BULKY", "--memory-budget", "1GiB"], in: work)
+        #expect(refused.status == 2)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderrLines == [
+            "host: [bulky.so] error: cannot allocate the fixture's memory",
+            "host: warning: skipping \(path): registration failed with status 4: cannot allocate the fixture's memory",
+            "host: error: BULKY: unknown symbol BULKY; available symbols: BTC, ETH; 1 plugin file failed to load and may provide it: run `host list-plugins` to see why",
+        ])
+
+        let fits = try await CommandRunner.host(["fetch", "BULKY", "--memory-budget", "2GiB"], in: work)
+        #expect(fits.status == 0)
+        #expect(fits.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nBULKY   USD       7.00    BulkyPlugin\n")
+        #expect(fits.stderrLines.isEmpty)
+    }
+
+    @Test("--no-cache loads the strangers' workers at once: six that hang cost one load timeout, not six")
+    func noCacheLoadsConcurrently() async throws {
+        let plugins = try await FixturePlugins.directory(containing: (1...6).map(Self.hanging))
+        let work = plugins.deletingLastPathComponent()
+
+        let output = try await CommandRunner.host(
+            ["fetch", "ETH", "--no-cache", "--load-timeout", "2", "--api-base-url", HostFixtures.coinbase], in: work)
+
+        #expect(output.status == 0)
+        #expect(output.stdout == "SYMBOL  CURRENCY  AMOUNT                      PLUGIN\n\(HostFixtures.ethRow)\n")
+        #expect(output.stderrLines == (1...6).map {
+            "host: warning: skipping \(plugins.path)/hang-\($0).so: the plugin did not finish loading within 2 s, so its isolated worker was stopped; raise --load-timeout if it is only slow, or remove it from the plugins directory or ask its author for a fix"
+        })
+        // A clock, because the contract is one: one after another, the six would take 12 s.
+        #expect(output.elapsed < .seconds(12))
+    }
+
+    @Test("A bad memory budget is one line and exit 64", arguments: [
+        (["--memory-budget", "lots"], [String: String](),
+         "host: error: --memory-budget 'lots' is not a size; give e.g. 2GiB or 1536MiB (at least 1GiB)"),
+        ([], ["HOST_MEMORY_BUDGET": "512MiB"],
+         "host: error: HOST_MEMORY_BUDGET '512MiB' is below 1GiB, too little for two plugin workers; give e.g. 2GiB"),
+    ])
+    func badBudget(flags: [String], environment: [String: String], line: String) async throws {
+        let output = try await CommandRunner.host(["fetch", "ETH"] + flags, environment: environment)
+        #expect(output.status == 64)
+        #expect(output.stderrLines.first == line)
+        #expect(output.stdout.isEmpty)
+    }
+
+    /// Runs `host`, sends it SIGINT once a line of its stderr passes `when`,
+    /// and returns the signal that ended it.
+    static func interrupt(
+        _ arguments: [String], environment: [String: String], in directory: URL, when ready: @escaping @Sendable (String) -> Bool
+    ) async throws -> Int32? {
+        let process = Process()
+        process.executableURL = CommandRunner.buildDirectory.appending(path: "host")
+        process.arguments = arguments
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
+        base["XDG_CONFIG_HOME"] = try TemporaryDirectory.make().path
+        process.environment = base.merging(environment) { $1 }
+        process.currentDirectoryURL = directory
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let (exited, exit) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exit.finish() }
+        try process.run()
+        let pid = process.processIdentifier
+        let (lines, feed) = AsyncStream<String>.makeStream()
+        // Blocking reads on a Dispatch thread, never on the cooperative pool.
+        DispatchQueue.global().async {
+            var pending = Data()
+            while case let chunk = err.fileHandleForReading.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 10) {
+                    feed.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            feed.finish()
+        }
+        // A hang guard, ten times what the quick scan takes on a busy machine.
+        let seen = try await Deadline.race(.seconds(60)) {
+            for await line in lines where ready(line) { return true }
+            return false
+        }
+        guard seen == true else {
+            kill(pid, SIGKILL)
+            Issue.record("the host never wrote the line awaited")
+            return nil
+        }
+        kill(pid, SIGINT)
+        for await _ in exited {}
+        return process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+    }
+}
