@@ -128,16 +128,17 @@ package struct Host: Sendable {
         let placements = candidates.map { candidate in
             vouchers.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
-        let vouched = Self.vouched(candidates, placements)
-        let result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(candidates.map(\.path))
+        let vouched = Self.vouchers(candidates, placements)
+        let result = PluginLoader(services: services, trust: trust, vouched: { vouched[$0] != nil }).load(candidates.map(\.path))
         return LoadedPlugins(
             reports: zip(result.reports, placements).map { withAllowedURLs($0, placement: rule == nil ? nil : $1) },
-            registry: FetcherRegistry(result.fetchers, vouched: vouched, ranks: ranks), workers: [], services: services)
+            registry: FetcherRegistry(result.fetchers, vouchers: vouched, ranks: ranks), workers: [], services: services)
     }
 
-    /// The files of `candidates` someone vouched for, by their placements.
-    static func vouched(_ candidates: [PluginDiscovery.Candidate], _ placements: [Placement]) -> Set<String> {
-        Set(zip(candidates, placements).filter { $0.1.voucher != .nobody }.map(\.0.path))
+    /// Who vouched for each file of `candidates` someone vouched for, by
+    /// path, from their placements.
+    static func vouchers(_ candidates: [PluginDiscovery.Candidate], _ placements: [Placement]) -> [String: Placement.Voucher] {
+        Dictionary(zip(candidates, placements).filter { $0.1.voucher != .nobody }.map { ($0.0.path, $0.1.voucher) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Loads every plugin in search order, each where the policy puts it;
@@ -153,10 +154,10 @@ package struct Host: Sendable {
             rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
         }
         noteLockFilesThatOnlyPin(rule)
-        let vouched = Self.vouched(candidates, placements)
+        let vouched = Self.vouchers(candidates, placements)
         var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
         isolated.warnedAboutSandbox = OnceFlag()
-        isolated.vouched = { vouched.contains($0) }
+        isolated.vouched = { vouched[$0] != nil }
         var reports: [PluginReport] = []
         var fetchers: [PluginFetcher] = []
         var workers: [WorkerConnection] = []
@@ -171,13 +172,13 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, vouched: { vouched.contains($0) }).load(files)
+                result = PluginLoader(services: services, trust: trust, vouched: { vouched[$0] != nil }).load(files)
             }
             reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
             fetchers += result.fetchers
             start = end
         }
-        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers, vouched: vouched, ranks: options.ranks), workers: workers, services: services)
+        return LoadedPlugins(reports: reports, registry: FetcherRegistry(fetchers, vouchers: vouched, ranks: options.ranks), workers: workers, services: services)
     }
 
     /// `report`, recording where it ran, and the URLs its plugin may fetch

@@ -15,11 +15,11 @@ struct SymbolProvidersTests {
     @Test("Higher rank first, then search order among equal ranks")
     func order() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("A"), vouched: true, fetchers: Self.eth(.secondary))
-        providers.add(plugin: Self.plugin("B"), vouched: true, fetchers: Self.eth(.primary))
-        providers.add(plugin: Self.plugin("C"), vouched: true, fetchers: Self.eth(.secondary))
-        providers.add(plugin: Self.plugin("D"), vouched: true, fetchers: Self.eth(.marginal))
-        providers.add(plugin: Self.plugin("E"), vouched: true, fetchers: Self.eth(SourceRank(257)))
+        providers.add(plugin: Self.plugin("A"), voucher: .bundled, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("B"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("C"), voucher: .bundled, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("D"), voucher: .bundled, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("E"), voucher: .bundled, fetchers: Self.eth(SourceRank(257)))
         #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["E", "B", "A", "C", "D"])
         #expect(providers.first(for: "ETH")?.plugin.name == "E")
     }
@@ -27,13 +27,13 @@ struct SymbolProvidersTests {
     @Test("Rank 0 is listed but never asked unless named")
     func rankNone() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("Off"), vouched: true, fetchers: Self.eth(.none))
-        providers.add(plugin: Self.plugin("On"), vouched: true, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("Off"), voucher: .bundled, fetchers: Self.eth(.none))
+        providers.add(plugin: Self.plugin("On"), voucher: .bundled, fetchers: Self.eth(.marginal))
         #expect(providers.providers(of: "ETH").map(\.plugin.name) == ["On", "Off"])
         #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["On"])
 
         var alone = SymbolProviders()
-        alone.add(plugin: Self.plugin("Off"), vouched: true, fetchers: Self.eth(.none))
+        alone.add(plugin: Self.plugin("Off"), voucher: .bundled, fetchers: Self.eth(.none))
         #expect(alone.first(for: "ETH") == nil)
         #expect(alone.providers(of: "ETH").count == 1)
     }
@@ -41,20 +41,49 @@ struct SymbolProvidersTests {
     @Test("A plugin nobody vouched for is believed up to secondary")
     func cap() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("Bundled"), vouched: true, fetchers: Self.eth(.secondary))
-        providers.add(plugin: Self.plugin("Stranger"), vouched: false, fetchers: Self.eth(SourceRank(1000)))
-        providers.add(plugin: Self.plugin("Modest"), vouched: false, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("Bundled"), voucher: .bundled, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("Stranger"), voucher: .nobody, fetchers: Self.eth(SourceRank(1000)))
+        providers.add(plugin: Self.plugin("Modest"), voucher: .nobody, fetchers: Self.eth(.marginal))
         let asked = providers.asked(for: "ETH")
         #expect(asked.map(\.plugin.name) == ["Bundled", "Stranger", "Modest"])
         #expect(asked.map(\.rank) == [.secondary, .secondary, .marginal])
         #expect(asked.map(\.rankOrigin) == [.declared, .capped, .declared])
     }
 
+    @Test("Every vouched provider is asked before every stranger, from every position in search order", arguments: 0..<4)
+    func vouchedFirstFromEveryPosition(position: Int) {
+        var providers = SymbolProviders()
+        var strangers = 0
+        for place in 0..<4 {
+            if place == position {
+                providers.add(plugin: Self.plugin("Vouched"), voucher: .trustStore(path: "/store"), fetchers: Self.eth(.marginal))
+            } else {
+                strangers += 1
+                providers.add(plugin: Self.plugin("Stranger\(strangers)"), voucher: .nobody, fetchers: Self.eth(SourceRank(1000)))
+            }
+        }
+        let asked = providers.asked(for: "ETH")
+        #expect(asked.map(\.plugin.name) == ["Vouched", "Stranger1", "Stranger2", "Stranger3"])
+        #expect(asked.map(\.isVouched) == [true, false, false, false])
+    }
+
+    @Test("A user who demotes a vouched plugin below the strangers' rank still has it asked before them; rank 0 stays unasked")
+    func demotedVouchedStaysFirst() throws {
+        var providers = SymbolProviders(overrides: try RankOverrides(parsing: "Coinbase:1, Off:0"))
+        providers.add(plugin: Self.plugin("Stranger"), voucher: .nobody, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("Off"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("Coinbase"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("Bitstamp"), voucher: .allowlist(path: "/allow"), fetchers: Self.eth(.secondary))
+        #expect(providers.providers(of: "ETH").map(\.plugin.name) == ["Bitstamp", "Coinbase", "Stranger", "Off"])
+        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["Bitstamp", "Coinbase", "Stranger"])
+        #expect(providers.providers(of: "ETH").map(\.voucher) == [.allowlist(path: "/allow"), .bundled, .nobody, .bundled])
+    }
+
     @Test("The user's ranks win over any declaration, capped or not")
     func overrides() throws {
         var providers = SymbolProviders(overrides: try RankOverrides(parsing: "Stranger:primary, Bundled:0"))
-        providers.add(plugin: Self.plugin("Bundled"), vouched: true, fetchers: Self.eth(.primary))
-        providers.add(plugin: Self.plugin("Stranger"), vouched: false, fetchers: Self.eth(.marginal))
+        providers.add(plugin: Self.plugin("Bundled"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("Stranger"), voucher: .nobody, fetchers: Self.eth(.marginal))
         #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["Stranger"])
         #expect(providers.providers(of: "ETH").map(\.rankOrigin) == [.overridden, .overridden])
     }
@@ -62,10 +91,10 @@ struct SymbolProvidersTests {
     @Test("Each symbol has its own order")
     func symbolsApart() {
         var providers = SymbolProviders()
-        providers.add(plugin: Self.plugin("A"), vouched: true, fetchers: [
+        providers.add(plugin: Self.plugin("A"), voucher: .bundled, fetchers: [
             .init(symbol: "BTC", displayName: "Bitcoin", declared: .primary), .init(symbol: "ETH", displayName: "Ethereum", declared: .marginal),
         ])
-        providers.add(plugin: Self.plugin("B"), vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ether", declared: .secondary)])
+        providers.add(plugin: Self.plugin("B"), voucher: .bundled, fetchers: [.init(symbol: "ETH", displayName: "Ether", declared: .secondary)])
         #expect(providers.symbols == ["BTC", "ETH"])
         #expect(providers.asked(for: "BTC").map(\.plugin.name) == ["A"])
         #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["B", "A"])

@@ -11,9 +11,10 @@ extension Rendering {
     ///   the symbol has several sources, is each one in the order asked,
     ///   `{"plugin","status","amount"?,"error"?}`, `status` being `answered`,
     ///   `failed`, `abandoned` (another source answered first) or `not asked`;
-    /// - with every source: `{"symbol","currency"?,"sources","median"?,"spread"?,"error"?}`,
-    ///   each source `{"plugin","amount"}` or `{"plugin","error"}`, `spread`
-    ///   the percentage as decimal text, null when the amounts differ around a median of 0.
+    /// - with every source: `{"symbol","currency"?,"sources","median"?,"spread"?,"medianOf"?,"error"?}`,
+    ///   each source `{"plugin","counted","amount"}` or `{"plugin","counted","error"}`, `spread`
+    ///   the percentage as decimal text, null when the amounts differ around a median of 0,
+    ///   `medianOf` how many answers the median counts, `counted` whether this source's would.
     static func prices(_ fetches: [SymbolFetch], as format: OutputFormat, everySource: Bool) -> String {
         switch format {
         case .json:
@@ -25,10 +26,14 @@ extension Rendering {
                     if case .success(let quote) = fetch.result { table.rows.append([quote.symbol, quote.currency, quote.amount, quote.plugin.name]) }
                     continue
                 }
-                let quotes = fetch.quotes
-                table.rows += quotes.map { [$0.symbol, $0.currency, $0.amount, $0.plugin.name] }
-                if let first = quotes.first, let consensus = fetch.consensus {
-                    table.rows.append([first.symbol, first.currency, consensus.median, consensusNote(consensus, of: quotes.count)])
+                for attempt in fetch.attempts {
+                    guard case .answered(let quote) = attempt.outcome else { continue }
+                    // A stranger's answer is shown, and said to be no part of the median below.
+                    let plugin = attempt.counted ? quote.plugin.name : "\(quote.plugin.name) (unvouched, not counted)"
+                    table.rows.append([quote.symbol, quote.currency, quote.amount, plugin])
+                }
+                if case .success(let first) = fetch.result, let consensus = fetch.consensus {
+                    table.rows.append([first.symbol, first.currency, consensus.median, consensusNote(consensus, of: consensus.count)])
                 }
             }
             return table.rows.isEmpty ? "" : table.rendered
@@ -56,7 +61,7 @@ extension Rendering {
             return ["host: error: \(TerminalText.escaped(line))"]
         }
         let level = answered ? "warning" : "error"
-        return fetch.attempts.compactMap { attempt in
+        var lines = fetch.attempts.compactMap { attempt -> String? in
             let name = attempt.plugin.name
             let line: String
             switch attempt.outcome {
@@ -66,6 +71,11 @@ extension Rendering {
             }
             return "host: \(level): \(TerminalText.escaped(line))"
         }
+        if case .failure(let error) = fetch.result, error.isNoVouchedAnswer {
+            // Strangers answered, shown above; what failed is the median, which no source's own line says.
+            lines.append("host: error: \(TerminalText.escaped(error.description(naming: .host)))")
+        }
+        return lines
     }
 }
 
@@ -118,10 +128,11 @@ private struct EverySourceRow: Encodable {
 
     init(_ fetch: SymbolFetch) { self.fetch = fetch }
 
-    private enum Key: String, CodingKey { case symbol, currency, sources, median, spread, error }
+    private enum Key: String, CodingKey { case symbol, currency, sources, median, spread, medianOf, error }
 
     private struct Source: Encodable {
         let plugin: String
+        let counted: Bool
         let amount: String?
         let error: String?
     }
@@ -131,9 +142,9 @@ private struct EverySourceRow: Encodable {
         try container.encode(fetch.symbol, forKey: .symbol)
         let sources = fetch.attempts.map { attempt in
             switch attempt.outcome {
-            case .answered(let quote): Source(plugin: attempt.plugin.name, amount: quote.amount, error: nil)
-            case .failed(let error): Source(plugin: attempt.plugin.name, amount: nil, error: error.message(naming: .host))
-            case .abandoned, .notAsked: Source(plugin: attempt.plugin.name, amount: nil, error: "it did not answer")
+            case .answered(let quote): Source(plugin: attempt.plugin.name, counted: attempt.counted, amount: quote.amount, error: nil)
+            case .failed(let error): Source(plugin: attempt.plugin.name, counted: attempt.counted, amount: nil, error: error.message(naming: .host))
+            case .abandoned, .notAsked: Source(plugin: attempt.plugin.name, counted: attempt.counted, amount: nil, error: "it did not answer")
             }
         }
         try container.encode(sources, forKey: .sources)
@@ -143,6 +154,7 @@ private struct EverySourceRow: Encodable {
             if let consensus = fetch.consensus {
                 try container.encode(consensus.median, forKey: .median)
                 try container.encode(consensus.spread, forKey: .spread)
+                try container.encode(consensus.count, forKey: .medianOf)
             }
         case .failure(let error):
             try container.encode(error.message(naming: .host), forKey: .error)

@@ -4,8 +4,11 @@
 /// scanning, the registry cache, loading on demand) reports here, and every
 /// fetch and listing asks here.
 ///
-/// The order is GStreamer's: highest rank first, then search order (the
-/// order the plugins were added in) among equal ranks. A plugin's rank is
+/// Every vouched provider is asked before every stranger, whatever the
+/// ranks: a user who demotes a vouched plugin below a stranger's rank does
+/// not hand the stranger its place. Within each group the order is
+/// GStreamer's: highest rank first, then search order (the order the
+/// plugins were added in) among equal ranks. A plugin's rank is
 /// the user's (`HOST_RANKS`) when given; else what its fetcher declares,
 /// believed up to ``SourceRank/secondary`` for a plugin nobody vouched for,
 /// so that a stranger cannot put itself before the sources the user trusts.
@@ -13,8 +16,8 @@
 ///
 /// ```swift
 /// var providers = SymbolProviders(overrides: try RankOverrides(parsing: "BitstampPlugin:300"))
-/// providers.add(plugin: coinbase, vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .primary)])
-/// providers.add(plugin: bitstamp, vouched: true, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .secondary)])
+/// providers.add(plugin: coinbase, voucher: .bundled, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .primary)])
+/// providers.add(plugin: bitstamp, voucher: .bundled, fetchers: [.init(symbol: "ETH", displayName: "Ethereum", declared: .secondary)])
 /// providers.asked(for: "ETH").map(\.plugin.name)   // ["BitstampPlugin", "EthereumPlugin"]
 /// ```
 package struct SymbolProviders: Sendable {
@@ -30,8 +33,14 @@ package struct SymbolProviders: Sendable {
         package let rank: SourceRank
         /// Why it has that rank.
         package let rankOrigin: RankOrigin
+        /// Who vouched for its plugin: a vouched provider is asked before
+        /// every stranger, and only vouched answers make a consensus.
+        package let voucher: Placement.Voucher
         /// Its plugin's place in search order.
         let searchIndex: Int
+
+        /// Whether someone vouched for its plugin.
+        package var isVouched: Bool { voucher != .nobody }
     }
 
     /// Where a provider's rank comes from.
@@ -75,18 +84,20 @@ package struct SymbolProviders: Sendable {
     /// Adds a plugin's fetchers, after every plugin added before it in search order.
     /// - Parameters:
     ///   - plugin: The plugin.
-    ///   - vouched: Whether someone vouched for it: then its declared ranks are believed in full.
+    ///   - voucher: Who vouched for it: anybody, and its declared ranks are
+    ///     believed in full and it is asked before every stranger.
     ///   - fetchers: What it registered, one fetcher per symbol.
     /// - Complexity: O(*p*) per fetcher, for *p* providers of its symbol.
-    package mutating func add(plugin: PluginIdentity, vouched: Bool, fetchers: [Fetcher]) {
+    package mutating func add(plugin: PluginIdentity, voucher: Placement.Voucher, fetchers: [Fetcher]) {
         let searchIndex = added
         added += 1
         for fetcher in fetchers {
-            let (rank, origin) = rank(of: fetcher, plugin: plugin, vouched: vouched)
+            let (rank, origin) = rank(of: fetcher, plugin: plugin, vouched: voucher != .nobody)
             let provider = Provider(
-                plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, searchIndex: searchIndex)
+                plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, voucher: voucher,
+                searchIndex: searchIndex)
             var providers = bySymbol[fetcher.symbol] ?? []
-            // After every provider that comes first: a higher rank, or an equal one earlier in search order.
+            // After every provider that comes first: asked before one never asked, vouched before a stranger, a higher rank, or an equal one earlier in search order.
             let position = providers.firstIndex { Self.comesFirst(provider, $0) } ?? providers.endIndex
             providers.insert(provider, at: position)
             bySymbol[fetcher.symbol] = providers
@@ -101,9 +112,13 @@ package struct SymbolProviders: Sendable {
         return (fetcher.declared, .declared)
     }
 
-    /// Whether `provider` is asked before `other`.
+    /// Whether `provider` is asked before `other`: those at rank 0 (never
+    /// asked unless named) last; among the others, vouched before strangers.
     private static func comesFirst(_ provider: Provider, _ other: Provider) -> Bool {
-        provider.rank != other.rank ? provider.rank > other.rank : provider.searchIndex < other.searchIndex
+        let (asked, otherAsked) = (provider.rank > .none, other.rank > .none)
+        if asked != otherAsked { return asked }
+        if asked, provider.isVouched != other.isVouched { return provider.isVouched }
+        return provider.rank != other.rank ? provider.rank > other.rank : provider.searchIndex < other.searchIndex
     }
 
     /// Every symbol provided, sorted.

@@ -34,24 +34,25 @@ package struct FetcherRegistry: Sendable {
     /// A registry of fetchers that plugins registered, and the plugins they come from.
     /// - Parameters:
     ///   - fetchers: Every fetcher, plugins in search order, each plugin's together.
-    ///   - vouched: The plugin files someone vouched for, whose declared ranks are believed in full.
+    ///   - vouchers: Who vouched for each plugin file someone vouched for, by
+    ///     path; a file not there is a stranger's.
     ///   - ranks: The user's ranks, by plugin name.
-    package init(_ fetchers: [PluginFetcher], vouched: Set<String> = [], ranks: RankOverrides = RankOverrides()) {
+    package init(_ fetchers: [PluginFetcher], vouchers: [String: Placement.Voucher] = [:], ranks: RankOverrides = RankOverrides()) {
         let rows = fetchers.map { FetcherListing(symbol: $0.symbol, displayName: $0.displayName, plugin: $0.plugin, rank: $0.rank) }
-        self.init(rows: rows, vouched: vouched, ranks: ranks) { fetchers[$0] }
+        self.init(rows: rows, vouchers: vouchers, ranks: ranks) { fetchers[$0] }
     }
 
     /// A registry of a listing's rows, whose fetchers load their plugin on
     /// the first call: `plugins[i]` is the index in `onDemand` of the plugin
     /// that provides `rows[i]`.
-    init(_ rows: [FetcherListing], providedBy onDemand: OnDemandPlugins, plugins: [Int], vouched: Set<String>, ranks: RankOverrides) {
-        self.init(rows: rows, vouched: vouched, ranks: ranks) { index in
+    init(_ rows: [FetcherListing], providedBy onDemand: OnDemandPlugins, plugins: [Int], vouchers: [String: Placement.Voucher], ranks: RankOverrides) {
+        self.init(rows: rows, vouchers: vouchers, ranks: ranks) { index in
             let row = rows[index]
             return PluginFetcher(symbol: row.symbol, displayName: row.displayName, rank: row.rank, plugin: row.plugin, listedIn: onDemand, at: plugins[index])
         }
     }
 
-    private init(rows: [FetcherListing], vouched: Set<String>, ranks: RankOverrides, provider: @escaping @Sendable (Int) -> PluginFetcher) {
+    private init(rows: [FetcherListing], vouchers: [String: Placement.Voucher], ranks: RankOverrides, provider: @escaping @Sendable (Int) -> PluginFetcher) {
         fetchers = rows
         var providers = SymbolProviders(overrides: ranks)
         var start = rows.startIndex
@@ -59,7 +60,7 @@ package struct FetcherRegistry: Sendable {
             let plugin = rows[start].plugin
             let end = rows[start...].firstIndex { $0.plugin.path != plugin.path } ?? rows.endIndex
             providers.add(
-                plugin: plugin, vouched: vouched.contains(plugin.path),
+                plugin: plugin, voucher: vouchers[plugin.path] ?? .nobody,
                 fetchers: rows[start..<end].map { SymbolProviders.Fetcher(symbol: $0.symbol, displayName: $0.displayName, declared: $0.rank) })
             start = end
         }
@@ -112,6 +113,11 @@ package struct FetcherRegistry: Sendable {
             // else is a bug worth showing in full rather than hiding.
             throw FetchError(symbol: symbol, .unresolved(error.description))
         }
+    }
+
+    /// Whether someone vouched for the plugin file `fetcher` comes from.
+    package func isVouched(_ fetcher: PluginFetcher) -> Bool {
+        providers.providers(of: fetcher.symbol).first { $0.plugin.path == fetcher.plugin.path }?.isVouched ?? false
     }
 
     /// The container's dependency graph, as observed by `verify()`.

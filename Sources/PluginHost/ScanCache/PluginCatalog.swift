@@ -201,7 +201,7 @@ struct PluginCatalog: Sendable {
         var plugins: [OnDemandPlugins.Plugin] = []
         var rows: [FetcherListing] = []
         var providers: [Int] = []
-        var vouched = Set<String>()
+        var vouched: [String: Placement.Voucher] = [:]
         var checkedDirectories = Set<String>()
         let allowedURLs = services.allowedURLs
         let rule = PlacementRule(policy: options.policy, trust: trust)
@@ -226,7 +226,7 @@ struct PluginCatalog: Sendable {
             }
             let placement = rule.placement(of: candidate.path, origin: candidate.origin, lock: lock)
             let isVouched = placement.voucher != .nobody
-            if isVouched { vouched.insert(candidate.path) }
+            if isVouched { vouched[candidate.path] = placement.voucher }
             if placement.place == .isolated && options.isolation.judgesSandbox {
                 let sandbox = sandboxNow ?? SandboxProbe.reportWaiting(skipping: options.isolation.skippedSandboxLayers)
                 sandboxNow = sandbox
@@ -261,7 +261,7 @@ struct PluginCatalog: Sendable {
         let onDemand = OnDemandPlugins(
             plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, prestarts: prestarts)
         return LoadedPlugins(
-            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, vouched: vouched, ranks: options.ranks), workers: [], onDemand: onDemand,
+            reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, vouchers: vouched, ranks: options.ranks), workers: [], onDemand: onDemand,
             services: services)
     }
 

@@ -16,12 +16,12 @@ extension Host {
         let candidates = pluginCandidates()
         let locks = LockFileCache(trust: trust)
         let rule = PlacementRule(policy: .byTrust, trust: trust)
-        let vouched = Self.vouched(candidates, candidates.map { rule.placement(of: $0.path, origin: $0.origin, lock: locks.lock(for: $0.path)) })
+        let vouched = Self.vouchers(candidates, candidates.map { rule.placement(of: $0.path, origin: $0.origin, lock: locks.lock(for: $0.path)) })
         var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
-        loader.vouched = { vouched.contains($0) }
+        loader.vouched = { vouched[$0] != nil }
         let (result, workers) = await loader.load(candidates.map(\.path))
         return LoadedPlugins(
-            reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers, vouched: vouched), workers: workers,
+            reports: result.reports.map { withAllowedURLs($0) }, registry: FetcherRegistry(result.fetchers, vouchers: vouched), workers: workers,
             services: services)
     }
 }
