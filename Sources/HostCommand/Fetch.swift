@@ -42,8 +42,15 @@ struct Fetch: AsyncParsableCommand {
         transform: TimeLimit.init(parsing:))
     var hedge: TimeLimit?
 
-    @Flag(name: .customLong("all-sources"), help: "Ask every source of each symbol at once; print each answer, then their median and spread.")
+    @Flag(
+        name: .customLong("all-sources"),
+        help: "Ask every source of each symbol at once; print each answer, then the median and spread of the vouched ones.")
     var allSources = false
+
+    @Flag(
+        name: .customLong("count-unvouched"),
+        help: "With --all-sources or --max-spread: count the answers of plugins nobody vouched for in the median and spread too.")
+    var countUnvouched = false
 
     @Option(
         name: .customLong("max-spread"),
@@ -66,6 +73,9 @@ struct Fetch: AsyncParsableCommand {
         if let source, everySource {
             throw ValidationError("--source \(source) asks one source and \(allSources ? "--all-sources" : "--max-spread") asks them all; drop one of the two")
         }
+        if countUnvouched, !everySource {
+            throw ValidationError("--count-unvouched counts sources in a median, which only --all-sources or --max-spread computes; add --all-sources, or drop --count-unvouched")
+        }
         if hedge != nil, source != nil || everySource {
             throw ValidationError("--hedge asks the next source when one is slow, which \(source != nil ? "--source" : "asking every source at once") leaves none to; drop --hedge")
         }
@@ -73,7 +83,7 @@ struct Fetch: AsyncParsableCommand {
 
     /// How the flags say each symbol's sources are asked.
     var plan: FetchPlan {
-        if allSources || maxSpread != nil { return FetchPlan(sources: .all) }
+        if allSources || maxSpread != nil { return FetchPlan(sources: .all, countUnvouched: countUnvouched) }
         if let source { return FetchPlan(sources: .named(source)) }
         return FetchPlan(hedge: hedge?.duration)
     }
@@ -107,7 +117,9 @@ struct Fetch: AsyncParsableCommand {
         fetches.compactMap { fetch in
             guard let consensus = fetch.consensus, consensus.exceeds(limit) else { return nil }
             let spread = consensus.spread.map { "by \($0)%" } ?? "around a median of 0, which no percentage measures"
-            let line = "\(fetch.symbol): its \(fetch.quotes.count) sources disagree \(spread), more than --max-spread \(limit) allows (median \(consensus.median)); "
+            // Strangers' answers shown above and not counted are no part of the disagreement.
+            let counted = fetch.quotes.count > consensus.count ? "counted " : ""
+            let line = "\(fetch.symbol): its \(consensus.count) \(counted)sources disagree \(spread), more than --max-spread \(limit) allows (median \(consensus.median)); "
                 + "see each source's amount above, or raise --max-spread"
             return "host: error: \(TerminalText.escaped(line))"
         }

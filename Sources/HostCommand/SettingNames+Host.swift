@@ -28,6 +28,7 @@ extension SettingNames {
         trust: "`host trust`",
         untrust: "`host untrust`",
         source: "--source",
-        ranks: "HOST_RANKS"
+        ranks: "HOST_RANKS",
+        countUnvouched: "--count-unvouched"
     )
 }

@@ -251,7 +251,8 @@ struct SourcesEndToEndTests {
     func everySource(amounts: [String], median: String, note: String) async throws {
         let names = ["AlphaPlugin", "BetaPlugin", "GammaPlugin"]
         let fixtures = zip(names, amounts).map { Self.answering($0, $1) }
-        let output = try await Self.fetch(fixtures, ["--all-sources"])
+        // Nobody vouched for these sources: only --count-unvouched counts them in the median.
+        let output = try await Self.fetch(fixtures, ["--all-sources", "--count-unvouched"])
         #expect(output.status == 0, "\(output.stderr)")
         let width = max(amounts.map(\.count).max() ?? 0, "AMOUNT".count)
         func row(_ amount: String, _ plugin: String) -> String {
@@ -261,26 +262,28 @@ struct SourcesEndToEndTests {
             + zip(amounts, names).map { row($0, $1) } + [row(median, note)]
         #expect(output.stdout == expected.joined(separator: "\n") + "\n")
 
-        let json = try await Self.fetch(fixtures, ["--all-sources", "--format", "json"])
+        let json = try await Self.fetch(fixtures, ["--all-sources", "--count-unvouched", "--format", "json"])
         let entry = try #require(try Self.rows(json.stdout).first)
         #expect(entry["median"] as? String == median)
-        #expect((entry["sources"] as? [[String: String]])?.map { $0["amount"] } == amounts)
+        #expect((entry["sources"] as? [[String: Any]])?.map { $0["amount"] as? String } == amounts)
+        #expect((entry["sources"] as? [[String: Any]])?.map { $0["counted"] as? Bool } == amounts.map { _ in true })
     }
 
     @Test("--max-spread exits 1 with one line when the sources disagree by more, and 0 when they do not")
     func maxSpread() async throws {
         let fixtures = [Self.answering("AlphaPlugin", "1.00"), Self.answering("BetaPlugin", "2.00"), Self.answering("GammaPlugin", "3.50")]
-        let over = try await Self.fetch(fixtures, ["--max-spread", "100"])
+        // Nobody vouched for these sources: only --count-unvouched counts them.
+        let over = try await Self.fetch(fixtures, ["--max-spread", "100", "--count-unvouched"])
         #expect(over.status == 1)
         #expect(over.stdout.hasSuffix("SRC     USD       2.00    median of 3, spread 125.00%\n"))
         #expect(over.stderrLines == [
             "host: error: SRC: its 3 sources disagree by 125.00%, more than --max-spread 100 allows (median 2.00); see each source's amount above, or raise --max-spread"
         ])
-        let within = try await Self.fetch(fixtures, ["--max-spread", "125"])
+        let within = try await Self.fetch(fixtures, ["--max-spread", "125", "--count-unvouched"])
         #expect(within.status == 0)
         #expect(within.stderrLines.isEmpty)
 
-        let json = try await Self.fetch(fixtures, ["--max-spread", "100", "--format", "json"])
+        let json = try await Self.fetch(fixtures, ["--max-spread", "100", "--count-unvouched", "--format", "json"])
         #expect(json.status == 1)
         let entry = try #require(try Self.rows(json.stdout).first)
         #expect(entry["spread"] as? String == "125.00")
@@ -291,6 +294,7 @@ struct SourcesEndToEndTests {
         (["--source", "A", "--all-sources"], "--source A asks one source and --all-sources asks them all; drop one of the two"),
         (["--hedge", "1", "--max-spread", "1"], "--hedge asks the next source when one is slow, which asking every source at once leaves none to; drop --hedge"),
         (["--max-spread", "1%"], "--max-spread '1%' is not a percentage; give a plain decimal such as 0.5 or 2"),
+        (["--count-unvouched"], "--count-unvouched counts sources in a median, which only --all-sources or --max-spread computes; add --all-sources, or drop --count-unvouched"),
     ])
     func usage(arguments: [String], message: String) async throws {
         let output = try await CommandRunner.host(["fetch", "SRC"] + arguments)

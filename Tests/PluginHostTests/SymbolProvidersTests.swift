@@ -71,6 +71,35 @@ struct SymbolProvidersTests {
         #expect(providers.providers(of: "ETH").map(\.rankOrigin) == [.declared, .declared])
     }
 
+    @Test("Every vouched provider is asked before every stranger, from every position in search order", arguments: 0..<4)
+    func vouchedFirstFromEveryPosition(position: Int) {
+        var providers = SymbolProviders()
+        var strangers = 0
+        for place in 0..<4 {
+            if place == position {
+                providers.add(plugin: Self.plugin("Vouched"), voucher: .trustStore(path: "/store"), fetchers: Self.eth(.marginal))
+            } else {
+                strangers += 1
+                providers.add(plugin: Self.plugin("Stranger\(strangers)"), voucher: .nobody, fetchers: Self.eth(SourceRank(1000)))
+            }
+        }
+        let asked = providers.asked(for: "ETH")
+        #expect(asked.map(\.plugin.name) == ["Vouched", "Stranger1", "Stranger2", "Stranger3"])
+        #expect(asked.map(\.isVouched) == [true, false, false, false])
+    }
+
+    @Test("A user who demotes a vouched plugin below the strangers' rank still has it asked before them; rank 0 stays unasked")
+    func demotedVouchedStaysFirst() throws {
+        var providers = SymbolProviders(overrides: try RankOverrides(parsing: "Coinbase:1, Off:0"))
+        providers.add(plugin: Self.plugin("Stranger"), voucher: .nobody, fetchers: Self.eth(.secondary))
+        providers.add(plugin: Self.plugin("Off"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("Coinbase"), voucher: .bundled, fetchers: Self.eth(.primary))
+        providers.add(plugin: Self.plugin("Bitstamp"), voucher: .allowlist(path: "/allow"), fetchers: Self.eth(.secondary))
+        #expect(providers.providers(of: "ETH").map(\.plugin.name) == ["Bitstamp", "Coinbase", "Stranger", "Off"])
+        #expect(providers.asked(for: "ETH").map(\.plugin.name) == ["Bitstamp", "Coinbase", "Stranger"])
+        #expect(providers.providers(of: "ETH").map(\.voucher) == [.allowlist(path: "/allow"), .bundled, .nobody, .bundled])
+    }
+
     @Test("Each symbol has its own order")
     func symbolsApart() {
         var providers = SymbolProviders()

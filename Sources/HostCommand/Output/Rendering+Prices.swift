@@ -14,9 +14,10 @@ extension Rendering {
     ///   the symbol has several sources, is each one in the order asked,
     ///   `{"plugin","status","amount"?,"error"?}`, `status` being `answered`,
     ///   `failed`, `abandoned` (another source answered first) or `not asked`;
-    /// - with every source: `{"symbol","currency"?,"sources","median"?,"spread"?,"error"?}`,
-    ///   each source `{"plugin","amount"}` or `{"plugin","error"}`, `spread`
-    ///   the percentage as decimal text, null when the amounts differ around a median of 0.
+    /// - with every source: `{"symbol","currency"?,"sources","median"?,"spread"?,"medianOf"?,"error"?}`,
+    ///   each source `{"plugin","counted","amount"}` or `{"plugin","counted","error"}`, `spread`
+    ///   the percentage as decimal text, null when the amounts differ around a median of 0,
+    ///   `medianOf` how many answers the median counts, `counted` whether this source's would.
     static func prices(_ fetches: [SymbolFetch], as format: OutputFormat, everySource: Bool) -> String {
         switch format {
         case .json:
@@ -28,10 +29,14 @@ extension Rendering {
                     if case .success(let quote) = fetch.result { table.rows.append([quote.symbol, quote.currency, quote.amount, quote.plugin.label]) }
                     continue
                 }
-                let quotes = fetch.quotes
-                table.rows += quotes.map { [$0.symbol, $0.currency, $0.amount, $0.plugin.label] }
-                if let first = quotes.first, let consensus = fetch.consensus {
-                    table.rows.append([first.symbol, first.currency, consensus.median, consensusNote(consensus, of: quotes.count)])
+                for attempt in fetch.attempts {
+                    guard case .answered(let quote) = attempt.outcome else { continue }
+                    // A stranger's answer is shown, and said to be no part of the median below.
+                    let plugin = attempt.counted ? quote.plugin.label : "\(quote.plugin.name) (unvouched, \(quote.plugin.path), not counted)"
+                    table.rows.append([quote.symbol, quote.currency, quote.amount, plugin])
+                }
+                if case .success(let first) = fetch.result, let consensus = fetch.consensus {
+                    table.rows.append([first.symbol, first.currency, consensus.median, consensusNote(consensus, of: consensus.count)])
                 }
             }
             return table.rows.isEmpty ? "" : table.rendered
@@ -59,7 +64,7 @@ extension Rendering {
             return ["host: error: \(TerminalText.escaped(line))"]
         }
         let level = answered ? "warning" : "error"
-        return fetch.attempts.compactMap { attempt in
+        var lines = fetch.attempts.compactMap { attempt -> String? in
             let name = attempt.plugin.label
             let line: String
             switch attempt.outcome {
@@ -69,6 +74,11 @@ extension Rendering {
             }
             return "host: \(level): \(TerminalText.escaped(line))"
         }
+        if case .failure(let error) = fetch.result, error.isNoVouchedAnswer {
+            // Strangers answered, shown above; what failed is the median, which no source's own line says.
+            lines.append("host: error: \(TerminalText.escaped(error.description(naming: .host)))")
+        }
+        return lines
     }
 }
 
@@ -127,17 +137,18 @@ private struct EverySourceRow: Encodable {
 
     init(_ fetch: SymbolFetch) { self.fetch = fetch }
 
-    private enum Key: String, CodingKey { case symbol, currency, sources, median, spread, error }
+    private enum Key: String, CodingKey { case symbol, currency, sources, median, spread, medianOf, error }
 
     private struct Source: Encodable {
         let plugin: String
         let path: String
         let vouchedBy: String
+        let counted: Bool
         let amount: String?
         let error: String?
 
-        init(_ plugin: PluginIdentity, amount: String?, error: String?) {
-            (self.plugin, path, vouchedBy, self.amount, self.error) = (plugin.name, plugin.path, plugin.voucher.name, amount, error)
+        init(_ plugin: PluginIdentity, counted: Bool, amount: String?, error: String?) {
+            (self.plugin, path, vouchedBy, self.counted, self.amount, self.error) = (plugin.name, plugin.path, plugin.voucher.name, counted, amount, error)
         }
     }
 
@@ -146,9 +157,9 @@ private struct EverySourceRow: Encodable {
         try container.encode(fetch.symbol, forKey: .symbol)
         let sources = fetch.attempts.map { attempt in
             switch attempt.outcome {
-            case .answered(let quote): Source(attempt.plugin, amount: quote.amount, error: nil)
-            case .failed(let error): Source(attempt.plugin, amount: nil, error: error.message(naming: .host))
-            case .abandoned, .notAsked: Source(attempt.plugin, amount: nil, error: "it did not answer")
+            case .answered(let quote): Source(attempt.plugin, counted: attempt.counted, amount: quote.amount, error: nil)
+            case .failed(let error): Source(attempt.plugin, counted: attempt.counted, amount: nil, error: error.message(naming: .host))
+            case .abandoned, .notAsked: Source(attempt.plugin, counted: attempt.counted, amount: nil, error: "it did not answer")
             }
         }
         try container.encode(sources, forKey: .sources)
@@ -158,6 +169,7 @@ private struct EverySourceRow: Encodable {
             if let consensus = fetch.consensus {
                 try container.encode(consensus.median, forKey: .median)
                 try container.encode(consensus.spread, forKey: .spread)
+                try container.encode(consensus.count, forKey: .medianOf)
             }
         case .failure(let error):
             try container.encode(error.message(naming: .host), forKey: .error)

@@ -7,8 +7,9 @@ import Glibc
 /// machine's threads and with them every timer, so `--timeout` would never
 /// fire. On a detached thread the call blocks only itself: the host times the
 /// fetch out, reports it and exits, and the thread is abandoned with the
-/// process. A thread costs tens of microseconds, against the milliseconds of
-/// the network call it starts.
+/// process. A thread that finished its call waits a while for another
+/// (``IdleCallThreads``), so a worker's calls do not use up the PIDs its
+/// namespace allows.
 package enum PluginCallThread {
     /// Why no thread could be started: `code` is `pthread_create`'s
     /// result, e.g. `EAGAIN` at the thread limit. Its ``SystemError/sentence``
@@ -20,7 +21,17 @@ package enum PluginCallThread {
     /// Starts `body` on a new detached thread and returns at once.
     /// - Throws: ``startError(_:)`` when the system refuses a thread; `body` has not run.
     package static func start(_ body: @escaping @Sendable () -> Void) throws(SystemError) {
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        if IdleCallThreads.shared.handOff(body) { return }
+        let idle = IdleCallThreads.shared
+        let box = Unmanaged.passRetained(Body {
+            // This call, then each one handed to this thread while it waits.
+            let slot = IdleCallThreads.Slot()
+            var call: (@Sendable () -> Void)? = body
+            while let next = call {
+                next()
+                call = idle.next(on: slot)
+            }
+        }).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }

@@ -23,7 +23,14 @@ final class PluginAllowance: Sendable {
         static let requestsPerFetch = 16
         /// Log lines per run: its `log` calls, and its worker's output lines.
         static let logLines = 1_000
+        /// Fetches the host asks of the plugin at once; the user's others
+        /// wait their turn (``FetchTurns``). No more than
+        /// ``requestsOutstanding``, so that one request per fetch is never refused.
+        static let fetchesAtOnce = requestsOutstanding
     }
+
+    /// The user's fetches of the plugin, queued: they are never refused, only wait.
+    let turns = FetchTurns(limit: Limit.fetchesAtOnce)
 
     private let state: Mutex<State>
 

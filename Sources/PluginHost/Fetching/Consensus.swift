@@ -24,6 +24,8 @@ package struct Consensus: Sendable, Equatable {
     /// The spread as a percentage with two decimals, e.g. `"0.35"`; nil when
     /// the amounts differ around a median of zero.
     package let spread: String?
+    /// How many amounts it was computed from.
+    package let count: Int
     /// max − min, exactly.
     private let range: ExactDecimal
     /// |median|, exactly.
@@ -41,6 +43,7 @@ package struct Consensus: Sendable, Equatable {
             values.append((text, value, index))
         }
         guard !values.isEmpty else { return nil }
+        count = values.count
         // Equal values keep the order given, so the median's text does not depend on the sort.
         values.sort { $0.value < $1.value || ($0.value == $1.value && $0.index < $1.index) }
         let middle = values.count / 2

@@ -38,6 +38,12 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case notAsked(plugin: String)
         /// Several sources were asked, or were to be, and none answered.
         case noSourceAnswered(sources: [String])
+        /// The plugin was busy with as many of this run's fetches as it may
+        /// run at once until the time ran out.
+        case noTurn(after: Duration, plugin: String)
+        /// Every source was asked for a consensus, and only plugins nobody
+        /// vouched for answered, which are not counted.
+        case noVouchedAnswer(unvouchedAnswers: Int)
     }
 
     /// The symbol that failed, as the user typed it.
@@ -96,6 +102,12 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(plugin) was not asked: the time \(names.fetchTimeout) allows had run out"
         case .noSourceAnswered(let sources):
             "no source answered (\(sources.joined(separator: ", "))); each one's reason is on its own line"
+        case .noTurn(let after, let plugin):
+            "\(plugin) was busy with \(PluginAllowance.Limit.fetchesAtOnce) other fetches of this run, the most a plugin runs at once, for all of \(after.humanReadable); "
+                + "raise \(names.fetchTimeout) to wait longer, or fetch fewer symbols at once"
+        case .noVouchedAnswer(let count):
+            "no vouched source answered, so there is no median: \(count == 1 ? "the answer" : "the \(count) answers") of plugins nobody vouched for \(count == 1 ? "is" : "are") not counted; "
+                + "pass \(names.countUnvouched) to count them, or vouch for a plugin with \(names.trust) FILE"
         }
     }
 
@@ -113,6 +125,13 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// ``description(naming:)`` with the library's own names for settings.
     package var description: String { description(naming: SettingNames()) }
+
+    /// Whether only plugins nobody vouched for answered, so no consensus
+    /// was counted: the one failure of every source asked that no
+    /// source's own line explains.
+    package var isNoVouchedAnswer: Bool {
+        if case .noVouchedAnswer = kind { true } else { false }
+    }
 
     /// Whether the symbol was unknown rather than failing to fetch.
     package var isUnknownSymbol: Bool {

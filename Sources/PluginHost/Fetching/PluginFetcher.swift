@@ -71,12 +71,38 @@ package struct PluginFetcher: Sendable {
     package func price(in currency: String, timeout: Duration) async -> Result<Quote, FetchError> {
         switch backend {
         case .inProcess(let registration, let session):
-            await price(in: currency, timeout: timeout, registration: registration, session: session)
+            await inTurn(of: session.allowance.turns, timeout: timeout) { timeout in
+                await price(in: currency, timeout: timeout, registration: registration, session: session)
+            }
         case .isolated(let worker):
-            await price(in: currency, timeout: timeout, worker: worker)
+            await inTurn(of: worker.turns, timeout: timeout) { timeout in
+                await price(in: currency, timeout: timeout, worker: worker)
+            }
         case .listed(let listing, let index):
             await price(in: currency, timeout: timeout, loading: listing.plugin(at: index))
         }
+    }
+
+    /// Runs `fetch` once the plugin has a turn free (``FetchTurns``), with
+    /// what is left of `timeout`: the wait counts, so a fetch of many
+    /// symbols still ends within the timeout.
+    private func inTurn(
+        of turns: FetchTurns, timeout: Duration, _ fetch: (Duration) async -> Result<Quote, FetchError>
+    ) async -> Result<Quote, FetchError> {
+        // A turn free at once keeps the whole timeout, to the millisecond the user gave.
+        if turns.startNow() {
+            defer { turns.finish() }
+            return await fetch(timeout)
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        guard await turns.start(by: deadline) else {
+            return .failure(FetchError(symbol: symbol, .noTurn(after: timeout, plugin: plugin.name)))
+        }
+        defer { turns.finish() }
+        let left = deadline - clock.now
+        guard left > .zero else { return .failure(FetchError(symbol: symbol, .noTurn(after: timeout, plugin: plugin.name))) }
+        return await fetch(left)
     }
 
     /// Loads the plugin, if this run has not yet, and asks the fetcher it

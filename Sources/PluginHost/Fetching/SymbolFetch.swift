@@ -19,6 +19,9 @@ package struct SymbolFetch: Sendable {
         package let plugin: PluginIdentity
         /// What came of it.
         package let outcome: Outcome
+        /// With every source asked: whether its answer counts toward the
+        /// consensus (a vouched source's, or any with `--count-unvouched`).
+        package var counted = false
     }
 
     /// The symbol, as the user typed it.
@@ -32,8 +35,8 @@ package struct SymbolFetch: Sendable {
     /// The price: the first answer in failover; the first source's answer
     /// in rank order when every source was asked; or why there is none.
     package let result: Result<Quote, FetchError>
-    /// When every source was asked and at least one answered: their median
-    /// and spread.
+    /// When every source was asked and at least one counted source
+    /// answered: the median and spread of the counted answers.
     package let consensus: Consensus?
 
     /// A fetch that asked no source, because of `error`.

@@ -99,6 +99,9 @@ final class WorkerConnection: Sendable {
         }
     }
 
+    /// The user's fetches of the worker's plugin, queued (``FetchTurns``).
+    var turns: FetchTurns { allowance.turns }
+
     /// Asks the worker for a price, waiting at most `timeout`: a fetch the
     /// plugin has not answered by then is over, and a later answer ignored.
     func fetch(symbol: String, currency: String, timeout: Duration) async -> Result<FetchOutcome, WorkerError> {

@@ -94,11 +94,15 @@ package struct LoadedPlugins: Sendable {
                         error.noPluginsFix = noPluginsFix
                         return (index, SymbolFetch(symbol: symbol, error: error))
                     }
+                    let vouched = sources.map(registry.isVouched)
                     switch plan.sources {
                     case .all:
-                        return (index, await EverySource(symbol: symbol, currency: currency, sources: sources, timeout: timeout).run())
+                        let every = EverySource(
+                            symbol: symbol, currency: currency, sources: sources, vouched: vouched, timeout: timeout, countUnvouched: plan.countUnvouched)
+                        return (index, await every.run())
                     case .failover, .named:
-                        return (index, await Failover(symbol: symbol, currency: currency, sources: sources, timeout: timeout, hedge: plan.hedge).run())
+                        let failover = Failover(symbol: symbol, currency: currency, sources: sources, vouched: vouched, timeout: timeout, hedge: plan.hedge)
+                        return (index, await failover.run())
                     }
                 }
             }

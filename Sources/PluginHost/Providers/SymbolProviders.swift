@@ -4,11 +4,14 @@
 /// scanning, the registry cache, loading on demand) reports here, and every
 /// fetch and listing asks here.
 ///
-/// The order is GStreamer's: highest rank first, then search order (the
-/// order the plugins were added in) among equal ranks. A plugin's rank is
-/// the user's (`HOST_RANKS`, by name for a vouched plugin, by file for any)
-/// when given, else what its fetcher declares; a plugin nobody vouched for
-/// is then held to ``SourceRank/secondary``, after any override, so that a
+/// Every vouched provider is asked before every stranger, whatever the
+/// ranks: a user who demotes a vouched plugin below a stranger's rank does
+/// not hand the stranger its place. Within each group the order is
+/// GStreamer's: highest rank first, then search order (the order the
+/// plugins were added in) among equal ranks. A plugin's rank is the user's
+/// (`HOST_RANKS`, by name for a vouched plugin, by file for any) when
+/// given, else what its fetcher declares; a plugin nobody vouched for is
+/// then held to ``SourceRank/secondary``, after any override, so that a
 /// stranger cannot put itself before the sources the user trusts, not even
 /// by declaring a vouched plugin's name. A provider at rank 0 is never
 /// asked unless the user names it.
@@ -24,8 +27,6 @@ package struct SymbolProviders: Sendable {
     package struct Provider: Sendable, Equatable {
         /// The plugin.
         package let plugin: PluginIdentity
-        /// Who vouched for its file.
-        package let voucher: Placement.Voucher
         /// The symbol, e.g. "ETH".
         package let symbol: String
         /// Its display name, e.g. "Ethereum".
@@ -34,8 +35,14 @@ package struct SymbolProviders: Sendable {
         package let rank: SourceRank
         /// Why it has that rank.
         package let rankOrigin: RankOrigin
+        /// Who vouched for its plugin: a vouched provider is asked before
+        /// every stranger, and only vouched answers make a consensus.
+        package let voucher: Placement.Voucher
         /// Its plugin's place in search order.
         let searchIndex: Int
+
+        /// Whether someone vouched for its plugin.
+        package var isVouched: Bool { voucher != .nobody }
     }
 
     /// Where a provider's rank comes from.
@@ -81,7 +88,8 @@ package struct SymbolProviders: Sendable {
     /// - Parameters:
     ///   - plugin: The plugin.
     ///   - voucher: Who vouched for it: anyone but nobody has its declared
-    ///     ranks believed in full, and the user's ranks by name.
+    ///     ranks believed in full, the user's ranks by name, and is asked
+    ///     before every stranger.
     ///   - fetchers: What it registered, one fetcher per symbol.
     /// - Complexity: O(*p*) per fetcher, for *p* providers of its symbol.
     package mutating func add(plugin: PluginIdentity, voucher: Placement.Voucher, fetchers: [Fetcher]) {
@@ -94,7 +102,7 @@ package struct SymbolProviders: Sendable {
             let provider = Provider(
                 plugin: plugin, voucher: voucher, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, searchIndex: searchIndex)
             var providers = bySymbol[fetcher.symbol] ?? []
-            // After every provider that comes first: a higher rank, or an equal one earlier in search order.
+            // After every provider that comes first: asked before one never asked, vouched before a stranger, a higher rank, or an equal one earlier in search order.
             let position = providers.firstIndex { Self.comesFirst(provider, $0) } ?? providers.endIndex
             providers.insert(provider, at: position)
             bySymbol[fetcher.symbol] = providers
@@ -109,9 +117,13 @@ package struct SymbolProviders: Sendable {
         return (rank, wanted == nil ? .declared : .overridden)
     }
 
-    /// Whether `provider` is asked before `other`.
+    /// Whether `provider` is asked before `other`: those at rank 0 (never
+    /// asked unless named) last; among the others, vouched before strangers.
     private static func comesFirst(_ provider: Provider, _ other: Provider) -> Bool {
-        provider.rank != other.rank ? provider.rank > other.rank : provider.searchIndex < other.searchIndex
+        let (asked, otherAsked) = (provider.rank > .none, other.rank > .none)
+        if asked != otherAsked { return asked }
+        if asked, provider.isVouched != other.isVouched { return provider.isVouched }
+        return provider.rank != other.rank ? provider.rank > other.rank : provider.searchIndex < other.searchIndex
     }
 
     /// Every symbol provided, sorted.

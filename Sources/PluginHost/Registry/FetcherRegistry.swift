@@ -116,6 +116,11 @@ package struct FetcherRegistry: Sendable {
         }
     }
 
+    /// Whether someone vouched for the plugin file `fetcher` comes from.
+    package func isVouched(_ fetcher: PluginFetcher) -> Bool {
+        providers.providers(of: fetcher.symbol).first { $0.plugin.path == fetcher.plugin.path }?.isVouched ?? false
+    }
+
     /// The container's dependency graph, as observed by `verify()`.
     package func graph(_ notation: GraphNotation) -> String {
         let graph: DependencyGraph

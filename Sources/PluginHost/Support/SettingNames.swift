@@ -51,6 +51,8 @@ package struct SettingNames: Sendable, Equatable {
     package var rescan = "run `host rescan`"
     /// The setting of what all plugin workers may take together.
     package var memoryBudget = "the memory budget"
+    /// The switch that counts answers of plugins nobody vouched for in a consensus.
+    package var countUnvouched: String
 
     /// Names for a program that has said nothing about its settings.
     /// - Parameters:
@@ -72,6 +74,7 @@ package struct SettingNames: Sendable, Equatable {
     ///   - untrust: e.g. "`host untrust`".
     ///   - source: e.g. "--source".
     ///   - ranks: e.g. "HOST_RANKS".
+    ///   - countUnvouched: e.g. "--count-unvouched".
     package init(
         fetchTimeout: String = "the fetch timeout",
         loadTimeout: String = "the load timeout",
@@ -90,7 +93,8 @@ package struct SettingNames: Sendable, Equatable {
         trust: String = "the program's trust command",
         untrust: String = "the program's untrust command",
         source: String = "the source setting",
-        ranks: String = "the ranks setting"
+        ranks: String = "the ranks setting",
+        countUnvouched: String = "the switch that counts unvouched sources"
     ) {
         self.fetchTimeout = fetchTimeout
         self.loadTimeout = loadTimeout
@@ -110,5 +114,6 @@ package struct SettingNames: Sendable, Equatable {
         self.untrust = untrust
         self.source = source
         self.ranks = ranks
+        self.countUnvouched = countUnvouched
     }
 }

@@ -7,6 +7,8 @@
  *
  *   FIXTURE_NAME="..."          descriptor name           (default "CDogecoinPlugin")
  *   FIXTURE_SYMBOL="..."        the symbol registered     (default "DOGE")
+ *   FIXTURE_SYMBOL_COUNT=n      register n symbols S000, S001, … instead, each
+ *                               fetched over HTTP as FIXTURE_SYMBOL is
  *   FIXTURE_ABI_VERSION=n       descriptor abi_version    (default PB_PLUGIN_ABI_VERSION)
  *   FIXTURE_MAGIC=n             descriptor magic          (default PB_PLUGIN_MAGIC)
  *   FIXTURE_NO_ENTRY            do not export patchbay_plugin_entry
@@ -80,6 +82,7 @@ static const pb_host_services *host;
 
 /* One fetch in flight: what the HTTP completion needs to answer the host. */
 typedef struct fetch_call {
+    const char *symbol;
     pb_fetch_completion_fn completion;
     void *completion_context;
     char currency[16];
@@ -88,7 +91,7 @@ typedef struct fetch_call {
 static void finish(fetch_call *call, const char *amount, const char *error) {
     pb_fetch_result result = {
         .struct_size = sizeof(pb_fetch_result),
-        .base = error ? NULL : FIXTURE_SYMBOL,
+        .base = error ? NULL : call->symbol,
         .currency = error ? NULL : call->currency,
         .amount = amount,
         .error = error,
@@ -216,6 +219,8 @@ static void fetch(void *context, const pb_fetch_request *request,
         completion(completion_context, &result);
         return;
     }
+    /* A fetcher's context is its symbol when the plugin registers several. */
+    call->symbol = context ? context : FIXTURE_SYMBOL;
     call->completion = completion;
     call->completion_context = completion_context;
     snprintf(call->currency, sizeof call->currency, "%s", request->currency);
@@ -226,7 +231,7 @@ static void fetch(void *context, const pb_fetch_request *request,
     const char *base = host->config_value(host->host_context, "api_base_url");
 #endif
     char url[1024];
-    snprintf(url, sizeof url, "%s/v2/prices/%s-%s/spot", base ? base : "", FIXTURE_SYMBOL, call->currency);
+    snprintf(url, sizeof url, "%s/v2/prices/%s-%s/spot", base ? base : "", call->symbol, call->currency);
     host->http_get(host->host_context, url, request->timeout_ms, on_response, call);
 }
 
@@ -286,6 +291,16 @@ static pb_status register_plugin(const pb_host_services *services) {
         .has_rank = true,
 #endif
     };
+#ifdef FIXTURE_SYMBOL_COUNT
+    static char symbols[FIXTURE_SYMBOL_COUNT][8];
+    for (int index = 0; index < FIXTURE_SYMBOL_COUNT; index++) {
+        snprintf(symbols[index], sizeof symbols[index], "S%03d", index);
+        fetcher.symbol = symbols[index];
+        fetcher.context = symbols[index];
+        if (services->register_fetcher(services->host_context, &fetcher) != PB_OK) return PB_ERR_PLUGIN_FAILED;
+    }
+    return PB_OK;
+#endif
 #ifdef FIXTURE_OLD_FETCHER
     /* What a plugin built before ranks passes: its struct ends at `fetch`. */
     fetcher.struct_size = offsetof(pb_fetcher, rank);

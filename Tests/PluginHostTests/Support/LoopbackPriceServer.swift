@@ -16,6 +16,9 @@ final class LoopbackPriceServer: Sendable {
         /// Answer only once `count` requests have arrived in total (proves
         /// requests are in flight together), or after `limit` regardless.
         case respondWhenConcurrent(count: Int, limit: Duration, status: Int, body: String)
+        /// Answer after `delay`: a slow API. The delay is the scenario a test
+        /// sets up (a source slower than a stranger), never a wait for a result.
+        case respondAfter(Duration, status: Int, body: String)
         /// Never answer; the connection stays open until the server stops.
         case hang
         /// Answer 302 with this `Location`.
@@ -141,6 +144,9 @@ final class LoopbackPriceServer: Sendable {
                 respond(status, body, headers)
             case .redirect(let location):
                 respond(302, "", ["Location": location])
+            case .respondAfter(let delay, let status, let body):
+                let (seconds, attoseconds) = delay.components
+                loop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) { respond(status, body, [:]) }
             case .hang, .sequence:
                 break
             case .respondWhenConcurrent(let count, let limit, let status, let body):
