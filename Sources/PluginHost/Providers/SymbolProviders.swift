@@ -100,7 +100,7 @@ package struct SymbolProviders: Sendable {
         for fetcher in fetchers {
             let (rank, origin) = Self.rank(of: fetcher, wanted: wanted, voucher: voucher)
             let provider = Provider(
-                plugin: plugin, voucher: voucher, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, searchIndex: searchIndex)
+                plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, voucher: voucher, searchIndex: searchIndex)
             var providers = bySymbol[fetcher.symbol] ?? []
             // After every provider that comes first: asked before one never asked, vouched before a stranger, a higher rank, or an equal one earlier in search order.
             let position = providers.firstIndex { Self.comesFirst(provider, $0) } ?? providers.endIndex
