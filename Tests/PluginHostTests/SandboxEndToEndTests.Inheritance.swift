@@ -31,7 +31,7 @@ extension SandboxEndToEndTests {
         let (rows, output) = try await fetchByDefault(["ENV"], from: [fixture], environment: secrets)
 
         // The locale and time zone pass; what the worker needs is written by the host; nothing else.
-        #expect(rows["ENV"]?["error"] == "environment: LANG TZ SWIFT_BACKTRACE LIBDISPATCH_LOG; token unseen")
+        #expect(rows["ENV"]?["error"] == "environment: LANG TZ SWIFT_BACKTRACE LIBDISPATCH_LOG PATCHBAY_WORKER_ADDRESS_SPACE; token unseen")
         #expect(output.status == 1)
         #expect(output.stderr.isEmpty, "\(output.stderr)")
     }

@@ -196,7 +196,8 @@ struct SandboxEndToEndTests {
             #expect(worker.status.contains("Seccomp:\t2"))
         }
         #expect(worker.status.contains("CapEff:\t0000000000000000"))
-        #expect(Self.limit("Max address space", in: worker.limits) == ["2147483648", "2147483648"])
+        // Half the default memory budget of 2 GiB (MemoryBudget.perWorkerBytes).
+        #expect(Self.limit("Max address space", in: worker.limits) == ["1073741824", "1073741824"])
         #expect(Self.limit("Max open files", in: worker.limits) == ["64", "64"])
         #expect(Self.limit("Max file size", in: worker.limits) == ["0", "0"])
         #expect(Self.limit("Max core file size", in: worker.limits) == ["0", "0"])

@@ -84,7 +84,8 @@ struct PluginCatalog: Sendable {
             }
             return (loaded, report)
         }
-        let limit = rebuild ? ScanLimit.none : ScanLimit(startBy: ContinuousClock.now + time)
+        // Waited on: bounded by the load timeout, never by a fetch's --timeout, which would leave its own symbols unknown.
+        let limit = rebuild ? ScanLimit.none : ScanLimit(startBy: ContinuousClock.now + options.isolation.loadTimeout)
         let scanned = await scanner.scan(strangers.map(\.candidate), locks: plan.locks, limit: limit, finished: record(strangers))
         for (file, outcome) in zip(strangers, scanned) {
             outcomes[position[file.item]!] = outcome
