@@ -39,9 +39,11 @@
 #define PB_CHILD_STACK (16 << 10)
 /* The worker's child also holds two paths while it builds its root. */
 #define PB_WORKER_STACK (64 << 10)
-/* Where the worker's root is built, before pivot_root: any directory will do,
- * since the tmpfs mounted over it is seen only in the worker's mount namespace. */
-#define PB_ROOT_BUILD_DIRECTORY "/tmp"
+/* Where the worker's root is built, before pivot_root: a directory no root
+ * path lies beneath (the tmpfs over it hides what is there, in the worker's
+ * mount namespace only, while the binds still read the host's paths; a worker
+ * copied into /tmp is common, one in /dev is not). */
+#define PB_ROOT_BUILD_DIRECTORY "/dev"
 /* The descriptors a worker is given: stdio, two frame pipes, the plugin, and a spare. */
 #define PB_MAX_DESCRIPTORS 8
 

@@ -188,7 +188,12 @@ int main(int argc, char **argv) {
                    : strcmp(argv[3 + w], "shared") == 0 ? MODE_SHARED
                                                         : MODE_FULL;
         paths[w] = colon + 1;
-        if (modes[w] == MODE_FULL && root_path_count == 0) plan_root(paths[w]);
+        if (modes[w] == MODE_FULL) {
+            /* Its own root holds the real path only, as the host runs it. */
+            static char real[PATH_MAX];
+            if (root_path_count == 0) plan_root(paths[w]);
+            if (realpath(paths[w], real)) paths[w] = real;
+        }
     }
     pb_spawn_prepare_shared(getuid(), getgid(), &shared);
     if (shared.net_fd < 0) fprintf(stderr, "sandbox_start: no shared network namespace: %s\n", strerror(shared.net_errno));
