@@ -15,6 +15,8 @@ struct DisplayWidthTests {
         ("\u{1100}\u{1161}\u{11A8}", 2),
         ("Cafe\u{301}", 4),
         ("e\u{301}\u{302}\u{303}", 1),
+        ("\u{301}", 0),
+        ("\u{20DD}", 0),
         ("😀", 2),
         ("🐶 Doge", 7),
         ("☺", 1),
@@ -44,14 +46,17 @@ struct DisplayWidthTests {
             ["BTC", "Bitcoin", "BitcoinPlugin"],
             ["CAFE", "Cafe\u{301}", "CafePlugin"],
             ["DOGE", "🐶 Doge", "狗Plugin"],
+            ["WIDE", "以太坊以太坊", "-"],
         ]
         let lines = table.rendered.split(separator: "\n").map(String.init)
+        // NAME is 12 columns wide, for a name of 6 Characters.
         #expect(lines == [
-            "SYMBOL  NAME     PLUGIN",
-            "ETH     以太坊   EthereumPlugin",
-            "BTC     Bitcoin  BitcoinPlugin",
-            "CAFE    Cafe\u{301}     CafePlugin",
-            "DOGE    🐶 Doge  狗Plugin",
+            "SYMBOL  NAME          PLUGIN",
+            "ETH     以太坊        EthereumPlugin",
+            "BTC     Bitcoin       BitcoinPlugin",
+            "CAFE    Cafe\u{301}          CafePlugin",
+            "DOGE    🐶 Doge       狗Plugin",
+            "WIDE    以太坊以太坊  -",
         ])
     }
 

@@ -44,8 +44,8 @@ enum DisplayWidth {
         default: break
         }
         if (0x1160...0x11FF).contains(value) || (0xD7B0...0xD7FF).contains(value) { return 0 }
-        // Regional indicators pair into flags; emoji newer than the table are wide by their presentation.
-        if (0x1F1E6...0x1F1FF).contains(value) || properties.isEmojiPresentation { return 2 }
+        // Emoji shown as emoji, newer ones than the table and the regional indicators a flag pairs, are wide.
+        if properties.isEmojiPresentation { return 2 }
         return 1
     }
 
