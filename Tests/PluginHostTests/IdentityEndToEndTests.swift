@@ -45,7 +45,9 @@ struct IdentityEndToEndTests {
     @Test("A stranger that takes a bundled plugin's name is refused in one line naming both files, in every mode", arguments: modes)
     func thiefRefused(_ mode: [String]) async throws {
         let (directory, empty) = try await Self.folder([Self.thief])
-        let cache = ["XDG_CACHE_HOME": try TemporaryDirectory.make().path]
+        // A fetch scans a new stranger only for the next run: the user's earlier run did.
+        try await CommandRunner.scanned(directory)
+        let cache = CommandRunner.userEnvironment(of: directory)
         // Twice: the second run lists the plugins from the registry cache the first wrote.
         for _ in 0..<2 {
             let output = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", "file://\(empty.path)"] + mode, environment: cache, in: directory)
@@ -68,12 +70,13 @@ struct IdentityEndToEndTests {
     func selectorsByName(_ selector: (String, [String], [String: String])) async throws {
         let (_, flags, environment) = selector
         let (directory, empty) = try await Self.folder([Self.thief])
+        try await CommandRunner.scanned(directory, environment: environment)
         let output = try await CommandRunner.host(
-            ["fetch", "ETH", "--api-base-url", "file://\(empty.path)"] + flags, environment: environment, in: directory)
+            ["fetch", "ETH", "--api-base-url", "file://\(empty.path)"] + flags, asUserOf: directory, environment: environment)
         #expect(output.status == 1, "\(output.stderr)")
         #expect(output.stdout == "")
         #expect(output.stderrLines.first == Self.refusal(directory, file: "libthief.so", name: "BitstampPlugin", holder: "Bitstamp"))
-        let listing = try await CommandRunner.host(["list-fetchers"] + flags.filter { $0 != "--source" && $0 != "BitstampPlugin" }, environment: environment, in: directory)
+        let listing = try await CommandRunner.host(["list-fetchers"] + flags.filter { $0 != "--source" && $0 != "BitstampPlugin" }, asUserOf: directory, environment: environment)
         #expect(!listing.stdout.contains("unvouched"), "\(listing.stdout)")
     }
 
@@ -82,7 +85,8 @@ struct IdentityEndToEndTests {
         let (directory, empty) = try await Self.folder([
             Self.stranger("libeth.so", name: "EthereumPlugin", amount: "5.00"), Self.stranger("libbtc.so", name: "BitcoinPlugin", symbol: "BTC", amount: "5.00"),
         ])
-        let output = try await CommandRunner.host(["fetch", "ETH", "BTC", "--api-base-url", "file://\(empty.path)", "--format", "json"], in: directory)
+        try await CommandRunner.scanned(directory)
+        let output = try await CommandRunner.host(["fetch", "ETH", "BTC", "--api-base-url", "file://\(empty.path)", "--format", "json"], asUserOf: directory)
         #expect(output.status == 1)
         #expect(!output.stdout.contains("5.00"))
         #expect(output.stderrLines.contains(Self.refusal(directory, file: "libeth.so", name: "EthereumPlugin", holder: "Ethereum")))
@@ -97,7 +101,8 @@ struct IdentityEndToEndTests {
     @Test("A name that could pass for a host row is refused with one line that says why; no fake median row")
     func badName() async throws {
         let (directory, empty) = try await Self.folder([Self.badName])
-        let output = try await CommandRunner.host(["fetch", "ETH", "--all-sources", "--api-base-url", "file://\(empty.path)"], in: directory)
+        try await CommandRunner.scanned(directory)
+        let output = try await CommandRunner.host(["fetch", "ETH", "--all-sources", "--api-base-url", "file://\(empty.path)"], asUserOf: directory)
         #expect(output.stdout == "")
         #expect(output.stderrLines.first == "host: warning: skipping \(directory.path)/plugins/libbadname.so: refused: the descriptor's name "
             + #""median of 3, spread 0.00%" is not 1 to 64 ASCII letters, digits, '.', '_' or '-'; fix the plugin's pb_plugin_descriptor"#, "\(output.stderr)")

@@ -139,7 +139,7 @@ struct IsolationEndToEndTests {
         // The workers have no networking of their own: the host made these requests.
         #expect(Set(server.requests) == ["/v2/prices/ETH-USD/spot", "/v2/prices/DOGE-USD/spot"])
         #expect(output.stderrLines.count == 2, "\(output.stderr)")
-        #expect(output.stderrLines.allSatisfy { $0.hasPrefix("host: warning: skipping \(directory.path)/") })
+        #expect(output.stderrLines.allSatisfy { $0.hasPrefix("host: warning: skipping \(directory.path)/") }, "\(output.stderr)")
     }
 
     @Test("Isolated workers ask the host's injected networking, not their own")

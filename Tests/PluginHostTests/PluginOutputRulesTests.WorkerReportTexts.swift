@@ -41,14 +41,15 @@ extension PluginOutputRulesTests {
         ("a refused descriptor's rule", .error, 512, { .refused(.invalidDescriptor(PluginOutputRules.Violation(field: .name, rule: $0))) }),
     ]
 
-    /// `bytes` bytes of text: two-byte characters, then an ASCII byte if `bytes` is odd.
-    static func text(bytes: Int) -> String {
-        String(repeating: "é", count: bytes / 2) + (bytes % 2 == 1 ? "a" : "")
+    /// `bytes` bytes of text: two-byte characters, then an ASCII byte if
+    /// `bytes` is odd; a name, whose rule is ASCII, gets ASCII only.
+    static func text(bytes: Int, for field: PluginOutputRules.Field) -> String {
+        field == .name ? String(repeating: "n", count: bytes) : String(repeating: "é", count: bytes / 2) + (bytes % 2 == 1 ? "a" : "")
     }
 
     @Test("Every text of a worker's load report is taken at its cap, as sent", arguments: reportTexts.indices)
     func reportTextAtItsCap(index: Int) throws {
-        let text = Self.text(bytes: Self.reportTexts[index].limit)
+        let text = Self.text(bytes: Self.reportTexts[index].limit, for: Self.reportTexts[index].field)
         let report = Self.reportTexts[index].report(text)
         #expect(try report.checked(for: "/x") == report, "\(Self.reportTexts[index].place)")
     }
@@ -56,14 +57,21 @@ extension PluginOutputRulesTests {
     @Test("Every text of a worker's load report one byte past its cap is refused, naming its field and cap", arguments: reportTexts.indices)
     func reportTextOnePastItsCap(index: Int) {
         let (place, field, limit, report) = Self.reportTexts[index]
+        guard field != .name else {
+            // A name has a rule of its own, which holds the length too (issue 34).
+            let violation = #expect(throws: PluginOutputRules.Violation.self, "\(place)") { try report(Self.text(bytes: limit + 1, for: field)).checked(for: "/x") }
+            #expect(violation?.field == .name)
+            #expect(violation?.rule.hasSuffix("is not 1 to 64 ASCII letters, digits, '.', '_' or '-'") == true, "\(String(describing: violation))")
+            return
+        }
         #expect(throws: PluginOutputRules.Violation(field: field, rule: "is longer than \(limit) bytes"), "\(place)") {
-            try report(Self.text(bytes: limit + 1)).checked(for: "/x")
+            try report(Self.text(bytes: limit + 1, for: field)).checked(for: "/x")
         }
     }
 
     @Test("A fetch's error message is taken at its cap and refused one byte past it", arguments: [512, 513])
     func answerErrorAtItsCap(bytes: Int) {
-        let message = Self.text(bytes: bytes)
+        let message = Self.text(bytes: bytes, for: .error)
         let result = PluginOutputRules.quote(PluginOutputRules.Answer(error: message), for: Self.request)
         if bytes <= 512 {
             #expect(result.failure == FetchError(symbol: "ETH", .pluginFailed(plugin: "TestPlugin", message: message)))

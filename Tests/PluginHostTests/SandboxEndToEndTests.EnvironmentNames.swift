@@ -42,7 +42,7 @@ extension SandboxEndToEndTests {
 
         let (rows, output) = try await fetchByDefault(["ENV"], from: [Self.attack("ENVIRONMENT", ["TOKEN": token])], environment: environment)
 
-        let names = (Self.allowedEnvironment + ["SWIFT_BACKTRACE", "LIBDISPATCH_LOG"]).joined(separator: " ")
+        let names = (Self.allowedEnvironment + ["SWIFT_BACKTRACE", "LIBDISPATCH_LOG", "PATCHBAY_WORKER_ADDRESS_SPACE"]).joined(separator: " ")
         #expect(rows["ENV"]?["error"] == "environment: \(names); token unseen", "\(output.stderr)")
         #expect(output.status == 1)
     }

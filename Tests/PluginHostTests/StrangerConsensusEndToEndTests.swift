@@ -29,6 +29,7 @@ struct StrangerConsensusEndToEndTests {
         for copy in 1...count {
             try FileManager.default.copyItem(at: library, to: plugins.appending(path: "libStranger\(copy).so"))
         }
+        try await CommandRunner.scanned(folder)
         return folder
     }
 
@@ -48,21 +49,23 @@ struct StrangerConsensusEndToEndTests {
           arguments: [3, 2])
     func strangersCannotMoveTheMedian(copies: Int) async throws {
         let folder = try await Self.folder(with: copies, of: Self.stranger("ETH", "2799.83"))
-        let output = try await CommandRunner.host(["fetch", "ETH", "--all-sources", "--max-spread", "5"] + Self.offlineAPIs, in: folder)
+        let output = try await CommandRunner.host(["fetch", "ETH", "--all-sources", "--max-spread", "5"] + Self.offlineAPIs, asUserOf: folder)
 
         #expect(output.status == 0, "\(output.stderr)")
-        let stranger = "ETH     USD       2799.83                     StrangerPlugin (unvouched, not counted)"
+        let strangers = (1...copies).map {
+            "ETH     USD       2799.83                     StrangerPlugin (unvouched, \(folder.path)/plugins/libStranger\($0).so, not counted)"
+        }
         #expect(output.stdout == ([
             "SYMBOL  CURRENCY  AMOUNT                      PLUGIN",
             "ETH     USD       2718.281828459045235360287  EthereumPlugin",
             "ETH     USD       2718.281828459045235360291  BitstampPlugin",
-        ] + Array(repeating: stranger, count: copies) + [
+        ] + strangers + [
             "ETH     USD       2718.281828459045235360289  median of 2, spread 0.00%",
         ]).joined(separator: "\n") + "\n")
         #expect(output.stderr == "")
 
         let json = try await CommandRunner.host(
-            ["fetch", "ETH", "--all-sources", "--max-spread", "5", "--format", "json"] + Self.offlineAPIs, in: folder)
+            ["fetch", "ETH", "--all-sources", "--max-spread", "5", "--format", "json"] + Self.offlineAPIs, asUserOf: folder)
         #expect(json.status == 0)
         let entry = try #require(try Self.rows(json.stdout).first)
         #expect(entry["median"] as? String == "2718.281828459045235360289")
@@ -76,11 +79,11 @@ struct StrangerConsensusEndToEndTests {
     @Test("--count-unvouched counts the strangers, as the user asked: the median is theirs, and the spread too")
     func countUnvouched() async throws {
         let folder = try await Self.folder(with: 3, of: Self.stranger("ETH", "2799.83"))
-        let output = try await CommandRunner.host(["fetch", "ETH", "--all-sources", "--count-unvouched"] + Self.offlineAPIs, in: folder)
+        let output = try await CommandRunner.host(["fetch", "ETH", "--all-sources", "--count-unvouched"] + Self.offlineAPIs, asUserOf: folder)
 
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.hasSuffix("""
-            ETH     USD       2799.83                     StrangerPlugin
+            ETH     USD       2799.83                     StrangerPlugin (unvouched, \(folder.path)/plugins/libStranger3.so)
             ETH     USD       2799.83                     median of 5, spread 2.91%
 
             """), "\(output.stdout)")
@@ -89,13 +92,13 @@ struct StrangerConsensusEndToEndTests {
     @Test("With only strangers answering there is no median: one line says why and how to count them, exit 1")
     func noVouchedSource() async throws {
         let folder = try await Self.folder(with: 2, of: Self.stranger("SRC", "1.00"))
-        let output = try await CommandRunner.host(["fetch", "SRC", "--all-sources"], in: folder)
+        let output = try await CommandRunner.host(["fetch", "SRC", "--all-sources"], asUserOf: folder)
 
         #expect(output.status == 1)
         #expect(output.stdout == """
             SYMBOL  CURRENCY  AMOUNT  PLUGIN
-            SRC     USD       1.00    StrangerPlugin (unvouched, not counted)
-            SRC     USD       1.00    StrangerPlugin (unvouched, not counted)
+            SRC     USD       1.00    StrangerPlugin (unvouched, \(folder.path)/plugins/libStranger1.so, not counted)
+            SRC     USD       1.00    StrangerPlugin (unvouched, \(folder.path)/plugins/libStranger2.so, not counted)
 
             """)
         #expect(output.stderrLines == [
@@ -103,14 +106,14 @@ struct StrangerConsensusEndToEndTests {
                 + "pass --count-unvouched to count them, or vouch for a plugin with `host trust` FILE"
         ])
 
-        let json = try await CommandRunner.host(["fetch", "SRC", "--all-sources", "--format", "json"], in: folder)
+        let json = try await CommandRunner.host(["fetch", "SRC", "--all-sources", "--format", "json"], asUserOf: folder)
         #expect(json.status == 1)
         let entry = try #require(try Self.rows(json.stdout).first)
         #expect(entry["median"] == nil)
         #expect((entry["error"] as? String)?.hasPrefix("no vouched source answered, so there is no median") == true)
         #expect((entry["sources"] as? [[String: Any]])?.map { $0["counted"] as? Bool } == [false, false])
 
-        let counted = try await CommandRunner.host(["fetch", "SRC", "--all-sources", "--count-unvouched"], in: folder)
+        let counted = try await CommandRunner.host(["fetch", "SRC", "--all-sources", "--count-unvouched"], asUserOf: folder)
         #expect(counted.status == 0)
         #expect(counted.stdout.hasSuffix("SRC     USD       1.00    median of 2, spread 0.00%\n"), "\(counted.stdout)")
     }
@@ -130,7 +133,7 @@ struct StrangerConsensusEndToEndTests {
     func strangersCannotStarve(copies: Int, timeout: [String]) async throws {
         let server = try await Self.slowCoinbase()
         let folder = try await Self.folder(with: copies, of: Self.stranger("ETH", "1.00"))
-        let output = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + timeout, in: folder)
+        let output = try await CommandRunner.host(["fetch", "ETH", "--api-base-url", server.baseURL] + timeout, asUserOf: folder)
         await server.stop()
 
         #expect(output.status == 0, "\(output.stderr)")
@@ -143,7 +146,7 @@ struct StrangerConsensusEndToEndTests {
         let server = try await Self.slowCoinbase()
         let folder = try await Self.folder(with: 1, of: Self.stranger("ETH", "1.00"))
         let output = try await CommandRunner.host(
-            ["fetch", "ETH", "--hedge", "0.1", "--timeout", "30", "--format", "json", "--api-base-url", server.baseURL], in: folder)
+            ["fetch", "ETH", "--hedge", "0.1", "--timeout", "30", "--format", "json", "--api-base-url", server.baseURL], asUserOf: folder)
         await server.stop()
 
         #expect(output.status == 0, "\(output.stderr)")
@@ -151,10 +154,11 @@ struct StrangerConsensusEndToEndTests {
         #expect(row["plugin"] as? String == "EthereumPlugin")
         #expect(row["amount"] as? String == "3000.00")
         // Bitstamp was hedged in, and never answered; the stranger was never asked.
-        #expect(row["attempts"] as? [[String: String]] == [
-            ["plugin": "EthereumPlugin", "status": "answered", "amount": "3000.00"],
-            ["plugin": "BitstampPlugin", "status": "abandoned"],
-        ])
+        let attempts = (row["attempts"] as? [[String: String]])?.map { $0.filter { ["plugin", "status", "amount", "vouchedBy"].contains($0.key) } }
+        #expect(attempts == [
+            ["plugin": "EthereumPlugin", "status": "answered", "amount": "3000.00", "vouchedBy": "bundled"],
+            ["plugin": "BitstampPlugin", "status": "abandoned", "vouchedBy": "bundled"],
+        ], "\(output.stdout)")
         #expect(output.stderr == "")
     }
 

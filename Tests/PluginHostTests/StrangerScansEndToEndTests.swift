@@ -80,9 +80,9 @@ struct StrangerScansEndToEndTests {
 
         // The hang guard is ten times the run's 17 s on an idle machine.
         let output = try await CommandRunner.host(
-            ["fetch", "HEAVY", "--all-sources", "--timeout", "60", "--memory-budget", "3GiB", "-v"], environment: ["XDG_CACHE_HOME": cache],
+            ["fetch", "HEAVY", "--all-sources", "--count-unvouched", "--timeout", "60", "--memory-budget", "3GiB", "-v"], environment: ["XDG_CACHE_HOME": cache],
             in: work, deadline: .seconds(200))
-        #expect(output.status == 0)
+        #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.split(separator: "\n").count { $0.hasPrefix("HEAVY   USD       4.00    HeavyPlugin") } == 50)
 
         // What the host reports: how many strangers' workers ran at once,
@@ -118,7 +118,7 @@ struct StrangerScansEndToEndTests {
 
         let fits = try await CommandRunner.host(["fetch", "BULKY", "--memory-budget", "2GiB"], in: work)
         #expect(fits.status == 0)
-        #expect(fits.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nBULKY   USD       7.00    BulkyPlugin\n")
+        #expect(fits.unlabelled.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nBULKY   USD       7.00    BulkyPlugin\n")
         #expect(fits.stderrLines.isEmpty)
     }
 

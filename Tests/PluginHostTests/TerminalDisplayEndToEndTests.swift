@@ -23,11 +23,17 @@ struct TerminalDisplayEndToEndTests {
         0x061C, 0x200B, 0x200D, 0x200F, 0x202A, 0x2062, 0x2067, 0xFEFF, 0xE0041, 0x3164, 0x115F, 0x1160, 0xFFA0, 0x180E, 0x00AD,
     ]
 
+    /// A plugin's name is ASCII (issue 34), so these classes reach the
+    /// terminal in its display name, its error and its file name; a name
+    /// holding them is refused, and the refusal shows them escaped.
     static let invisible = FixturePlugins.Fixture(
         fileName: "libInvisible\u{200B}\u{E0041}Plugin.so", source: "Tests/Fixtures/CPlugins/hostile_plugin.c",
         defines: [
-            "-DHOSTILE_NAME=\"N\(classes)\"", "-DHOSTILE_DISPLAY=\"D\(classes)\"", "-DHOSTILE_ERROR=\"E\(classes)\"", #"-DHOSTILE_SYMBOL="INV""#,
+            #"-DHOSTILE_NAME="InvisiblePlugin""#, "-DHOSTILE_DISPLAY=\"D\(classes)\"", "-DHOSTILE_ERROR=\"E\(classes)\"", #"-DHOSTILE_SYMBOL="INV""#,
         ])
+    static let invisibleName = FixturePlugins.Fixture(
+        fileName: "libInvisibleName.so", source: "Tests/Fixtures/CPlugins/hostile_plugin.c",
+        defines: ["-DHOSTILE_NAME=\"N\(classes)\"", #"-DHOSTILE_SYMBOL="NAM""#])
 
     /// The raw scalars of the hidden classes in `text`, as U+XXXX.
     static func raw(_ text: String) -> [String] {
@@ -36,17 +42,19 @@ struct TerminalDisplayEndToEndTests {
 
     @Test("list-fetchers, list-plugins, fetch and inspect show each class escaped in a name, a display name, an error line and a file name")
     func everyClassEscaped() async throws {
-        let directory = try await FixturePlugins.directory(containing: [Self.invisible])
+        let directory = try await FixturePlugins.directory(containing: [Self.invisible, Self.invisibleName])
         let plugin = directory.appending(path: Self.invisible.fileName).path
         let shownFile = #"libInvisible\u{200B}\u{E0041}Plugin.so"#
-        let name = "N\(Self.shownClasses)"
+        let name = "InvisiblePlugin"
+        let label = "\(name) (unvouched, \(directory.path)/\(shownFile))"
+        let refusedName = "refused: the descriptor's name \"N\(Self.shownClasses)\" is not 1 to 64 ASCII letters"
         let display = "D\(Self.shownClasses)"
         let error = "E\(Self.shownClasses)"
         let plugins = ["--plugins-dir", directory.path]
 
         let runs: [(String, HostOnTerminal.Run, [String])] = [
-            ("list-fetchers", try await HostOnTerminal.host(["list-fetchers"] + plugins), ["INV     \(display)  \(name)  128   yes"]),
-            ("list-plugins", try await HostOnTerminal.host(["list-plugins"] + plugins), ["\(name)  1.0.0    loaded  isolated  nobody"]),
+            ("list-fetchers", try await HostOnTerminal.host(["list-fetchers"] + plugins), ["INV     \(display)  \(label)  128   yes", refusedName]),
+            ("list-plugins", try await HostOnTerminal.host(["list-plugins"] + plugins), ["\(name)      1.0.0    loaded  isolated  nobody"]),
             ("fetch", try await HostOnTerminal.host(["fetch", "INV", "--api-base-url", HostFixtures.coinbase] + plugins), [error]),
             ("inspect", try await HostOnTerminal.host(["inspect", plugin]), ["\(directory.path)/\(shownFile): a working plugin", "  name         \(name)", "  INV     \(display)"]),
         ]
@@ -64,12 +72,13 @@ struct TerminalDisplayEndToEndTests {
 
     /// Fetchers whose display names are wide (CJK, an emoji), hold a
     /// combining mark (zero columns), or a zero-width space (shown escaped).
-    static let wide: [FixturePlugins.Fixture] = [
+    static let wideRows = [
         ("libCafePlugin.so", "CafePlugin", "CAFE", #"Cafe\xcc\x81"#),
-        ("libCJKPlugin.so", "以太坊Plugin", "CJK", "以太坊"),
+        ("libCJKPlugin.so", "CJKPlugin", "CJK", "以太坊"),
         ("libDogePlugin.so", "DogePlugin", "DOGE", #"\xf0\x9f\x90\xb6 Doge"#),
         ("libZeroWidthPlugin.so", "ZeroWidthPlugin", "ZW", #"Zero\xe2\x80\x8bWidth"#),
-    ].map { file, name, symbol, display in
+    ]
+    static let wide: [FixturePlugins.Fixture] = wideRows.map { file, name, symbol, display in
         FixturePlugins.Fixture(
             fileName: file, source: "Tests/Fixtures/CPlugins/hostile_plugin.c",
             defines: ["-DHOSTILE_NAME=\"\(name)\"", "-DHOSTILE_SYMBOL=\"\(symbol)\"", "-DHOSTILE_DISPLAY=\"\(display)\""])
@@ -83,13 +92,16 @@ struct TerminalDisplayEndToEndTests {
 
         #expect(run.status == 0, "\(run.screen)")
         func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
-        // NAME is 17 columns ("Zero\u{200B}Width" as shown), PLUGIN 15 ("ZeroWidthPlugin").
+        // NAME is 17 columns ("Zero\u{200B}Width" as shown); PLUGIN is as wide as the longest label, all ASCII.
+        let labels = Self.wideRows.map { "\($0.1) (unvouched, \(directory.path)/\($0.0))" }
+        let width = labels.map(\.count).max() ?? 0
+        func plugin(_ index: Int) -> String { labels[index] + spaces(width - labels[index].count + 2) }
         #expect(run.screen.split(separator: "\n").map(String.init) == [
-            "SYMBOL  NAME" + spaces(15) + "PLUGIN" + spaces(11) + "RANK  DEFAULT",
-            "CAFE    Cafe\u{301}" + spaces(15) + "CafePlugin" + spaces(7) + "128   yes",
-            "CJK     以太坊" + spaces(13) + "以太坊Plugin" + spaces(5) + "128   yes",
-            "DOGE    🐶 Doge" + spaces(12) + "DogePlugin" + spaces(7) + "128   yes",
-            "ZW      Zero\\u{200B}Width  ZeroWidthPlugin  128   yes",
+            "SYMBOL  NAME" + spaces(15) + "PLUGIN" + spaces(width - 6 + 2) + "RANK  DEFAULT",
+            "CAFE    Cafe\u{301}" + spaces(15) + plugin(0) + "128   yes",
+            "CJK     以太坊" + spaces(13) + plugin(1) + "128   yes",
+            "DOGE    🐶 Doge" + spaces(12) + plugin(2) + "128   yes",
+            "ZW      Zero\\u{200B}Width  " + plugin(3) + "128   yes",
         ], "\(run.screen)")
     }
 

@@ -26,7 +26,7 @@ extension VouchingEndToEndTests {
 
         let output = try await user.host(["fetch", "TOOL", "--plugins-dir", directory.path, "--api-base-url", try await Self.api()])
 
-        #expect(output.stdout == Self.toolRow, "\(output.stderr)")
+        #expect(output.unlabelled.stdout == Self.toolRow, "\(output.stderr)")
         if let (who, fix) = Self.writableWords(mode) {
             let shown = String(format: "%04o", mode)
             #expect(output.stderrLines == [
@@ -52,7 +52,7 @@ extension VouchingEndToEndTests {
 
         let output = try await user.host(["fetch", "TOOL", "--plugins-dir", directory.path, "--api-base-url", try await Self.api()])
 
-        #expect(output.stdout == Self.toolRow, "\(output.stderr)")
+        #expect(output.unlabelled.stdout == Self.toolRow, "\(output.stderr)")
         #expect(try user.ranInProcess() == vouches, "\(output.stderr)")
         if vouches {
             #expect(output.stderr.isEmpty, "\(output.stderr)")
