@@ -72,10 +72,12 @@ struct StrangerScansEndToEndTests {
     func fiftyHeavyStrangersStayWithinTheBudget() async throws {
         let plugins = try await FixturePlugins.directory(containing: (1...50).map(Self.heavy))
         let work = plugins.deletingLastPathComponent()
-        let cache = try TemporaryDirectory.make().path
+        // One user's data and cache for both runs: the fetch reads what the rescan wrote.
+        let home = CommandRunner.userEnvironment(of: work)
+        for directory in home.values { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let budget: UInt64 = 3 << 30
 
-        let rescan = try await CommandRunner.host(["rescan", "--memory-budget", "3GiB"], environment: ["XDG_CACHE_HOME": cache], in: work)
+        let rescan = try await CommandRunner.host(["rescan", "--memory-budget", "3GiB"], environment: home, in: work)
         #expect(rescan.status == 0)
 
         // The 50 take turns at 2 places within one --timeout, so it only
@@ -83,7 +85,7 @@ struct StrangerScansEndToEndTests {
         // little with the whole suite running beside it. The deadline is a
         // hang guard above that.
         let output = try await CommandRunner.host(
-            ["fetch", "HEAVY", "--all-sources", "--count-unvouched", "--timeout", "300", "--memory-budget", "3GiB", "-v"], environment: ["XDG_CACHE_HOME": cache],
+            ["fetch", "HEAVY", "--all-sources", "--count-unvouched", "--timeout", "300", "--memory-budget", "3GiB", "-v"], environment: home,
             in: work, deadline: .seconds(500))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.split(separator: "\n").count { $0.hasPrefix("HEAVY   USD       4.00    HeavyPlugin") } == 50, "\(output.stderr)")

@@ -123,7 +123,7 @@ package final class HostServices: Sendable {
     /// vouched for the plugin (or it is the host's default anyway); and
     /// the user's grants.
     /// - Parameters:
-    ///   - plugin: The plugin, its file and who vouched for it; nil while
+    ///   - identity: The plugin, its file and who vouched for it; nil while
     ///   the host does not know it. A base the user gave by name applies
     ///   only to a vouched plugin of that name (``PluginSelector``).
     ///   - declared: The base its descriptor declares.
