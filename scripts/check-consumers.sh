@@ -210,7 +210,7 @@ EOF
     cp "$library" "$dir/plugins/"
     echo '{"data":{"base":"DOGE","currency":"USD","amount":"0.1234"}}' >"$dir/fixtures/v2/prices/DOGE-USD/spot.json"
     output=$("$host" fetch DOGE --plugins-dir "$dir/plugins" --api-base-url "file://$dir/fixtures" 2>&1) || true
-    loaded=$(printf '%s\n' "$output" | grep -E '^DOGE +USD +0\.1234 +DogecoinPlugin$' || true)
+    loaded=$(printf '%s\n' "$output" | grep -E '^DOGE +USD +0\.1234 +DogecoinPlugin( \(unvouched, [^)]*\))?$' || true)
     if [ -z "$loaded" ]; then
         printf '%s\n' "$output" >"$dir/host.log"
         fail "$name" "$host did not fetch DOGE through the plugin" "$dir/host.log"
