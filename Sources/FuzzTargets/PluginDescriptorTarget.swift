@@ -51,11 +51,15 @@ let pluginDescriptorTarget = FuzzTarget("plugin-descriptor", "PluginDescriptor.r
         if case .text(let text) = given(index) { text } else { nil }
     }
     let limits = [PluginOutputRules.Limit.name, PluginOutputRules.Limit.version, PluginOutputRules.Limit.description, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.credit, PluginOutputRules.Limit.apiBaseURL]
+    // The header's name rule (issue 34): ASCII letters, digits, '.', '_' and '-' only.
+    func isNameByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2E || byte == 0x5F || byte == 0x2D
+    }
     let valid = (0..<7).allSatisfy { index in
         switch given(index) {
         case .absent: index >= 2
         case .notUTF8: false
-        case .text(let text): text.utf8.count <= limits[index] && (index >= 2 || !text.isEmpty)
+        case .text(let text): text.utf8.count <= limits[index] && (index >= 2 || !text.isEmpty) && (index != 0 || text.utf8.allSatisfy(isNameByte))
         }
     }
     let wellFormed = flags & 3 == 0 && Int(size) >= PluginMetadata.minimumDescriptorSize && flags & 16 == 0 && valid
