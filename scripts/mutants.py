@@ -72,7 +72,7 @@ TEST_MAP = [
     ("Sources/PluginABI/", "PluginSDKTests|PluginLoaderTests|BrokenPluginTests|DescriptorSizeEndToEndTests|DescriptorMetadataTests"),
     ("Sources/WorkerProtocol/", "WorkerProtocolTests|WorkerConnectionStateMachineTests|FrameStreamTests|SandboxReportTests|IsolationEndToEndTests"),
     ("Sources/PluginWorker/", "IsolationEndToEndTests|SandboxEndToEndTests|ContainmentEndToEndTests|HostRequestCapsEndToEndTests"),
-    ("Sources/CWorkerSandbox/", "SandboxEndToEndTests|SandboxReportTests|IsolationEndToEndTests"),
+    ("Sources/CWorkerSandbox/", "SandboxEndToEndTests|SandboxRootEndToEndTests|SandboxReportTests|SharedNamespacesTests|IsolationEndToEndTests"),
     ("Sources/CFileBeneath/", "FileNetworkingTests|URLPolicyEndToEndTests"),
     ("Sources/HostHTTP/", "HTTPLibraryTests|HTTPCompletionTests|NetworkEndToEndTests|HostHTTPAnswerTests"),
     ("Sources/HostHTTPABI/", "HTTPLibraryTests|HTTPCompletionTests|NetworkingViaHostTests"),
@@ -85,7 +85,7 @@ TEST_MAP = [
     ("Sources/PluginBoundary/", "PluginLoaderTests|BrokenPluginTests"),
     ("Sources/PluginHost/Trust/", "TrustRulesTests|TrustEndToEndTests|VouchingEndToEndTests|LockFileEndToEndTests|LockFileEdgeCaseTests|PluginLockTests|PluginOutputRulesTests"),
     ("Sources/PluginHost/ScanCache/", "RegistryCacheTests|RegistryCacheEndToEndTests|CachedListingChecksEndToEndTests"),
-    ("Sources/PluginHost/Isolation/", "IsolationEndToEndTests|WorkerConnectionStateMachineTests|SandboxEndToEndTests|FrameStreamTests|SandboxReportTests|HostRequestCapsEndToEndTests"),
+    ("Sources/PluginHost/Isolation/", "SharedNamespacesTests|IsolationEndToEndTests|WorkerConnectionStateMachineTests|SandboxEndToEndTests|FrameStreamTests|SandboxReportTests|HostRequestCapsEndToEndTests"),
     ("Sources/PluginHost/Networking/", "URLPolicyTests|URLPolicyEndToEndTests|FileNetworkingTests|NetworkEndToEndTests|NetworkSettingsTests|APIBaseEndToEndTests"),
     ("Sources/PluginHost/Fetching/", "ConsensusTests|SourcesEndToEndTests|CallbackMisbehaviourTests|HostEndToEndTests|DurationUnitsTests"),
     ("Sources/PluginHost/Loading/", "PluginLoaderTests|BrokenPluginTests|HostServicesPolicyTests|PluginDiscoveryTests|HostEndToEndTests|RegistryCacheEndToEndTests|HostRequestCapsEndToEndTests"),
@@ -94,10 +94,10 @@ TEST_MAP = [
     ("Sources/PluginHost/Settings/", "HostWiringTests|NetworkSettingsTests|SettingNamesTests"),
     ("Sources/PluginHost/Installation/", "InstalledLayoutTests"),
     ("Sources/PluginHost/Inspection/", "InspectTests|DescriptorMetadataTests"),
-    ("Sources/PluginHost/Allowance/", "ContainmentEndToEndTests|HostServicesPolicyTests"),
+    ("Sources/PluginHost/Allowance/", "RequestCapsTests|ContainmentEndToEndTests|HostServicesPolicyTests"),
     ("Sources/PluginHost/Files/", "FilePathsTests"),
     ("Sources/PluginHost/Support/", "SettingNamesTests|HostEndToEndTests"),
-    ("Sources/PluginHost/", "HostEndToEndTests|ContainmentEndToEndTests|IsolationEndToEndTests|BodyCapEndToEndTests"),
+    ("Sources/PluginHost/", "VouchingEndToEndTests|HostEndToEndTests|ContainmentEndToEndTests|IsolationEndToEndTests|BodyCapEndToEndTests"),
 ]
 
 

@@ -23,12 +23,23 @@ struct NetworkEndToEndTests {
     /// `host fetch ETH` against `server`, with `arguments` and `environment`
     /// added: one source, since the bundled Bitstamp plugin, ETH's second
     /// source, is never asked (`HOST_RANKS`).
+    ///
+    /// Unless `arguments` name a `--timeout` (a test of the timeout itself),
+    /// the fetch gets ``hangGuard``: the host's default 10 s failed these
+    /// tests at load 40, and none of them is about the time a fetch takes.
     static func fetch(
         _ server: LoopbackPriceServer, _ arguments: [String] = [], environment: [String: String] = [:]
     ) async throws -> CommandRunner.Output {
-        try await CommandRunner.host(
-            ["fetch", "ETH", "--api-base-url", server.baseURL] + arguments, environment: ["HOST_RANKS": "BitstampPlugin:0"].merging(environment) { $1 })
+        let timeout = arguments.contains("--timeout") ? [] : ["--timeout", String(hangGuard.components.seconds)]
+        return try await CommandRunner.host(
+            ["fetch", "ETH", "--api-base-url", server.baseURL] + timeout + arguments,
+            environment: ["HOST_RANKS": "BitstampPlugin:0"].merging(environment) { $1 })
     }
+
+    /// The `--timeout` of a fetch whose time is not under test: a hang
+    /// guard, over 10 times the slowest idle run (about 2 s, a TLS handshake
+    /// and a retry's backoff included).
+    static let hangGuard: Duration = .seconds(120)
 
     /// The one error line of a failed fetch, checked to be alone and free of NIO's type dumps.
     static func errorLine(_ output: CommandRunner.Output) -> String {

@@ -46,12 +46,12 @@ struct RegistryCacheEndToEndTests {
         return "file://" + base.path
     }
 
-    private func host(_ arguments: [String], cache: Cache, plugins: URL, environment: [String: String] = [:]) async throws -> CommandRunner.Output {
+    func host(_ arguments: [String], cache: Cache, plugins: URL, environment: [String: String] = [:]) async throws -> CommandRunner.Output {
         try await CommandRunner.host(
             arguments + ["--plugins-dir", plugins.path], environment: cache.environment.merging(environment) { $1 })
     }
 
-    private func plugins(_ output: CommandRunner.Output) throws -> [PluginRow] {
+    func plugins(_ output: CommandRunner.Output) throws -> [PluginRow] {
         try JSONDecoder().decode([PluginRow].self, from: Data(output.stdout.utf8))
     }
 

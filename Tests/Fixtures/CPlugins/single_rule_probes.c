@@ -29,6 +29,8 @@
  *   CLONEFORK   clone3 without CLONE_THREAD: a new process
  *   FCHMOD      fchmod(1) to the mode it has: its output pipe
  *   MKNODAT     mknodat(DIR/MKNODAT, S_IFREG)
+ *   TCGETS      ioctl(1, TCGETS): glibc's isatty on its output pipe
+ *   FIONREAD    ioctl(1, FIONREAD): any other request on the same pipe
  *
  * And, for the parent-death signal:
  *
@@ -50,11 +52,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <termios.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -168,6 +172,12 @@ static void probe(const char *symbol, char *message, size_t capacity) {
         outcome(message, capacity, "fchmod(1, its mode)", fstat(1, &facts) != 0 || fchmod(1, facts.st_mode & 07777) != 0);
     } else if (strcmp(symbol, "MKNODAT") == 0) {
         outcome(message, capacity, "mknodat(S_IFREG)", syscall(__NR_mknodat, AT_FDCWD, path, S_IFREG | 0600, 0) != 0);
+    } else if (strcmp(symbol, "TCGETS") == 0) {
+        struct termios terminal;
+        outcome(message, capacity, "ioctl(1, TCGETS)", ioctl(1, TCGETS, &terminal) != 0);
+    } else if (strcmp(symbol, "FIONREAD") == 0) {
+        int waiting = 0;
+        outcome(message, capacity, "ioctl(1, FIONREAD)", ioctl(1, FIONREAD, &waiting) != 0);
     } else if (strcmp(symbol, "IGNORETERM") == 0) {
         signal(SIGTERM, SIG_IGN);
         int never_ends[2];
@@ -197,7 +207,8 @@ static void fetch(void *context, const pb_fetch_request *request, pb_fetch_compl
 
 static const char *const symbols[] = {
     "EXECUTE", "READFILE", "READDIR", "WRITEFILE", "REMOVEDIR", "REMOVEFILE", "MAKECHAR", "MAKEDIR", "MAKEREG", "MAKESOCK",
-    "MAKEFIFO", "MAKEBLOCK", "MAKESYM", "TRUNCATE", "CLONEFORK", "FCHMOD", "MKNODAT", "IGNORETERM",
+    "MAKEFIFO", "MAKEBLOCK", "MAKESYM", "TRUNCATE", "CLONEFORK", "FCHMOD", "MKNODAT", "TCGETS", "FIONREAD",
+    "IGNORETERM",
 };
 
 static pb_status register_plugin(const pb_host_services *services) {
