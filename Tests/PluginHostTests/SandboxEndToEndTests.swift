@@ -124,7 +124,7 @@ struct SandboxEndToEndTests {
         let (row, output) = try await fetch("ORPHAN", from: Self.orphan(token: token))
         #expect(row["error"] == "fork(): Operation not permitted")
         #expect(output.status == 1)
-        #expect(await LivingProcesses.settle { LivingProcesses.named(token).isEmpty })
+        #expect(await LivingProcesses.settle { LivingProcesses.named(token).isEmpty }, LivingProcesses.settleMessage("the plugin's child did not end"))
     }
 
     @Test("Without the seccomp filter a plugin can fork, and the host kills its child with the worker's process group")
@@ -139,7 +139,7 @@ struct SandboxEndToEndTests {
         if await KernelSandbox.isFull() {
             #expect(output.stderrLines == [Self.partialWarning])
         }
-        #expect(await LivingProcesses.settle { LivingProcesses.named(token).isEmpty })
+        #expect(await LivingProcesses.settle { LivingProcesses.named(token).isEmpty }, LivingProcesses.settleMessage("the plugin's child did not end"))
     }
 
     @Test("A worker never outlives its host, even one that hides its pipe from the host: killing the host with SIGKILL takes the worker with it")
@@ -190,7 +190,7 @@ struct SandboxEndToEndTests {
         }
 
         let worker = try #require(seen, "the worker never said it was waiting")
-        #expect(await LivingProcesses.settle { !LivingProcesses.isAlive(worker.pid) })
+        #expect(await LivingProcesses.settle { !LivingProcesses.isAlive(worker.pid) }, LivingProcesses.settleMessage("the worker \(worker.pid) did not end"))
         #expect(worker.status.contains("NoNewPrivs:\t1"))
         if await KernelSandbox.has(.seccomp) {
             #expect(worker.status.contains("Seccomp:\t2"))
@@ -522,14 +522,26 @@ struct LoopbackListener {
 
 /// The processes that are running, as `/proc` shows them.
 enum LivingProcesses {
+    /// How long ``settle(within:_:)`` waits by default.
+    static let defaultSettle: Duration = .seconds(30)
+
+    /// Why `what` failing to settle is a defect: the wait was far above its idle time.
+    static func settleMessage(_ what: String, within limit: Duration = defaultSettle) -> Comment {
+        Comment(rawValue: "\(what) within \(limit), at least 10 times the slowest idle run: a process outlived what should have ended it")
+    }
+
     /// Whether `condition` holds within `limit`, looking every 10 ms.
+    ///
+    /// The default, 30 s, is at least 10 times the slowest idle run: a
+    /// killed process is reaped in milliseconds; ``settleMessage`` says so
+    /// when it fails.
     ///
     /// NB: a clock, because a process that is not the test's child cannot be
     /// awaited from Swift (glibc's `pidfd_open` is not imported), and the
     /// signal the tests do await, the end of a pipe the process held, comes
     /// a moment early: the kernel closes a dying process's descriptors before
     /// it becomes a zombie.
-    static func settle(within limit: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+    static func settle(within limit: Duration = defaultSettle, _ condition: @Sendable () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while !condition() {
             guard ContinuousClock.now < deadline else { return false }

@@ -20,7 +20,7 @@ final class Latch: Sendable {
     /// - Throws: ``FactoryFailure`` if the latch is still closed after `limit`.
     func wait(atMost limit: DispatchTimeInterval = .seconds(30)) throws(FactoryFailure) {
         guard semaphore.wait(timeout: .now() + limit) == .success else {
-            throw FactoryFailure(reason: "the latch was never opened")
+            throw FactoryFailure(reason: "the latch was not opened within \(limit), at least 10 times the slowest idle run: a thread is stuck")
         }
         // Hands the opening on to the next waiter.
         semaphore.signal()
