@@ -49,7 +49,7 @@ struct RegistryContainerTests {
         let registry = FetcherRegistry(PluginLoader(services: .simulated(SimulatedNetworking([:]))).load(bundled).fetchers)
         let container = registry.providers.container
         let before = container.registrations()
-        #expect(before.contains { $0.serviceType == PluginFetcher.self })
+        #expect(before.contains { $0.serviceType == SymbolProviders.Provider.self })
         let sources = try registry.sources(for: "eth", named: nil)
         #expect(sources.map(\.plugin.name) == ["EthereumPlugin", "BitstampPlugin"])
         #expect(sources.map(\.plugin.name) == registry.providers.asked(for: "ETH").map(\.plugin.name))

@@ -195,7 +195,7 @@ struct Registry: ~Copyable, Sendable {
     /// In debug builds, checks after every change that the published table
     /// holds exactly the current registrations, at most half full.
     ///
-    /// - Complexity: O(1), or O(*n*) while there are at most 512 registrations,
+    /// - Complexity: O(1), or O(*n*) while there are at most 64 registrations,
     ///   so that a debug build registering thousands does not slow to O(*n*²).
     private func checkInvariants(_ writer: Writer) {
         #if DEBUG
@@ -206,7 +206,7 @@ struct Registry: ~Copyable, Sendable {
             precondition(UInt(bitPattern: slots) == table.load(ordering: .relaxed), "the last table is not published")
             precondition(writer.count == writer.current.count, "count is \(writer.count), not \(writer.current.count)")
             precondition(writer.count * 2 <= capacity, "table more than half full")
-            guard writer.count <= 512 else { return }
+            guard writer.count <= 64 else { return }
             var occupied = 0
             for index in 1...capacity {
                 guard let address = UnsafeRawPointer(bitPattern: slots[index].load(ordering: .relaxed)) else {

@@ -86,6 +86,8 @@ package struct SymbolProviders: Sendable {
     /// this value share it, so add through one of them.
     package let container: Container
     private var added = 0
+    /// Every symbol registered: the container's own listing sorts every registration by its description, far slower.
+    private var registeredSymbols: Set<String> = []
 
     /// No providers yet.
     /// - Parameters:
@@ -114,6 +116,7 @@ package struct SymbolProviders: Sendable {
             let provider = Provider(
                 plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, voucher: voucher, searchIndex: searchIndex)
             container.register(Provider.self, name: fetcher.symbol, rank: Self.registrationRank(provider)) { _ in provider }
+            registeredSymbols.insert(fetcher.symbol)
         }
     }
 
@@ -137,9 +140,7 @@ package struct SymbolProviders: Sendable {
     }
 
     /// Every symbol provided, sorted.
-    package var symbols: [String] {
-        container.registrations().compactMap { $0.serviceType == Provider.self ? $0.name : nil }.sorted()
-    }
+    package var symbols: [String] { registeredSymbols.sorted() }
 
     /// Every provider of `symbol`, in the order of rank, then search order,
     /// those at rank 0 included; empty for a symbol nobody provides.

@@ -1,15 +1,14 @@
 import Patchbay
 
 /// The shared registry that plugins fill: every fetcher of every plugin,
-/// in one Patchbay container filled once, when the plugins are known.
+/// and one Patchbay container, filled once when the plugins are known, that
+/// orders each symbol's providers.
 ///
 /// In the container, ``SymbolProviders`` registers each provider of a
 /// symbol as a ranked ``SymbolProviders/Provider`` under the symbol (`ETH`),
-/// so the container orders them as `fetch` asks them; each plugin is a
-/// `PluginIdentity` under its name, and each provider's fetcher a
-/// `PluginFetcher` under its symbol and file, made on first use, that
-/// resolves its plugin. `fetch`, `list-fetchers` and `graph` all ask this
-/// one container.
+/// so the container gives them in the order `fetch` asks them. `fetch`,
+/// `list-fetchers` and `graph` all ask this one container; a provider's
+/// fetcher is made from its row when a fetch asks for it.
 ///
 /// The rows (``fetchers``) are data, and listings need nothing else.
 package struct FetcherRegistry: Sendable {
@@ -17,8 +16,12 @@ package struct FetcherRegistry: Sendable {
     package let fetchers: [FetcherListing]
     /// Each symbol's providers, in the order `fetch` asks them: the registry's container.
     package let providers: SymbolProviders
-    /// Each plugin's registration name in the container, by path.
+    /// Each plugin's registration name in the graph, by path.
     private let pluginKeys: [String: String]
+    /// The row of each plugin file's fetcher for each symbol: the first, if it registered two.
+    private let rowIndex: [FetcherKey: Int]
+    /// Makes the fetcher of a row.
+    private let provider: @Sendable (Int) -> PluginFetcher
 
     /// The graph notations ``graph(_:)`` can print.
     package enum GraphNotation: String, Sendable, CaseIterable {
@@ -51,29 +54,19 @@ package struct FetcherRegistry: Sendable {
     private init(rows: [FetcherListing], ranks: RankOverrides, provider: @escaping @Sendable (Int) -> PluginFetcher) {
         fetchers = rows
         var providers = SymbolProviders(overrides: ranks)
-        let container = providers.container
-        let keys = Self.keys(for: rows)
-        var registered = Set<FetcherKey>()
         var start = rows.startIndex
         while start < rows.endIndex {
             let plugin = rows[start].plugin
             let end = rows[start...].firstIndex { $0.plugin.path != plugin.path } ?? rows.endIndex
-            // Every row's plugin has a key: the keys are made from these rows.
-            let key = keys[plugin.path] ?? plugin.name
-            container.register(PluginIdentity.self, name: key) { _ in plugin }
-            for row in start..<end where registered.insert(FetcherKey(path: plugin.path, symbol: rows[row].symbol)).inserted {
-                container.register(PluginFetcher.self, name: Self.fetcherName(rows[row].symbol, path: plugin.path)) { resolver in
-                    _ = try resolver.resolve(PluginIdentity.self, name: key)
-                    return provider(row)
-                }
-            }
             providers.add(
                 plugin: plugin, voucher: plugin.voucher,
                 fetchers: rows[start..<end].map { SymbolProviders.Fetcher(symbol: $0.symbol, displayName: $0.displayName, declared: $0.rank) })
             start = end
         }
         self.providers = providers
-        pluginKeys = keys
+        self.provider = provider
+        pluginKeys = Self.keys(for: rows)
+        rowIndex = Dictionary(rows.indices.map { (FetcherKey(path: rows[$0].plugin.path, symbol: rows[$0].symbol), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The registered symbols, sorted, each once.
@@ -110,17 +103,12 @@ package struct FetcherRegistry: Sendable {
             places = all.indices.filter { all[$0].rank > .none }
             guard !places.isEmpty else { throw FetchError(symbol: symbol, .onlyUnranked(sources: all.map(\.plugin.selector))) }
         }
-        do {
-            var fetchers: [PluginFetcher] = []
-            for place in places {
-                fetchers.append(try providers.container.resolve(PluginFetcher.self, name: Self.fetcherName(normalized, path: all[place].plugin.path)))
-            }
-            return fetchers
-        } catch {
-            // Registrations here only return values they captured; anything
-            // else is a bug worth showing in full rather than hiding.
-            throw FetchError(symbol: symbol, .unresolved(error.description))
-        }
+        return places.compactMap { fetcher(of: all[$0]) }
+    }
+
+    /// The fetcher of `listed`, made from its row; every provider has one, since the providers are made from the rows.
+    private func fetcher(of listed: SymbolProviders.Provider) -> PluginFetcher? {
+        rowIndex[FetcherKey(path: listed.plugin.path, symbol: listed.symbol)].map(provider)
     }
 
     /// Whether someone vouched for the plugin file `fetcher` comes from.
@@ -143,27 +131,25 @@ package struct FetcherRegistry: Sendable {
     }
 
     /// A container that draws the registry's order as dependencies: each
-    /// provider's place resolves its plugin and the place after it, and
-    /// returns the registry's own fetcher.
+    /// provider's place resolves its plugin and the place after it.
     private func failoverContainer() -> Container {
-        let registry = providers.container
         let view = Container(defaultScope: .singleton)
         var drawnPlugins = Set<String>()
         for symbol in providers.symbols {
             let ordered = providers.providers(of: symbol)
             let asked = ordered.count { $0.rank > .none }
             for (place, listed) in ordered.enumerated() {
-                let path = listed.plugin.path
-                let key = pluginKeys[path] ?? listed.plugin.name
-                if drawnPlugins.insert(path).inserted {
-                    view.register(PluginIdentity.self, name: key) { _ in try registry.resolve(PluginIdentity.self, name: key) }
+                guard let fetcher = fetcher(of: listed) else { continue }
+                let plugin = fetcher.plugin
+                let key = pluginKeys[plugin.path] ?? plugin.name
+                if drawnPlugins.insert(plugin.path).inserted {
+                    view.register(PluginIdentity.self, name: key) { _ in plugin }
                 }
                 let next = place + 1 < asked ? Self.placeName(symbol, place: place + 1) : nil
-                let name = Self.fetcherName(symbol, path: path)
                 view.register(PluginFetcher.self, name: Self.placeName(symbol, place: place, asked: place < asked)) { resolver in
                     _ = try resolver.resolve(PluginIdentity.self, name: key)
                     if let next { _ = try resolver.resolve(PluginFetcher.self, name: next) }
-                    return try registry.resolve(PluginFetcher.self, name: name)
+                    return fetcher
                 }
             }
         }
@@ -175,12 +161,7 @@ package struct FetcherRegistry: Sendable {
         place == 0 && asked ? symbol : "\(symbol) #\(place + 1)"
     }
 
-    /// The registration name of one plugin's fetcher for `symbol`.
-    private static func fetcherName(_ symbol: String, path: String) -> String {
-        "\(symbol) from \(path)"
-    }
-
-    /// One plugin file's fetcher for one symbol: the first row of each is registered.
+    /// One plugin file's fetcher for one symbol.
     private struct FetcherKey: Hashable {
         let path: String
         let symbol: String
