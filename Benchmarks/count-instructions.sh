@@ -16,7 +16,7 @@ count() { # workload operations -> instructions for the whole run
 }
 
 workloads=("$@")
-[ ${#workloads[@]} -gt 0 ] || workloads=(singleton transient argument named graph lazy provider provider-get collection all alloc)
+[ ${#workloads[@]} -gt 0 ] || workloads=(singleton transient argument named ranked graph lazy provider provider-get collection all alloc)
 for workload in "${workloads[@]}"; do
     short=$(count "$workload" 20000)
     long=$(count "$workload" 120000)

@@ -5,7 +5,7 @@
 //   ResolveLoop WORKLOAD [COUNT] [ROUNDS] [--each]
 //
 // Resolves WORKLOAD (singleton, transient, argument, named: a named unique
-// service, graph; lazy or provider: a Lazy or Provider of the transient
+// service, ranked: the highest of three ranked registrations of it, graph; lazy or provider: a Lazy or Provider of the transient
 // service, resolved and used once; provider-get: one kept Provider's get();
 // collection: all ten services of one type; all: the same as an injected
 // All<T>; or alloc for the allocation alone) COUNT times per round, ROUNDS
@@ -40,7 +40,7 @@ func nanoseconds() -> Double {
 }
 
 func fail(_ message: String) -> Never {
-    let text = "ResolveLoop: \(message)\nusage: ResolveLoop singleton|transient|argument|named|graph|lazy|provider|provider-get|collection|all|alloc [COUNT] [ROUNDS] [--each]\n"
+    let text = "ResolveLoop: \(message)\nusage: ResolveLoop singleton|transient|argument|named|ranked|graph|lazy|provider|provider-get|collection|all|alloc [COUNT] [ROUNDS] [--each]\n"
     _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
     exit(64)
 }
@@ -71,6 +71,9 @@ case "provider-get":
 case "named":
     let named = PatchbayWorkload.makeNamedContainer()
     body = { for _ in 0..<count { consume(try named.resolve(TransientService.self, name: "named")) } }
+case "ranked":
+    let ranked = PatchbayWorkload.makeRankedContainer()
+    body = { for _ in 0..<count { consume(try ranked.resolve(TransientService.self, name: "ranked")) } }
 case "collection":
     let collection = PatchbayWorkload.makeCollectionContainer()
     body = { for _ in 0..<count { consume(try collection.resolveAll(SingletonService.self)) } }

@@ -32,6 +32,17 @@ public enum PatchbayWorkload {
         return container
     }
 
+    /// A container with three ranked registrations of one named unique service, for resolving the highest-ranked.
+    ///
+    /// NB: a container of its own, like ``makeNamedContainer()``, whose resolve this one should cost the same.
+    public static func makeRankedContainer() -> Container {
+        let container = Container()
+        for rank in [64, 256, 128] {
+            container.register(TransientService.self, name: "ranked", rank: rank, scope: .unique) { _ in TransientService() }
+        }
+        return container
+    }
+
     /// The names under which ``makeCollectionContainer()`` registers its ten services.
     public static let collectionNames = (0..<10).map { "item\($0)" }
 

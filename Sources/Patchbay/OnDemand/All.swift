@@ -21,10 +21,16 @@
 ///   parent's place, and the child's other names follow, in its order.
 /// - Types forwarded with ``RegistrationOptions/implements(_:)`` count, under
 ///   the registration's name.
+/// - Ranked: every registration made with
+///   ``Container/register(_:name:rank:scope:factory:)`` is listed, not only the
+///   one its name resolves to, and the whole list is in rank order, highest
+///   first (one made without a rank counts as 0); equal ranks keep the order
+///   above. A child's registrations of a name hide all of its parent's.
+///   ``Container/resolveAll(_:name:)`` lists one name's.
 ///
 /// With nothing registered, it is empty.
 public struct All<Service>: RandomAccessCollection {
-    /// The services, in registration order.
+    /// The services, in rank order, then registration order.
     public let services: [Service]
     /// The registration name of each service, in the same order; nil for the unnamed registration.
     public let names: [String?]
@@ -46,7 +52,7 @@ public struct All<Service>: RandomAccessCollection {
     /// - Parameter position: A valid index.
     public subscript(position: Int) -> Service { services[position] }
 
-    /// The service registered under `name`, or nil; pass nil for the unnamed registration.
+    /// The service registered under `name`, the one it resolves to when it has several ranked; nil if none. Pass nil for the unnamed registration.
     ///
     /// - Parameter name: A registration name, or nil.
     /// - Complexity: O(*n*).
@@ -79,7 +85,8 @@ extension Container {
     /// See ``All`` for the order, and how a child's registrations merge with its parent's.
     ///
     /// - Parameter serviceType: The service type; may be inferred.
-    /// - Returns: The services and their names, in registration order; empty if none is registered.
+    /// - Returns: The services and their names, in rank order, then
+    ///   registration order; empty if none is registered.
     /// - Throws: ``ResolutionError`` if any of them fails to resolve.
     /// - Complexity: one resolve each. The list of registrations is kept per
     ///   container and type; building it again after a registration in this
@@ -127,21 +134,33 @@ extension Container {
         // Read before the registrations, so that one published meanwhile makes the list stale, not wrong.
         let generations = chain.map { $0.registry.generation.load(ordering: .acquiring) }
         // Root first, so that a parent's order comes first and a child's same name replaces it in place.
-        var found: [Located] = []
+        var groups: [[RankedRegistration]] = []
+        var owners: [Unmanaged<Container>] = []
         var positions: [String?: Int] = [:]
+        var isRanked = false
         for owner in chain.reversed() {
-            for registration in owner.registry.current(forService: service) where registration.key.arguments == noArguments {
-                let located = Located(
-                    registration: Unmanaged.passUnretained(registration), owner: Unmanaged.passUnretained(owner))
+            for candidates in owner.registry.candidates(forService: service) {
+                guard let first = candidates.first, first.registration.key.arguments == noArguments else { continue }
+                isRanked = isRanked || candidates.count > 1 || first.rank != 0
                 // NB: names are unique within one container, so with no parent there is nothing to merge.
-                if chain.count > 1, let position = positions[registration.key.name] {
-                    found[position] = located
+                if chain.count > 1, let position = positions[first.registration.key.name] {
+                    groups[position] = candidates
+                    owners[position] = Unmanaged.passUnretained(owner)
                 } else {
-                    if chain.count > 1 { positions[registration.key.name] = found.count }
-                    found.append(located)
+                    if chain.count > 1 { positions[first.registration.key.name] = groups.count }
+                    groups.append(candidates)
+                    owners.append(Unmanaged.passUnretained(owner))
                 }
             }
         }
+        var ranked = zip(groups, owners).flatMap { candidates, owner in
+            candidates.map { (located: Located(registration: Unmanaged.passUnretained($0.registration), owner: owner), rank: $0.rank) }
+        }
+        if isRanked {
+            // Highest rank first; among equals, the merged registration order above.
+            ranked = ranked.enumerated().sorted { ($0.element.rank, $1.offset) > ($1.element.rank, $0.offset) }.map(\.element)
+        }
+        let found = ranked.map(\.located)
         return RegistrationList(
             entries: found, names: found.map { $0.registration._withUnsafeGuaranteedRef(\.key.name) },
             generations: generations)

@@ -24,6 +24,9 @@ struct Registry: ~Copyable, Sendable {
         var current: [RegistrationKey: Registration] = [:]
         /// When each key was first published, for listing in registration order.
         var order: [RegistrationKey: Int] = [:]
+        /// Every registration of a key that has ranked ones, in registration
+        /// order; the key resolves to the first of the highest rank.
+        var ranked: [RegistrationKey: [RankedRegistration]] = [:]
     }
 
     private let table = Atomic<UInt>(0)
@@ -70,23 +73,64 @@ struct Registry: ~Copyable, Sendable {
         }
     }
 
-    /// Publishes `registration`, replacing any with the same key.
+    /// Publishes `registration`, replacing any with the same key, ranked ones included.
     func publish(_ registration: Registration) {
         writer.withLock { writer in
-            writer.owned.append(registration)
-            let isNew = writer.current.updateValue(registration, forKey: registration.key) == nil
-            if isNew {
-                writer.order[registration.key] = writer.order.count
-                writer.count += 1
-                if writer.count * 2 > writer.capacity {
-                    grow(&writer)
-                }
-            }
-            guard let slots = writer.tables.last else { return }
-            Registry.store(registration, in: slots)
-            generation.add(1, ordering: .releasing)
-            checkInvariants(writer)
+            writer.ranked[registration.key] = nil
+            install(registration, &writer)
         }
+    }
+
+    /// Publishes `registration` beside the key's others, as one more candidate of `rank`.
+    ///
+    /// The key resolves to its highest-ranked registration, the first
+    /// published among equals; one published without a rank counts as rank 0.
+    func publish(_ registration: Registration, rank: Int) {
+        writer.withLock { writer in
+            var candidates =
+                writer.ranked[registration.key]
+                ?? writer.current[registration.key].map { [RankedRegistration(registration: $0, rank: 0)] } ?? []
+            candidates.append(RankedRegistration(registration: registration, rank: rank))
+            writer.ranked[registration.key] = candidates
+            // The first of the highest rank: only a strictly higher rank displaces it.
+            let winner = candidates.reduce(candidates[0]) { best, next in next.rank > best.rank ? next : best }
+            if writer.current[registration.key] !== winner.registration {
+                install(winner.registration, &writer)
+            } else {
+                writer.owned.append(registration)
+                generation.add(1, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Makes `registration` the one its key resolves to.
+    private func install(_ registration: Registration, _ writer: inout Writer) {
+        writer.owned.append(registration)
+        let isNew = writer.current.updateValue(registration, forKey: registration.key) == nil
+        if isNew {
+            writer.order[registration.key] = writer.order.count
+            writer.count += 1
+            if writer.count * 2 > writer.capacity {
+                grow(&writer)
+            }
+        }
+        guard let slots = writer.tables.last else { return }
+        Registry.store(registration, in: slots)
+        generation.add(1, ordering: .releasing)
+        checkInvariants(writer)
+    }
+
+    /// Every registration of `key` with its rank, highest rank first, then in
+    /// registration order; the one it resolves to is first.
+    func candidates(for key: RegistrationKey) -> [RankedRegistration] {
+        writer.withLock { writer in Registry.candidates(for: key, writer) }
+    }
+
+    private static func candidates(for key: RegistrationKey, _ writer: Writer) -> [RankedRegistration] {
+        guard let ranked = writer.ranked[key] else {
+            return writer.current[key].map { [RankedRegistration(registration: $0, rank: 0)] } ?? []
+        }
+        return ranked.enumerated().sorted { ($0.element.rank, $1.offset) > ($1.element.rank, $0.offset) }.map(\.element)
     }
 
     /// Publishes a changed copy of the current registration for `key`, atomically with reading it.
@@ -104,6 +148,10 @@ struct Registry: ~Copyable, Sendable {
             let replacement = change(original)
             writer.owned.append(replacement)
             writer.current[key] = replacement
+            if var candidates = writer.ranked[key], let index = candidates.firstIndex(where: { $0.registration === original }) {
+                candidates[index] = RankedRegistration(registration: replacement, rank: candidates[index].rank)
+                writer.ranked[key] = candidates
+            }
             Registry.store(replacement, in: slots)
             generation.add(1, ordering: .releasing)
             checkInvariants(writer)
@@ -129,6 +177,16 @@ struct Registry: ~Copyable, Sendable {
         }
     }
 
+    /// Every registration of each key of the service type `service`, keys in
+    /// the order they were first published, each key's in rank order.
+    func candidates(forService service: ObjectIdentifier) -> [[RankedRegistration]] {
+        writer.withLock { writer in
+            writer.current.keys.filter { $0.service == service }
+                .sorted { writer.order[$0, default: 0] < writer.order[$1, default: 0] }
+                .map { Registry.candidates(for: $0, writer) }
+        }
+    }
+
     /// The current registration for `key`, read under the lock.
     func current(for key: RegistrationKey) -> Registration? {
         writer.withLock { $0.current[key] }
@@ -137,7 +195,7 @@ struct Registry: ~Copyable, Sendable {
     /// In debug builds, checks after every change that the published table
     /// holds exactly the current registrations, at most half full.
     ///
-    /// - Complexity: O(1), or O(*n*) while there are at most 512 registrations,
+    /// - Complexity: O(1), or O(*n*) while there are at most 64 registrations,
     ///   so that a debug build registering thousands does not slow to O(*n*²).
     private func checkInvariants(_ writer: Writer) {
         #if DEBUG
@@ -148,7 +206,7 @@ struct Registry: ~Copyable, Sendable {
             precondition(UInt(bitPattern: slots) == table.load(ordering: .relaxed), "the last table is not published")
             precondition(writer.count == writer.current.count, "count is \(writer.count), not \(writer.current.count)")
             precondition(writer.count * 2 <= capacity, "table more than half full")
-            guard writer.count <= 512 else { return }
+            guard writer.count <= 64 else { return }
             var occupied = 0
             for index in 1...capacity {
                 guard let address = UnsafeRawPointer(bitPattern: slots[index].load(ordering: .relaxed)) else {

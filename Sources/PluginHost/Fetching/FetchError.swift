@@ -22,9 +22,6 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case noFetcherInWorker
         /// No thread could be started to call the plugin.
         case notCalled(SystemError)
-        /// The fetcher container failed to give a fetcher it holds: a bug,
-        /// shown in the container's own words.
-        case unresolved(String)
         case emptyResult(plugin: String)
         /// The plugin's answer broke one of ``PluginOutputRules``'s rules.
         case invalidAnswer(plugin: String, violation: PluginOutputRules.Violation)
@@ -85,8 +82,6 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             "the worker has no fetcher for \(symbol)"
         case .notCalled(let error):
             error.sentence
-        case .unresolved(let description):
-            description
         case .emptyResult(let plugin):
             "\(plugin) answered with neither an amount nor an error"
         case .invalidAnswer(let plugin, let violation):

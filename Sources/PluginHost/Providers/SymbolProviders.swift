@@ -1,8 +1,16 @@
-/// Who provides what: for each symbol, every plugin that provides it, in
-/// the order `fetch` asks them. The one place that rule lives; every way of
-/// learning what plugins provide (loading in-process or in workers,
-/// scanning, the registry cache, loading on demand) reports here, and every
-/// fetch and listing asks here.
+import Patchbay
+
+/// Registers plugins' fetchers in the registry, a Patchbay container, with
+/// the rank that puts each symbol's providers in the order `fetch` asks
+/// them. The one place that rule lives; every way of learning what plugins
+/// provide (loading in-process or in workers, scanning, the registry cache,
+/// loading on demand) reports here, and every fetch and listing asks the
+/// container it fills.
+///
+/// Each provider is a ranked registration of ``Provider`` under its symbol
+/// (see ``registrationRank(_:)``), so the container's `resolveAll(_:name:)`
+/// is the answer to "who provides ETH, in what order", and its `resolve` the
+/// source asked first.
 ///
 /// Every vouched provider is asked before every stranger, whatever the
 /// ranks: a user who demotes a vouched plugin below a stranger's rank does
@@ -74,14 +82,20 @@ package struct SymbolProviders: Sendable {
     }
 
     private let overrides: RankOverrides
-    /// Each symbol's providers, kept in order as plugins are added.
-    private var bySymbol: [String: [Provider]] = [:]
+    /// The registry the providers are registered in. A reference: copies of
+    /// this value share it, so add through one of them.
+    package let container: Container
     private var added = 0
+    /// Every symbol registered: the container's own listing sorts every registration by its description, far slower.
+    private var registeredSymbols: Set<String> = []
 
     /// No providers yet.
-    /// - Parameter overrides: The user's ranks, by plugin name.
-    package init(overrides: RankOverrides = RankOverrides()) {
+    /// - Parameters:
+    ///   - overrides: The user's ranks, by plugin name.
+    ///   - container: The registry to register providers in.
+    package init(overrides: RankOverrides = RankOverrides(), container: Container = Container(defaultScope: .singleton)) {
         self.overrides = overrides
+        self.container = container
     }
 
     /// Adds a plugin's fetchers, after every plugin added before it in search order.
@@ -91,7 +105,7 @@ package struct SymbolProviders: Sendable {
     ///     ranks believed in full, the user's ranks by name, and is asked
     ///     before every stranger.
     ///   - fetchers: What it registered, one fetcher per symbol.
-    /// - Complexity: O(*p*) per fetcher, for *p* providers of its symbol.
+    /// - Complexity: O(*p*) per fetcher, for *p* providers of its symbol, to register it beside them.
     package mutating func add(plugin: PluginIdentity, voucher: Placement.Voucher, fetchers: [Fetcher]) {
         let searchIndex = added
         added += 1
@@ -101,11 +115,8 @@ package struct SymbolProviders: Sendable {
             let (rank, origin) = Self.rank(of: fetcher, wanted: wanted, voucher: voucher)
             let provider = Provider(
                 plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, voucher: voucher, searchIndex: searchIndex)
-            var providers = bySymbol[fetcher.symbol] ?? []
-            // After every provider that comes first: asked before one never asked, vouched before a stranger, a higher rank, or an equal one earlier in search order.
-            let position = providers.firstIndex { Self.comesFirst(provider, $0) } ?? providers.endIndex
-            providers.insert(provider, at: position)
-            bySymbol[fetcher.symbol] = providers
+            container.register(Provider.self, name: fetcher.symbol, rank: Self.registrationRank(provider)) { _ in provider }
+            registeredSymbols.insert(fetcher.symbol)
         }
     }
 
@@ -117,22 +128,25 @@ package struct SymbolProviders: Sendable {
         return (rank, wanted == nil ? .declared : .overridden)
     }
 
-    /// Whether `provider` is asked before `other`: those at rank 0 (never
-    /// asked unless named) last; among the others, vouched before strangers.
-    private static func comesFirst(_ provider: Provider, _ other: Provider) -> Bool {
-        let (asked, otherAsked) = (provider.rank > .none, other.rank > .none)
-        if asked != otherAsked { return asked }
-        if asked, provider.isVouched != other.isVouched { return provider.isVouched }
-        return provider.rank != other.rank ? provider.rank > other.rank : provider.searchIndex < other.searchIndex
+    /// The rank a provider is registered with, so that the container's
+    /// order (highest first, then registration order, which is search order)
+    /// is the order `fetch` asks: those at rank 0 (never asked unless named)
+    /// last; among the others, every vouched provider before every stranger,
+    /// then by rank.
+    package static func registrationRank(_ provider: Provider) -> Int {
+        guard provider.rank > .none else { return 0 }
+        // A rank is a UInt32, below 1 << 32: the group decides, then the rank.
+        return (provider.isVouched ? 1 << 33 : 1 << 32) + Int(provider.rank.value)
     }
 
     /// Every symbol provided, sorted.
-    package var symbols: [String] { bySymbol.keys.sorted() }
+    package var symbols: [String] { registeredSymbols.sorted() }
 
     /// Every provider of `symbol`, in the order of rank, then search order,
     /// those at rank 0 included; empty for a symbol nobody provides.
     package func providers(of symbol: String) -> [Provider] {
-        bySymbol[symbol] ?? []
+        // NB: every registration returns the value it captured, so resolving cannot fail.
+        (try? container.resolveAll(Provider.self, name: symbol).services) ?? []
     }
 
     /// The providers `fetch` asks for `symbol`, in order: all but those at rank 0.

@@ -1,27 +1,27 @@
 import Patchbay
-import Synchronization
 
 /// The shared registry that plugins fill: every fetcher of every plugin,
-/// each symbol's providers in the order ``SymbolProviders`` gives them, and
-/// a Patchbay container of them for the dependency graph.
+/// and one Patchbay container, filled once when the plugins are known, that
+/// orders each symbol's providers.
 ///
-/// In the container each plugin is registered under its name, and each
-/// provider of a symbol as a named `PluginFetcher`: the one `fetch` asks
-/// first under the symbol itself (`ETH`), the others as `ETH #2`, `ETH #3`
-/// in the order they are asked. Each resolves its plugin and the provider
-/// asked after it, so the graph shows who provides what, and the failover.
+/// In the container, ``SymbolProviders`` registers each provider of a
+/// symbol as a ranked ``SymbolProviders/Provider`` under the symbol (`ETH`),
+/// so the container gives them in the order `fetch` asks them. `fetch`,
+/// `list-fetchers` and `graph` all ask this one container; a provider's
+/// fetcher is made from its row when a fetch asks for it.
 ///
-/// The rows (``fetchers``) are data, and listings need nothing else. A
-/// symbol's providers are registered in the container when a fetch first
-/// asks for that symbol, so a fetch registers only what it may call;
-/// ``graph(_:)`` registers them all.
+/// The rows (``fetchers``) are data, and listings need nothing else.
 package struct FetcherRegistry: Sendable {
     /// Every fetcher, in load order.
     package let fetchers: [FetcherListing]
-    /// Each symbol's providers, in the order `fetch` asks them.
+    /// Each symbol's providers, in the order `fetch` asks them: the registry's container.
     package let providers: SymbolProviders
-    /// The container, filled on demand.
-    private let container: RegistryContainer
+    /// Each plugin's registration name in the graph, by path.
+    private let pluginKeys: [String: String]
+    /// The row of each plugin file's fetcher for each symbol: the first, if it registered two.
+    private let rowIndex: [FetcherKey: Int]
+    /// Makes the fetcher of a row.
+    private let provider: @Sendable (Int) -> PluginFetcher
 
     /// The graph notations ``graph(_:)`` can print.
     package enum GraphNotation: String, Sendable, CaseIterable {
@@ -64,7 +64,9 @@ package struct FetcherRegistry: Sendable {
             start = end
         }
         self.providers = providers
-        container = RegistryContainer(rows, providers: providers, provider: provider)
+        self.provider = provider
+        pluginKeys = Self.keys(for: rows)
+        rowIndex = Dictionary(rows.indices.map { (FetcherKey(path: rows[$0].plugin.path, symbol: rows[$0].symbol), $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The registered symbols, sorted, each once.
@@ -101,19 +103,12 @@ package struct FetcherRegistry: Sendable {
             places = all.indices.filter { all[$0].rank > .none }
             guard !places.isEmpty else { throw FetchError(symbol: symbol, .onlyUnranked(sources: all.map(\.plugin.selector))) }
         }
-        let container = container.filled(with: [normalized])
-        let asked = all.count { $0.rank > .none }
-        do {
-            var fetchers: [PluginFetcher] = []
-            for place in places {
-                fetchers.append(try container.resolve(PluginFetcher.self, name: RegistryContainer.registrationName(normalized, place: place, asked: place < asked)))
-            }
-            return fetchers
-        } catch {
-            // Registrations here only return values they captured; anything
-            // else is a bug worth showing in full rather than hiding.
-            throw FetchError(symbol: symbol, .unresolved(error.description))
-        }
+        return places.compactMap { fetcher(of: all[$0]) }
+    }
+
+    /// The fetcher of `listed`, made from its row; every provider has one, since the providers are made from the rows.
+    private func fetcher(of listed: SymbolProviders.Provider) -> PluginFetcher? {
+        rowIndex[FetcherKey(path: listed.plugin.path, symbol: listed.symbol)].map(provider)
     }
 
     /// Whether someone vouched for the plugin file `fetcher` comes from.
@@ -121,82 +116,55 @@ package struct FetcherRegistry: Sendable {
         providers.providers(of: fetcher.symbol).first { $0.plugin.path == fetcher.plugin.path }?.isVouched ?? false
     }
 
-    /// The container's dependency graph, as observed by `verify()`.
+    /// The registry's dependency graph, as observed by `verify()`: each
+    /// symbol's providers in the order the container gives them, the one
+    /// asked first under the symbol itself (`ETH`), the others as `ETH #2`,
+    /// `ETH #3`; each depends on its plugin and on the provider asked after it.
     package func graph(_ notation: GraphNotation) -> String {
         let graph: DependencyGraph
         do {
-            graph = try container.filled(with: providers.symbols).verify()
+            graph = try failoverContainer().verify()
         } catch {
             graph = error.graph
         }
         return (notation == .dot ? graph.dot : graph.mermaid) + "\n"
     }
-}
 
-/// The registry's container: each symbol's providers are registered under
-/// their places in its order the first time the symbol is needed, each with
-/// the plugin it resolves and the provider asked after it.
-private final class RegistryContainer: Sendable {
-    private let rows: [FetcherListing]
-    private let providers: SymbolProviders
-    private let provider: @Sendable (Int) -> PluginFetcher
-    private let state = Mutex(State())
-
-    private struct State {
-        var container = Container(defaultScope: .singleton)
-        var registered = Set<String>()
-        var registeredPlugins = Set<String>()
-        /// Each plugin's registration name, by path; made once, for every row.
-        var keys: [String: String]?
-        /// Each row's index, by plugin file and symbol; made once.
-        var rowIndex: [RowKey: Int]?
-    }
-
-    private struct RowKey: Hashable {
-        let path: String
-        let symbol: String
-    }
-
-    init(_ rows: [FetcherListing], providers: SymbolProviders, provider: @escaping @Sendable (Int) -> PluginFetcher) {
-        self.rows = rows
-        self.providers = providers
-        self.provider = provider
-    }
-
-    /// The container, with every provider of `symbols` registered.
-    func filled(with symbols: [String]) -> Container {
-        state.withLock { state in
-            let keys = state.keys ?? Self.keys(for: rows)
-            state.keys = keys
-            let rowIndex = state.rowIndex ?? Dictionary(rows.indices.map { (RowKey(path: rows[$0].plugin.path, symbol: rows[$0].symbol), $0) }, uniquingKeysWith: { first, _ in first })
-            state.rowIndex = rowIndex
-            for symbol in symbols where state.registered.insert(symbol).inserted {
-                let ordered = providers.providers(of: symbol)
-                let asked = ordered.count { $0.rank > .none }
-                for (place, listed) in ordered.enumerated() {
-                    guard let row = rowIndex[RowKey(path: listed.plugin.path, symbol: symbol)] else { continue }
-                    let fetcher = provider(row)
-                    let plugin = fetcher.plugin
-                    // Every row's plugin has a key: the keys are made from these rows.
-                    let key = keys[plugin.path] ?? plugin.name
-                    if state.registeredPlugins.insert(plugin.path).inserted {
-                        state.container.register(PluginIdentity.self, name: key) { _ in plugin }
-                    }
-                    let next = place + 1 < asked ? Self.registrationName(symbol, place: place + 1) : nil
-                    state.container.register(PluginFetcher.self, name: Self.registrationName(symbol, place: place, asked: place < asked)) { resolver in
-                        _ = try resolver.resolve(PluginIdentity.self, name: key)
-                        if let next { _ = try resolver.resolve(PluginFetcher.self, name: next) }
-                        return fetcher
-                    }
+    /// A container that draws the registry's order as dependencies: each
+    /// provider's place resolves its plugin and the place after it.
+    private func failoverContainer() -> Container {
+        let view = Container(defaultScope: .singleton)
+        var drawnPlugins = Set<String>()
+        for symbol in providers.symbols {
+            let ordered = providers.providers(of: symbol)
+            let asked = ordered.count { $0.rank > .none }
+            for (place, listed) in ordered.enumerated() {
+                guard let fetcher = fetcher(of: listed) else { continue }
+                let plugin = fetcher.plugin
+                let key = pluginKeys[plugin.path] ?? plugin.name
+                if drawnPlugins.insert(plugin.path).inserted {
+                    view.register(PluginIdentity.self, name: key) { _ in plugin }
+                }
+                let next = place + 1 < asked ? Self.placeName(symbol, place: place + 1) : nil
+                view.register(PluginFetcher.self, name: Self.placeName(symbol, place: place, asked: place < asked)) { resolver in
+                    _ = try resolver.resolve(PluginIdentity.self, name: key)
+                    if let next { _ = try resolver.resolve(PluginFetcher.self, name: next) }
+                    return fetcher
                 }
             }
-            return state.container
         }
+        return view
     }
 
     /// `ETH` for the provider asked first, `ETH #2` and on for the others.
-    static func registrationName(_ symbol: String, place: Int, asked: Bool = true) -> String {
+    private static func placeName(_ symbol: String, place: Int, asked: Bool = true) -> String {
         place == 0 && asked ? symbol : "\(symbol) #\(place + 1)"
+    }
+
+    /// One plugin file's fetcher for one symbol.
+    private struct FetcherKey: Hashable {
+        let path: String
+        let symbol: String
     }
 
     /// Each plugin's registration name: its label (a plugin nobody vouched
