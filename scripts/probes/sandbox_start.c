@@ -23,6 +23,9 @@
  * in fresh children of this process. Prints two lines per worker: its
  * start, and its end (from closing its input to reaping it: a namespace's
  * first process takes its namespaces down as it exits), with the load average.
+ * With a full and a shared worker, also what the root adds: full minus
+ * shared within each round, whose median is steadier than the difference of
+ * the two medians when the machine's speed changes between rounds.
  *
  * A WORKER may carry its arguments after a space: 'posix:/old/host plugin-worker'.
  *
@@ -200,6 +203,7 @@ int main(int argc, char **argv) {
 
     double *times = calloc((size_t)(workers + 1) * (size_t)rounds, sizeof(double));
     double *ends = calloc((size_t)workers * (size_t)rounds, sizeof(double));
+    double *paired = calloc((size_t)workers * (size_t)rounds, sizeof(double));
     int *order = calloc((size_t)workers + 1, sizeof(int));
     srand((unsigned)time(NULL));
     const int warmup = 5;
@@ -218,6 +222,7 @@ int main(int argc, char **argv) {
                 return 1;
             }
             if (round >= warmup) times[w * rounds + round - warmup] = elapsed;
+            if (round >= warmup && w < workers) paired[w * rounds + round - warmup] = elapsed;
             if (round >= warmup && w < workers) ends[w * rounds + round - warmup] = last_end_us;
         }
     }
@@ -232,5 +237,17 @@ int main(int argc, char **argv) {
         report(name, ends + w * rounds, rounds, load[0]);
     }
     report("the shared user and network namespaces, once per host", times + workers * rounds, rounds, load[0]);
+    int full = -1, plain_shared = -1;
+    for (int w = 0; w < workers; w++) {
+        if (modes[w] == MODE_FULL && full < 0) full = w;
+        if (modes[w] == MODE_SHARED && plain_shared < 0) plain_shared = w;
+    }
+    if (full >= 0 && plain_shared >= 0) {
+        /* times[] is sorted per worker by now: pair the rounds from their copies. */
+        double *added = calloc((size_t)rounds, sizeof(double));
+        for (int r = 0; r < rounds; r++) added[r] = paired[full * rounds + r] - paired[plain_shared * rounds + r];
+        report("the root and UTS namespace: full minus shared, each round", added, rounds, load[0]);
+        free(added);
+    }
     return 0;
 }
