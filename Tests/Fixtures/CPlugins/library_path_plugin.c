@@ -4,7 +4,7 @@
  * LD_LIBRARY_PATH. Its one symbol, LIBPATH, fails with the library's
  * greeting: a test reads from `host fetch` that the library loaded.
  */
-#include "patchbay_plugin.h"
+#include "fixture_probe.h"
 
 #include <stddef.h>
 
@@ -22,15 +22,4 @@ static pb_status register_plugin(const pb_host_services *services) {
     return services->register_fetcher(services->host_context, &fetcher) == PB_OK ? PB_OK : PB_ERR_PLUGIN_FAILED;
 }
 
-static const pb_plugin_descriptor descriptor = {
-    .magic = PB_PLUGIN_MAGIC,
-    .abi_version = PB_PLUGIN_ABI_VERSION,
-    .struct_size = sizeof(pb_plugin_descriptor),
-    .name = "LibraryPathPlugin",
-    .version = "0.1.0",
-    .register_plugin = register_plugin,
-};
-
-const pb_plugin_descriptor *patchbay_plugin_entry(void) {
-    return &descriptor;
-}
+FIXTURE_PLUGIN("LibraryPathPlugin")
