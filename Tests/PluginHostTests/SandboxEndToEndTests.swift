@@ -325,14 +325,27 @@ struct SandboxEndToEndTests {
     /// `/proc/PID/stat`. (A thread's `children` file is exact only while its
     /// children are stopped, and trailed a new worker under load.)
     static func children(of pid: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { candidate in
+        processIDs().filter { candidate in
             let stat = procFile(candidate, "stat")
             // "PID (NAME) STATE PPID ...": the name may hold spaces and parentheses.
             guard let close = stat.lastIndex(of: ")") else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 1 && fields[0] != "Z" && fields[0] != "X" && Int32(fields[1]) == pid
         }.sorted()
+    }
+
+    /// Every process id `/proc` lists, read with readdir(3): a directory
+    /// listing that throws when an entry vanishes while it is read (a
+    /// process that ended) would give none on a busy machine.
+    static func processIDs() -> [Int32] {
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        var pids: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let pid = Int32(name) { pids.append(pid) }
+        }
+        return pids
     }
 
     /// The namespace `kind` (user, pid, ipc, net, mnt) of `pid`, e.g. "pid:[4026531836]"; empty when unreadable.
@@ -520,8 +533,7 @@ enum LivingProcesses {
 
     /// The pids of living (not zombie) processes whose name is `name`.
     static func named(_ name: String) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
+        SandboxEndToEndTests.processIDs().filter { pid in
             SandboxEndToEndTests.procFile(pid, "comm") == name + "\n" && isAlive(pid)
         }
     }
