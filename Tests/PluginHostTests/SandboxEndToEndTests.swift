@@ -2,8 +2,6 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import PluginHost
-
 /// `--isolate` is a sandbox: from inside a worker, a plugin that opens
 /// `/etc/passwd`, connects to a loopback port, forks, execs, writes a file
 /// in `/tmp`, signals or traces the host, or leaves a child behind gets an
@@ -147,24 +145,52 @@ struct SandboxEndToEndTests {
     @Test("A worker never outlives its host, even one that hides its pipe from the host: killing the host with SIGKILL takes the worker with it")
     func workerDiesWithTheHost() async throws {
         let directory = try await FixturePlugins.directory(containing: [Self.awaitKill])
-
-        // Look at what the kernel holds the worker to while it waits, and
-        // open its pidfd, whose end is then awaited.
-        let (seen, stderr) = try await Self.killHostOnceWorkerWaits(
-            ["fetch", "AWAIT", "--isolate", "--timeout", "30", "--plugins-dir", directory.path], within: .seconds(120)
-        ) { pid in
-            (status: Self.procFile(pid, "status"), limits: Self.procFile(pid, "limits"),
-             namespaces: ["user", "pid", "ipc", "net", "mnt"].map { Self.namespace($0, of: pid) }, watch: WorkerExitWatch(pid: pid))
+        let host = Process()
+        host.executableURL = CommandRunner.buildDirectory.appending(path: "host")
+        host.arguments = ["fetch", "AWAIT", "--isolate", "--timeout", "30", "--plugins-dir", directory.path]
+        host.environment = ["PATH": "/usr/bin:/bin"]
+        host.currentDirectoryURL = try TemporaryDirectory.make()
+        let errors = Pipe()
+        host.standardError = errors
+        host.standardOutput = FileHandle.nullDevice
+        host.standardInput = FileHandle.nullDevice
+        // The host logs its worker's output: its end of file is the signal that the host is gone.
+        let (chunks, feed) = AsyncStream<Data>.makeStream()
+        try host.run()
+        let hostPID = host.processIdentifier
+        DispatchQueue.global().async {
+            errors.fileHandleForReading.readChunks { feed.yield(Data($0)) }
+            feed.finish()
         }
 
-        let (pid, found) = try #require(seen, "the worker never said it was waiting: \(stderr)")
-        let worker = (pid: pid, status: found.status, limits: found.limits, namespaces: found.namespaces)
-        if let watch = found.watch {
-            // NB: a hang guard: a dying worker ends at once.
-            _ = try await Deadline.within(.seconds(30), "the worker's end") { await watch.ended() }
-        } else {
-            #expect(!LivingProcesses.isAlive(pid))  // it had ended before its pidfd could be opened
+        let waiting = Mutex<Int32?>(nil)
+        let seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
+        do {
+            seen = try await Deadline.within(.seconds(120), "the end of the host's stderr") {
+                var text = ""
+                var seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
+                for await chunk in chunks {
+                    text += String(decoding: chunk, as: UTF8.self)
+                    // The worker prints this from inside the plugin's fetch, and the host logs it as the plugin's.
+                    if seen == nil, text.contains("] warning: worker waiting\n"), let pid = Self.children(of: hostPID).first {
+                        // Look at what the kernel holds the worker to, then kill the host.
+                        waiting.withLock { $0 = pid }
+                        let namespaces = ["user", "pid", "ipc", "net", "mnt"].map { Self.namespace($0, of: pid) }
+                        seen = (pid, Self.procFile(pid, "status"), Self.procFile(pid, "limits"), namespaces)
+                        kill(hostPID, SIGKILL)
+                    }
+                }
+                return seen
+            }
+        } catch {
+            // Leave nothing running: the host, and a worker that outlived it.
+            kill(hostPID, SIGKILL)
+            if let worker = waiting.withLock({ $0 }) { kill(worker, SIGKILL) }
+            throw error
         }
+
+        let worker = try #require(seen, "the worker never said it was waiting")
+        #expect(await LivingProcesses.settle { !LivingProcesses.isAlive(worker.pid) })
         #expect(worker.status.contains("NoNewPrivs:\t1"))
         if await KernelSandbox.has(.seccomp) {
             #expect(worker.status.contains("Seccomp:\t2"))
@@ -321,31 +347,12 @@ struct SandboxEndToEndTests {
         "pb-" + UUID().uuidString.prefix(12).lowercased()
     }
 
-    /// The living processes whose parent is `pid`, by each one's
-    /// `/proc/PID/stat`. (A thread's `children` file is exact only while its
-    /// children are stopped, and trailed a new worker under load.)
+    /// The children of every thread of `pid`, as `/proc` lists them.
     static func children(of pid: Int32) -> [Int32] {
-        processIDs().filter { candidate in
-            let stat = procFile(candidate, "stat")
-            // "PID (NAME) STATE PPID ...": the name may hold spaces and parentheses.
-            guard let close = stat.lastIndex(of: ")") else { return false }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && fields[0] != "Z" && fields[0] != "X" && Int32(fields[1]) == pid
-        }.sorted()
-    }
-
-    /// Every process id `/proc` lists, read with readdir(3): a directory
-    /// listing that throws when an entry vanishes while it is read (a
-    /// process that ended) would give none on a busy machine.
-    static func processIDs() -> [Int32] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
-        var pids: [Int32] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let pid = Int32(name) { pids.append(pid) }
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            procFile(pid, "task/\(task)/children").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        return pids
     }
 
     /// The namespace `kind` (user, pid, ipc, net, mnt) of `pid`, e.g. "pid:[4026531836]"; empty when unreadable.
@@ -533,7 +540,8 @@ enum LivingProcesses {
 
     /// The pids of living (not zombie) processes whose name is `name`.
     static func named(_ name: String) -> [Int32] {
-        SandboxEndToEndTests.processIDs().filter { pid in
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
             SandboxEndToEndTests.procFile(pid, "comm") == name + "\n" && isAlive(pid)
         }
     }
