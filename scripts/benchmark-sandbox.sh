@@ -17,6 +17,12 @@
 #        BEFORE_REF=e879e1f ROUNDS=100 scripts/benchmark-sandbox.sh
 #        SCRATCH=.build-other JOBS=2 scripts/benchmark-sandbox.sh   (JOBS: build jobs, 1 by default)
 #        REALTIME=1 BEFORE_REF=e879e1f scripts/benchmark-sandbox.sh
+#        REALTIME=1 BIN=.build/debug scripts/benchmark-sandbox.sh   (no build: that build's products)
+# BIN skips the release build (15+ minutes on a shared 2-core machine) and
+# times the products already in that directory: a debug worker is fair for
+# what the namespaces and the worker's own root cost, which is kernel work,
+# not the worker's code (part 1's confinement is the worker's code: read it
+# from a release build).
 # REALTIME=1 (root) runs the timed parts, never the builds, at real-time
 # priority (chrt -f 50): on a machine busy with other work, every extra
 # sleep and wake-up on a worker's path waits its turn behind that work, and
@@ -36,8 +42,12 @@ build() { # DIR SCRATCH: the release products a worker benchmark needs
         (cd "$1" && swift build -c release -j "${JOBS:-1}" --scratch-path "$2" --product "$product" 2>&1 | grep -E "error|warning: .*Sources" || true)
     done
 }
-build . "$scratch"
-bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+if [ -n "${BIN:-}" ]; then
+    bin=$(cd "$BIN" && pwd -P)
+else
+    build . "$scratch"
+    bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+fi
 
 before=""
 if [ -n "${BEFORE_REF:-}" ]; then
@@ -82,6 +92,29 @@ SWIFT_RUNTIME=$(dirname "$(dirname "$(command -v swift)")")/lib/swift/linux
 export SWIFT_RUNTIME
 [ -n "$before" ] && workers+=("posix:$before/patchbay-worker")
 ${timed[@]+"${timed[@]}"} "$work/sandbox_start" "$rounds" "$plugins/libCDogecoinPlugin.so" "${workers[@]}"
+# What the root's own system calls take in the kernel, whatever else the
+# machine runs: perf trace's per-process summary of the worker's children
+# steps, over full starts (root; no hardware counters needed).
+if command -v perf >/dev/null && perf trace -s -o /dev/null true 2>/dev/null; then
+    echo "== 2b. the root's system calls in a full start (perf trace -s, $rounds starts)"
+    perf trace -s -e mount,umount2,pivot_root,sethostname,symlink,mkdir,chdir,statfs -o "$work/root-calls.txt" \
+        "$work/sandbox_start" "$rounds" "$plugins/libCDogecoinPlugin.so" "full:$bin/patchbay-worker" >/dev/null
+    python3 - "$work/root-calls.txt" <<'PY'
+import collections, re, statistics, sys
+totals, calls = [], collections.defaultdict(list)
+for block in re.split(r"\n (?=\S.*\(\d+\), \d+ events)", open(sys.argv[1]).read()):
+    if not block.lstrip().startswith("patchbay-worker"):
+        continue
+    rows = re.findall(r"^\s+(\w+)\s+\d+\s+\d+\s+([\d.]+)", block, re.M)
+    for name, msec in rows:
+        calls[name].append(float(msec) * 1000)
+    totals.append(sum(float(msec) for _, msec in rows) * 1000)
+totals.sort()
+print(f"  all of them, per worker: median {statistics.median(totals):.0f} us  p10 {totals[len(totals) // 10]:.0f}  p90 {totals[len(totals) * 9 // 10]:.0f}  ({len(totals)} workers)")
+for name, values in sorted(calls.items(), key=lambda item: -statistics.median(item[1])):
+    print(f"  {name:<12} median {statistics.median(values):6.0f} us")
+PY
+fi
 
 if [ -n "$before" ]; then
     echo "== 3. host fetch DOGE, one worker: $BEFORE_REF's host against this one ($rounds interleaved rounds)"

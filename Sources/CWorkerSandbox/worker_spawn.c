@@ -268,24 +268,39 @@ static int cap_tasks(uint32_t max_tasks) {
 
 /* Puts request->descriptors[i] on i and closes every other descriptor. Each
  * source is first copied above the targets, so no dup2 overwrites a source
- * another still needs; dup2 clears close-on-exec on the target. */
+ * another still needs; dup2 clears close-on-exec on the target. The
+ * executable's descriptor, when there is one, is kept just above them,
+ * close-on-exec (the worker never holds it): returns where, or -1 for none,
+ * or -2 on an error. */
 static int place_descriptors(const pb_spawn_request *request) {
     int moved[PB_MAX_DESCRIPTORS];
     int count = (int)request->descriptor_count;
     for (int i = 0; i < count; i++) {
         moved[i] = fcntl(request->descriptors[i], F_DUPFD_CLOEXEC, count);
-        if (moved[i] < 0) return -1;
+        if (moved[i] < 0) return -2;
+    }
+    int executable = -1;
+    if (request->executable_fd >= 0) {
+        executable = fcntl(request->executable_fd, F_DUPFD_CLOEXEC, count);
+        if (executable < 0) return -2;
     }
     for (int i = 0; i < count; i++) {
-        if (dup2(moved[i], i) != i) return -1;
+        if (dup2(moved[i], i) != i) return -2;
     }
-    if (syscall(__NR_close_range, (unsigned)count, ~0u, 0u) != 0) {
+    int first_closed = count;
+    if (executable >= 0) {
+        /* A moved copy may sit on `count`: dup3 closes it first. */
+        if (dup3(executable, count, O_CLOEXEC) != count) return -2;
+        executable = count;
+        first_closed = count + 1;
+    }
+    if (syscall(__NR_close_range, (unsigned)first_closed, ~0u, 0u) != 0) {
         /* Before Linux 5.9: close them one by one, as far as any could be open. */
         long limit = sysconf(_SC_OPEN_MAX);
         if (limit < 0 || limit > (1 << 20)) limit = 1 << 20;
-        for (int fd = count; fd < limit; fd++) close(fd);
+        for (int fd = first_closed; fd < limit; fd++) close(fd);
     }
-    return 0;
+    return executable;
 }
 
 /* Puts every handled signal back to its default: the host's handlers are
@@ -328,11 +343,18 @@ static int worker_child(void *argument) {
     /* No controlling terminal, and a process group of its own whose id is its pid. */
     if (setsid() < 0) fail(state, PB_SPAWN_STEP_SETUP);
     if (reset_signals() != 0) fail(state, PB_SPAWN_STEP_SETUP);
-    if (place_descriptors(request) != 0) fail(state, PB_SPAWN_STEP_SETUP);
+    int executable = place_descriptors(request);
+    if (executable < -1) fail(state, PB_SPAWN_STEP_SETUP);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    execve(request->path, request->argv, request->envp);
+    /* The file the host checked, by its descriptor: a path could name
+     * another file by now. */
+    if (executable >= 0) {
+        syscall(SYS_execveat, executable, "", request->argv, request->envp, AT_EMPTY_PATH);
+    } else {
+        execve(request->path, request->argv, request->envp);
+    }
     return fail(state, PB_SPAWN_STEP_EXEC);
 }
 

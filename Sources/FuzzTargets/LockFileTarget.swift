@@ -16,8 +16,8 @@ let lockFileTarget = FuzzTarget("lock-file", "PluginLock.parse and render; input
         try expect(expected == entry.digest.lowercased(), "every line of an accepted lock file locks its file to its digest", "line \(entry.line) names \(entry.name.debugDescription) with \(entry.digest), the lock expects \(String(describing: expected))")
     }
     // What `lock-plugins` writes for the same entries reads back the same
-    // (for the names it can write: no newline, carriage return or backslash).
-    let writable = entries.filter { PluginLock.canWrite(name: $0.name) }
+    // (for the names it writes: no line break, other control character or backslash).
+    let writable = entries.filter { PluginLock.unwritable(name: $0.name) == nil }
     let rendered = PluginLock.render(writable.map { (digest: $0.digest.lowercased(), name: $0.name) })
     guard let again = try? PluginLock.parse(rendered, path: path) else {
         throw PropertyViolation(property: "a rendered lock file parses", detail: rendered.debugDescription)

@@ -74,7 +74,8 @@ enum SandboxConfinement {
     /// What loading a plugin reads besides the plugin file: the running
     /// executable's directory (the bundled plugins, and the Swift runtime in
     /// a self-contained install), the Swift runtime's directory, the system's
-    /// library directories and the dynamic linker's cache. Missing ones are skipped.
+    /// library directories, the dynamic linker's cache and the directories of
+    /// `LD_LIBRARY_PATH` (the host passes only those it checked). Missing ones are skipped.
     static func readablePaths() -> [String] {
         var paths: [String] = []
         if let executable = realpath("/proc/self/exe", nil) {
@@ -86,6 +87,10 @@ enum SandboxConfinement {
             paths.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         paths += ["/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache"]
+        // The library path the host gave it: only directories it checked, and its root holds.
+        if let libraryPath = getenv("LD_LIBRARY_PATH") {
+            paths += String(cString: libraryPath).split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        }
         var seen: Set<String> = []
         return paths.filter { seen.insert($0).inserted }
     }

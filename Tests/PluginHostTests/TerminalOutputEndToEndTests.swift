@@ -93,20 +93,19 @@ struct TerminalOutputEndToEndTests {
         runs.append(("inspect junk", try await host(["inspect", junk]), [
             "host: error: \(shownJunk) is not a working plugin: not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it"
         ]))
-        let trusted = try await host(["trust", plugin])
-        runs.append(("trust", trusted, []))
-        #expect(trusted.stdout.hasPrefix("trusted \(shownPlugin) (SHA-256 "), "\(trusted.stdout)")
-        let list = try await host(["trust", "--list"])
-        runs.append(("trust --list", list, []))
-        #expect(list.stdout.hasSuffix("  \(shownPlugin)\n"), "\(list.stdout)")
+        // A line of the trust store or a lock file cannot hold the name's ESC: trust and lock-plugins refuse it, escaped.
+        runs.append(("trust", try await host(["trust", plugin]), [
+            "host: error: not trusting \(shownPlugin): its name holds a control character, which a line of the trust store cannot hold; rename the file without it, then trust it"
+        ]))
         runs.append(("untrust", try await host(["untrust", plugin]), [
-            "untrusted \(shownPlugin): it now runs in a sandboxed worker (nobody vouched for it), no longer in-process"
+            "host: error: \(shownPlugin) is not in your trust store, so there is nothing to take back; it runs in a sandboxed worker (nobody vouched for it); `host trust --list` shows what is"
         ]))
         let locked = try await host(["lock-plugins"] + plugins)
         runs.append(("lock-plugins", locked, [
-            "host: warning: not locking \(shownJunk): not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it"
+            "host: warning: not locking \(shownJunk): not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it",
+            "host: warning: not locking \(shownPlugin): its name holds a control character, which a line of the trust store cannot hold; rename the file without it, then lock it",
         ]))
-        #expect(locked.stdout.contains("  \(shownPlugin)\n"), "\(locked.stdout)")
+        #expect(!locked.stdout.contains("  \(shownPlugin)\n"), "\(locked.stdout)")
 
         for (command, output, lines) in runs {
             let text = output.stdout + output.stderr

@@ -14,7 +14,7 @@
  *   shared  pb_spawn_worker with every namespace but the UTS one and the
  *           worker's own root: as the host started one before issue 35;
  *   full    pb_spawn_worker with every namespace and a root of its own, as
- *           the host starts one now: the root holds the worker's directory,
+ *           the host starts one now (the file run by its descriptor): the root holds the worker's directory,
  *           $SWIFT_RUNTIME (the Swift runtime's directory, when set) and the
  *           system's library directories, as `WorkerRoot` computes them.
  *
@@ -23,6 +23,9 @@
  * in fresh children of this process. Prints two lines per worker: its
  * start, and its end (from closing its input to reaping it: a namespace's
  * first process takes its namespaces down as it exits), with the load average.
+ * With a full and a shared worker, also what the root adds: full minus
+ * shared within each round, whose median is steadier than the difference of
+ * the two medians when the machine's speed changes between rounds.
  *
  * A WORKER may carry its arguments after a space: 'posix:/old/host plugin-worker'.
  *
@@ -71,7 +74,7 @@ static char *allowed_environment[] = {"SWIFT_BACKTRACE=enable=no,swift-backtrace
 static double last_end_us;
 
 /* One start: the time to the first whole frame, or a negative number. */
-static double start_once(mode mode, const char *path, int plugin, int null_device) {
+static double start_once(mode mode, const char *path, int executable, int plugin, int null_device) {
     int down[2], up[2], output[2];
     if (pipe2(down, O_CLOEXEC) || pipe2(up, O_CLOEXEC) || pipe2(output, O_CLOEXEC)) return -1;
     /* A worker may be given with its arguments, e.g. "/old/host plugin-worker",
@@ -107,7 +110,7 @@ static double start_once(mode mode, const char *path, int plugin, int null_devic
             .namespaces = mode == MODE_FULL ? PB_SPAWN_ALL_NAMESPACES : mode == MODE_SHARED ? PB_SPAWN_ALL_NAMESPACES & ~(PB_SPAWN_ROOT | PB_SPAWN_UTS) : 0,
             .root_paths = root_paths, .root_path_count = mode == MODE_FULL ? root_path_count : 0, .path = path, .argv = argv,
             .envp = allowed_environment, .descriptors = descriptors, .descriptor_count = 6, .shared_user_fd = shared.user_fd,
-            .shared_net_fd = shared.net_fd, .uid = getuid(), .gid = getgid(), .max_tasks = 300,
+            .shared_net_fd = shared.net_fd, .uid = getuid(), .gid = getgid(), .max_tasks = 300, .executable_fd = executable,
         };
         pb_spawn_result result = {.struct_size = sizeof result};
         if (pb_spawn_worker(&request, &result) == 0) pid = result.pid;
@@ -176,6 +179,8 @@ int main(int argc, char **argv) {
     int workers = argc - 3;
     mode *modes = calloc((size_t)workers, sizeof *modes);
     const char **paths = calloc((size_t)workers, sizeof *paths);
+    int *executables = calloc((size_t)workers, sizeof *executables);
+    for (int w = 0; w < workers; w++) executables[w] = -1;
     for (int w = 0; w < workers; w++) {
         char *colon = strchr(argv[3 + w], ':');
         if (!colon) {
@@ -193,6 +198,8 @@ int main(int argc, char **argv) {
             static char real[PATH_MAX];
             if (root_path_count == 0) plan_root(paths[w]);
             if (realpath(paths[w], real)) paths[w] = real;
+            /* And runs the file it opened, as the host does (once per run). */
+            executables[w] = open(paths[w], O_PATH | O_CLOEXEC);
         }
     }
     pb_spawn_prepare_shared(getuid(), getgid(), &shared);
@@ -200,6 +207,7 @@ int main(int argc, char **argv) {
 
     double *times = calloc((size_t)(workers + 1) * (size_t)rounds, sizeof(double));
     double *ends = calloc((size_t)workers * (size_t)rounds, sizeof(double));
+    double *paired = calloc((size_t)workers * (size_t)rounds, sizeof(double));
     int *order = calloc((size_t)workers + 1, sizeof(int));
     srand((unsigned)time(NULL));
     const int warmup = 5;
@@ -212,12 +220,13 @@ int main(int argc, char **argv) {
         }
         for (int k = 0; k <= workers; k++) {
             int w = order[k];
-            double elapsed = w == workers ? prepare_once() : start_once(modes[w], paths[w], plugin, null_device);
+            double elapsed = w == workers ? prepare_once() : start_once(modes[w], paths[w], executables[w], plugin, null_device);
             if (elapsed < 0) {
                 fprintf(stderr, "sandbox_start: %s failed\n", w == workers ? "the shared namespaces" : paths[w]);
                 return 1;
             }
             if (round >= warmup) times[w * rounds + round - warmup] = elapsed;
+            if (round >= warmup && w < workers) paired[w * rounds + round - warmup] = elapsed;
             if (round >= warmup && w < workers) ends[w * rounds + round - warmup] = last_end_us;
         }
     }
@@ -232,5 +241,17 @@ int main(int argc, char **argv) {
         report(name, ends + w * rounds, rounds, load[0]);
     }
     report("the shared user and network namespaces, once per host", times + workers * rounds, rounds, load[0]);
+    int full = -1, plain_shared = -1;
+    for (int w = 0; w < workers; w++) {
+        if (modes[w] == MODE_FULL && full < 0) full = w;
+        if (modes[w] == MODE_SHARED && plain_shared < 0) plain_shared = w;
+    }
+    if (full >= 0 && plain_shared >= 0) {
+        /* times[] is sorted per worker by now: pair the rounds from their copies. */
+        double *added = calloc((size_t)rounds, sizeof(double));
+        for (int r = 0; r < rounds; r++) added[r] = paired[full * rounds + r] - paired[plain_shared * rounds + r];
+        report("the root and UTS namespace: full minus shared, each round", added, rounds, load[0]);
+        free(added);
+    }
     return 0;
 }

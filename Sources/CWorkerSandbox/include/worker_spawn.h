@@ -21,7 +21,7 @@
  *                                                                                                  pivot_root, old root detached
  *                                                                                                parent-death signal
  *                                                                                                setsid, descriptors
- *                                                                                                execve
+ *                                                                                                execveat(the checked file)
  *
  * - A network namespace costs 0.5 to 6 ms to make and more to tear down (the
  *   kernel registers every protocol's tables in it), against about 30 µs for
@@ -177,6 +177,14 @@ typedef struct pb_spawn_request {
     const char *const *root_paths;
     /** Number of entries at `root_paths`. */
     uint32_t root_path_count;
+    /**
+     * The executable to run, as a descriptor (O_PATH is enough), or -1 to
+     * run `path`: `execveat(executable_fd, "", AT_EMPTY_PATH)` runs the very
+     * file the caller opened and checked, whatever is at `path` by then.
+     * `path` still names it (argv, errors). Borrowed; 0 is a descriptor, so
+     * a caller that zero-fills the request sets -1.
+     */
+    int32_t executable_fd;
 } pb_spawn_request;
 
 /** What `pb_spawn_worker` did. Filled in by the call. */

@@ -52,8 +52,13 @@ package struct IsolationOptions: Sendable {
         self.skippedSandboxLayers = skippedSandboxLayers
     }
 
-    /// The worker executable to start, or why there is none.
-    var executable: Result<String, WorkerError> {
-        workerExecutable.map { .success($0) } ?? WorkerExecutable.located
+    /// The worker executable to start, opened, or why there is none. One
+    /// given in ``workerExecutable`` is taken as it is, unchecked.
+    var executable: Result<WorkerFile, WorkerError> {
+        guard let workerExecutable else { return WorkerExecutable.located }
+        guard let file = WorkerFile.open(WorkerRoot.realPath(workerExecutable)) else {
+            return .failure(WorkerError(.loading, .missingExecutable(searched: [workerExecutable])))
+        }
+        return .success(file)
     }
 }

@@ -5,7 +5,8 @@ import WorkerProtocol
 /// The host's environment holds what a plugin must not see: tokens,
 /// `AWS_*`, a proxy URL with its password. A worker gets the locale and the
 /// time zone, so that text and dates read as the user's; the library path,
-/// without which it may not find the Swift runtime where the host found it;
+/// without which it may not find a library where the host found it (its
+/// directories that pass the trust rules only, ``WorkerLibraryPath``);
 /// and what the worker itself needs, which the host writes.
 enum WorkerEnvironment {
     /// The host's variables a worker may see, when the host has them.
@@ -21,6 +22,10 @@ enum WorkerEnvironment {
     ///   - addressSpace: The worker's RLIMIT_AS in bytes, from the memory budget; nil for the worker's default.
     static func make(from host: [String: String], skipping skipped: SandboxLayers, addressSpace: UInt64? = nil) -> [String] {
         var environment = passed.compactMap { name in host[name].map { "\(name)=\($0)" } }
+        // The library path's directories the worker's root holds, and no other (``WorkerLibraryPath``).
+        if let index = environment.firstIndex(where: { $0.hasPrefix("LD_LIBRARY_PATH=") }) {
+            environment[index] = "LD_LIBRARY_PATH=" + WorkerLibraryPath.ofHost(host).joined(separator: ":")
+        }
         // The Swift runtime's crash backtracer would take seconds to
         // symbolicate a plugin's crash; the host reports it in one line.
         // Naming its (unused) path skips the runtime's search for it at

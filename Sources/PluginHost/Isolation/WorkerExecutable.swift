@@ -13,8 +13,8 @@ import Glibc
 /// root, not writable by others, nor is its directory or any directory
 /// above it (``PathWalk``). One that fails is never started.
 enum WorkerExecutable {
-    /// The worker for the running host, looked up and checked once per process.
-    static let located: Result<String, WorkerError> = locate(in: .running).flatMap { path in
+    /// The worker for the running host, looked up, opened and checked once per process.
+    static let located: Result<WorkerFile, WorkerError> = locate(in: .running).flatMap { path in
         check(path, rules: TrustRules(currentUser: UInt32(geteuid())))
     }
 
@@ -27,26 +27,26 @@ enum WorkerExecutable {
         return .success(found)
     }
 
-    /// `path` when the worker there passes `rules`, ancestors included;
-    /// else a ``WorkerError/Cause/untrustedExecutable(_:)`` naming the first rule it breaks.
-    static func check(_ path: String, rules: TrustRules) -> Result<String, WorkerError> {
-        guard let violation = violation(of: path, rules: rules) else { return .success(path) }
-        return .failure(WorkerError(.loading, .untrustedExecutable(violation)))
-    }
-
-    /// The first rule the worker at `path`, or a directory on its way, breaks.
-    static func violation(of path: String, rules: TrustRules) -> TrustViolation? {
+    /// The worker at `path`, opened, when it passes `rules`, ancestors
+    /// included; else a ``WorkerError/Cause/untrustedExecutable(_:)`` naming
+    /// the first rule it breaks. The file's own facts are read from the
+    /// descriptor that every start then runs, so the file checked is the file run.
+    static func check(_ path: String, rules: TrustRules) -> Result<WorkerFile, WorkerError> {
         let guarded = TrustViolation.Guarded.workerExecutable(path)
+        func refused(_ violation: TrustViolation) -> Result<WorkerFile, WorkerError> {
+            .failure(WorkerError(.loading, .untrustedExecutable(violation)))
+        }
         let walk: PathWalk
         do throws(PathWalkError) {
             walk = try PathWalk.walk(path)
         } catch {
-            return TrustViolation(.workerExecutable(path: path), .unreachable(path: error.path, error: error.error))
+            return refused(TrustViolation(.workerExecutable(path: path), .unreachable(path: error.path, error: error.error)))
         }
-        if let violation = rules.violation(onTheWay: walk, to: guarded) { return violation }
-        guard let facts = try? FileFacts.of(linkAt: walk.target) else {
-            return TrustViolation(.workerExecutable(path: path), .unreachable(path: walk.target, error: nil))
+        if let violation = rules.violation(onTheWay: walk, to: guarded) { return refused(violation) }
+        guard let file = WorkerFile.open(walk.target), let facts = try? FileFacts.of(descriptor: file.descriptor) else {
+            return refused(TrustViolation(.workerExecutable(path: path), .unreachable(path: walk.target, error: nil)))
         }
-        return rules.violation(of: facts, for: .workerExecutable(path: walk.target))
+        if let violation = rules.violation(of: facts, for: .workerExecutable(path: walk.target)) { return refused(violation) }
+        return .success(file)
     }
 }

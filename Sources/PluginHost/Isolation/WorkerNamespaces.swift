@@ -78,6 +78,8 @@ final class WorkerNamespaces: Sendable {
             request.uid = getuid()
             request.gid = getgid()
             request.max_tasks = WorkerNamespaces.maximumTasks
+            // A probe runs nothing; a start sets the file to run.
+            request.executable_fd = -1
             if namespaces & PB_SPAWN_ROOT.rawValue != 0 { root?.fill(&request) }
             return request
         }

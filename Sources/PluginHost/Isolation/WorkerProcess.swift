@@ -53,17 +53,15 @@ struct WorkerProcess: Sendable {
 
     /// Starts a worker, from ``WorkerSpawnThread``.
     /// - Parameters:
-    ///   - executable: The worker executable (``WorkerExecutable``).
+    ///   - executable: The worker executable (``WorkerExecutable``), run by its descriptor.
     ///   - plugin: The plugin file's descriptor, which becomes the worker's fd 5;
     ///     it must stay open until this returns.
     ///   - skipped: The sandbox layers this run turns off.
     /// - Throws: ``WorkerError`` with the reason when a pipe or the start fails.
     static func spawn(
-        executable: String, plugin: Int32, skipping skipped: SandboxLayers = [], addressSpace: UInt64? = nil
+        executable: WorkerFile, plugin: Int32, skipping skipped: SandboxLayers = [], addressSpace: UInt64? = nil
     ) async throws(WorkerError) -> WorkerProcess {
         let environment = WorkerEnvironment.make(from: ProcessInfo.processInfo.environment, skipping: skipped, addressSpace: addressSpace)
-        // Its own root holds the real path only (``WorkerRoot``).
-        let executable = WorkerRoot.realPath(executable)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<WorkerProcess, WorkerError>, Never>) in
             // One thread runs every start: it is the parent whose death kills
             // the worker, and it never ends; and no other start of ours runs
@@ -89,8 +87,10 @@ struct WorkerProcess: Sendable {
     }
 
     private static func spawnOnThisThread(
-        executable: String, environment: [String], plugin: Int32, skipping skipped: SandboxLayers
+        executable file: WorkerFile, environment: [String], plugin: Int32, skipping skipped: SandboxLayers
     ) throws(WorkerError) -> WorkerProcess {
+        // Its real path: the worker's root holds its directory (``WorkerRoot``).
+        let executable = file.path
         func failure(_ operation: String) -> WorkerError {
             WorkerError(.loading, .spawnFailed(SystemError(operation: operation, errno: errno)))
         }
@@ -126,13 +126,15 @@ struct WorkerProcess: Sendable {
             let started = executable.withCString { path in
                 descriptors.withUnsafeBufferPointer { descriptors in
                     request.path = path
+                    // The file checked, whatever is at its path by now.
+                    request.executable_fd = file.descriptor
                     request.descriptors = descriptors.baseAddress
                     request.descriptor_count = UInt32(descriptors.count)
                     return argv.withUnsafeBufferPointer { argv in
                         envp.withUnsafeBufferPointer { envp in
                             request.argv = argv.baseAddress
                             request.envp = envp.baseAddress
-                            return withExtendedLifetime(plan) { pb_spawn_worker(&request, &result) == 0 }
+                            return withExtendedLifetime((plan, file)) { pb_spawn_worker(&request, &result) == 0 }
                         }
                     }
                 }

@@ -1,4 +1,5 @@
 import CWorkerSandbox
+import FoundationEssentials
 import Synchronization
 
 import Glibc
@@ -11,7 +12,8 @@ import Glibc
 /// directory (the bundled plugins, and the Swift runtime of a
 /// self-contained install), the Swift runtime's directory, the system's
 /// library directories (a symbolic link such as `/lib -> usr/lib` is copied
-/// as a link) and the dynamic linker's cache. The plugin file is not among
+/// as a link), the dynamic linker's cache, and the directories of
+/// `LD_LIBRARY_PATH` that pass the trust rules (``WorkerLibraryPath``). The plugin file is not among
 /// them: the worker reads it through the descriptor it is given. Nor is
 /// anything the host fetches for it (the CA bundle, `file://` roots): the
 /// host makes every request, the worker none.
@@ -52,6 +54,8 @@ final class WorkerRoot: @unchecked Sendable {
             wanted.append(realPath(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
         }
         wanted += systemPaths
+        // The library path's directories the worker's environment names (``WorkerEnvironment``).
+        wanted += WorkerLibraryPath.ofHost(ProcessInfo.processInfo.environment)
         // A path beneath another is bound with it; and never the host's whole root.
         let sorted = Set(wanted).subtracting(["/"]).sorted()
         var kept: [String] = []

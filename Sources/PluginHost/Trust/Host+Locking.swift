@@ -54,8 +54,8 @@ extension Host {
         var lines: [(digest: String, name: String)] = []
         for entry in entries {
             let name = PluginLock.entryName(for: entry.path, inLockAt: path)
-            guard PluginLock.canWrite(name: name) else {
-                report.skipped.append(.init(path: entry.path, reason: "its name contains a newline or a backslash, which a lock file cannot hold; rename it"))
+            if let what = PluginLock.unwritable(name: name) {
+                report.skipped.append(.init(path: entry.path, reason: "its name holds \(what), which a line of a lock file cannot hold; rename the file without it, then lock it"))
                 continue
             }
             lines.append((entry.digest, name))
@@ -77,9 +77,15 @@ extension Host {
             report.failures.append(.init(path: "", reason: TrustStoreError(path: "", .noConfigurationDirectory).message(naming: names)))
             return
         }
-        let lines = entries.map { (digest: $0.digest, name: PluginLock.canonical($0.path)) }.filter { PluginLock.canWrite(name: $0.name) }
-        for entry in entries where !PluginLock.canWrite(name: PluginLock.canonical(entry.path)) {
-            report.skipped.append(.init(path: entry.path, reason: "its name contains a newline or a backslash, which the trust store cannot hold; rename it"))
+        var lines: [(digest: String, name: String)] = []
+        for entry in entries {
+            let name = PluginLock.canonical(entry.path)
+            // The rule and the words of `host trust` (``TrustStore/unstorableName(_:)``).
+            if let what = PluginLock.unwritable(name: name) {
+                report.skipped.append(.init(path: entry.path, reason: "its name holds \(what), which a line of the trust store cannot hold; rename the file without it, then lock it"))
+                continue
+            }
+            lines.append((entry.digest, name))
         }
         guard !lines.isEmpty || !bundled.isEmpty else { return }
         do throws(TrustStoreError) {

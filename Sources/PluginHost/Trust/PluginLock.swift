@@ -15,8 +15,9 @@ import Glibc
 /// One line per file: 64 hexadecimal digits, two spaces (or a space and `*`,
 /// sha256sum's binary mode), and the file's name. A relative name is relative
 /// to the lock file's directory; an absolute one names any file. Blank lines
-/// and lines starting with `#` are ignored. Names containing a newline or a
-/// backslash (which sha256sum would escape) are not supported.
+/// and lines starting with `#` are ignored. Names containing a line break,
+/// another control character or a backslash (which sha256sum would escape)
+/// are refused, by `host trust` and `host lock-plugins` alike (``unwritable(name:)``).
 ///
 /// A plugin is looked up by its path as found, with the directory part
 /// resolved, so a symlinked plugin is locked under the link's name and
@@ -143,9 +144,17 @@ struct PluginLock: Sendable {
         return directory(of: plugin) == FilePaths.resolved(directory(of: absolute(lockPath))) ? name : plugin
     }
 
-    /// Whether sha256sum can write `name` without escaping it.
-    static func canWrite(name: String) -> Bool {
-        !name.contains("\n") && !name.contains("\\") && !name.contains("\r")
+    /// What in `name` a line of a lock file or the trust store cannot hold
+    /// as it is (sha256sum would escape it), or nil when nothing: "a line
+    /// break", which splits the line in two (a carriage return at its end
+    /// reads as a CRLF ending); "a control character", which no one reads
+    /// as written; "a backslash". By bytes: "\r\n" is one Character, which
+    /// neither "\r" nor "\n" matches.
+    static func unwritable(name: String) -> String? {
+        if name.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) { return "a line break" }
+        if name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "a control character" }
+        if name.utf8.contains(UInt8(ascii: "\\")) { return "a backslash" }
+        return nil
     }
 
     /// `path` with its directory part resolved (symlinks, `..`), the last

@@ -90,11 +90,12 @@ package struct TrustStore: Sendable {
 
     /// Why `path` cannot be a line of the store, or nil when it can: a line
     /// break in it would split its line in two, and the store would then
-    /// vouch for no file of that name (a carriage return at the end is
-    /// read as a CRLF line ending). One line, for `host trust` to show.
+    /// vouch for no file of that name; nor may it hold another control
+    /// character or a backslash (``PluginLock/unwritable(name:)``, the rule
+    /// `host lock-plugins` keeps too). One line, for `host trust` to show.
     static func unstorableName(_ path: String) -> String? {
-        guard path.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else { return nil }
-        return "its name holds a line break, which a line of the trust store cannot hold; rename the file without it, then trust it"
+        guard let what = PluginLock.unwritable(name: path) else { return nil }
+        return "its name holds \(what), which a line of the trust store cannot hold; rename the file without it, then trust it"
     }
 
     /// The text of a store holding `digests`, by canonical path.

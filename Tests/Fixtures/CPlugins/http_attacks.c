@@ -19,7 +19,7 @@
  *
  * Not built by `swift build`; the tests compile it.
  */
-#include "patchbay_plugin.h"
+#include "fixture_probe.h"
 #include "fixture_json.h"
 
 #include <stdio.h>
@@ -104,28 +104,7 @@ static void fetch(void *context, const pb_fetch_request *request,
 static pb_status register_plugin(const pb_host_services *services) {
     static const char *const symbols[] = {"PASSWD", "DOTDOT", "SYMLINK", "PORT", "HOPPORT", "HOPPATH"};
     host = services;
-    for (size_t i = 0; i < sizeof symbols / sizeof *symbols; i++) {
-        pb_fetcher fetcher = {
-            .struct_size = sizeof fetcher,
-            .symbol = symbols[i],
-            .display_name = symbols[i],
-            .context = (void *)symbols[i],
-            .fetch = fetch,
-        };
-        if (services->register_fetcher(services->host_context, &fetcher) != PB_OK) return PB_ERR_PLUGIN_FAILED;
-    }
-    return PB_OK;
+    return fixture_register_each(services, symbols, sizeof symbols / sizeof *symbols, fetch);
 }
 
-static const pb_plugin_descriptor descriptor = {
-    .magic = PB_PLUGIN_MAGIC,
-    .abi_version = PB_PLUGIN_ABI_VERSION,
-    .struct_size = sizeof(pb_plugin_descriptor),
-    .name = "HTTPAttacksPlugin",
-    .version = "0.1.0",
-    .register_plugin = register_plugin,
-};
-
-const pb_plugin_descriptor *patchbay_plugin_entry(void) {
-    return &descriptor;
-}
+FIXTURE_PLUGIN("HTTPAttacksPlugin")

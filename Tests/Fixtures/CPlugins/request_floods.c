@@ -18,7 +18,7 @@
  * Not built by `swift build`; the tests compile it.
  */
 #define _GNU_SOURCE
-#include "patchbay_plugin.h"
+#include "fixture_probe.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -220,15 +220,4 @@ static pb_status register_plugin(const pb_host_services *services) {
     return services->register_fetcher(services->host_context, &fetcher) == PB_OK ? PB_OK : PB_ERR_PLUGIN_FAILED;
 }
 
-static const pb_plugin_descriptor descriptor = {
-    .magic = PB_PLUGIN_MAGIC,
-    .abi_version = PB_PLUGIN_ABI_VERSION,
-    .struct_size = sizeof(pb_plugin_descriptor),
-    .name = "Flood" FLOOD_SYMBOL,
-    .version = "0.1.0",
-    .register_plugin = register_plugin,
-};
-
-const pb_plugin_descriptor *patchbay_plugin_entry(void) {
-    return &descriptor;
-}
+FIXTURE_PLUGIN("Flood" FLOOD_SYMBOL)

@@ -15,7 +15,7 @@
  * is built by `swift build`; the test compiles in the two paths (-D).
  */
 #define _GNU_SOURCE
-#include "patchbay_plugin.h"
+#include "fixture_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,15 +135,4 @@ static pb_status register_plugin(const pb_host_services *services) {
     return PB_OK;
 }
 
-static const pb_plugin_descriptor descriptor = {
-    .magic = PB_PLUGIN_MAGIC,
-    .abi_version = PB_PLUGIN_ABI_VERSION,
-    .struct_size = sizeof(pb_plugin_descriptor),
-    .name = "RootProbe",
-    .version = "0.1.0",
-    .register_plugin = register_plugin,
-};
-
-const pb_plugin_descriptor *patchbay_plugin_entry(void) {
-    return &descriptor;
-}
+FIXTURE_PLUGIN("RootProbe")

@@ -68,7 +68,7 @@
  * sandbox let it through. None of these is built by `swift build`.
  */
 #define _GNU_SOURCE
-#include "patchbay_plugin.h"
+#include "fixture_probe.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -180,62 +180,43 @@ static const pb_host_services *host;
 static char registering_outcome[256];
 #endif
 
-#ifdef ATTACK_AWAIT_KILL
-static pthread_mutex_t awaited = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t answer = PTHREAD_COND_INITIALIZER;
-static int answered;
 
-/* Any answer will do: it only has to come back over the host's pipe. */
-static void on_awaited(void *context, const pb_http_response *response) {
-    (void)context;
-    (void)response;
-    pthread_mutex_lock(&awaited);
-    answered = 1;
-    pthread_cond_signal(&answer);
-    pthread_mutex_unlock(&awaited);
-}
-#endif
-
-/* "<call>: <strerror(errno)>" when `failed`, else "<call>: succeeded". */
-__attribute__((unused)) static void outcome(char *message, size_t capacity, const char *call, int failed) {
-    snprintf(message, capacity, "%s: %s", call, failed ? strerror(errno) : "succeeded");
-}
 
 static void attack(char *message, size_t capacity, const char **amount) {
     *amount = NULL;
 #if defined(ATTACK_OPEN_PASSWD)
     int fd = open("/etc/passwd", O_RDONLY);
-    outcome(message, capacity, "open(/etc/passwd)", fd < 0);
+    fixture_outcome(message, capacity, "open(/etc/passwd)", fd < 0);
     if (fd >= 0) close(fd);
 #elif defined(ATTACK_CONNECT)
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) {
-        outcome(message, capacity, "socket(AF_INET, SOCK_STREAM)", 1);
+        fixture_outcome(message, capacity, "socket(AF_INET, SOCK_STREAM)", 1);
         return;
     }
     struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)(SANDBOX_ATTACK_PORT))};
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     int failed = connect(fd, (struct sockaddr *)&address, sizeof address) != 0;
-    outcome(message, capacity, "connect(127.0.0.1)", failed);
+    fixture_outcome(message, capacity, "connect(127.0.0.1)", failed);
     close(fd);
 #elif defined(ATTACK_FORK)
     pid_t child = fork();
     if (child == 0) _exit(0);
-    outcome(message, capacity, "fork()", child < 0);
+    fixture_outcome(message, capacity, "fork()", child < 0);
     if (child > 0) waitpid(child, NULL, 0);
 #elif defined(ATTACK_EXEC)
     char *const arguments[] = {"sh", "-c", "exit 0", NULL};
     execve("/bin/sh", arguments, NULL);
-    outcome(message, capacity, "execve(/bin/sh)", 1);
+    fixture_outcome(message, capacity, "execve(/bin/sh)", 1);
 #elif defined(ATTACK_WRITE_FILE)
     int fd = open(SANDBOX_ATTACK_FILE, O_WRONLY | O_CREAT | O_EXCL, 0644);
     int failed = fd < 0 || write(fd, "pwned\n", 6) != 6;
-    outcome(message, capacity, "open(O_CREAT) and write", failed);
+    fixture_outcome(message, capacity, "open(O_CREAT) and write", failed);
     if (fd >= 0) close(fd);
 #elif defined(ATTACK_KILL_HOST)
-    outcome(message, capacity, "kill(host, SIGKILL)", kill(getppid(), SIGKILL) != 0);
+    fixture_outcome(message, capacity, "kill(host, SIGKILL)", kill(getppid(), SIGKILL) != 0);
 #elif defined(ATTACK_PTRACE)
-    outcome(message, capacity, "ptrace(PTRACE_ATTACH, host)", ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) != 0);
+    fixture_outcome(message, capacity, "ptrace(PTRACE_ATTACH, host)", ptrace(PTRACE_ATTACH, getppid(), NULL, NULL) != 0);
 #elif defined(ATTACK_ORPHAN)
     pid_t child = fork();
     if (child == 0) {
@@ -243,48 +224,44 @@ static void attack(char *message, size_t capacity, const char **amount) {
         prctl(PR_SET_NAME, SANDBOX_ATTACK_TOKEN, 0, 0, 0);
         for (;;) pause();
     }
-    outcome(message, capacity, "fork()", child < 0);
+    fixture_outcome(message, capacity, "fork()", child < 0);
     if (child > 0) *amount = "1.00";
 #elif defined(ATTACK_AWAIT_KILL)
-    (void)outcome;
     int never_ends[2];
     if (pipe(never_ends) == 0) dup2(never_ends[0], 3);
     /* The worker's reading thread is already waiting on the host's pipe:
      * an answer from the host lets that read return, and the next one
      * waits on the new fd 3, which never ends. Once the answer is here, the
      * worker can no longer see the host go; only the kernel can end it. */
-    pthread_mutex_lock(&awaited);
-    host->http_get(host->host_context, "file:///", 1000, on_awaited, NULL);
-    while (!answered) pthread_cond_wait(&answer, &awaited);
-    pthread_mutex_unlock(&awaited);
+    fixture_await_answer(host);
     dprintf(2, "worker waiting\n");
     for (;;) pause();
 #elif defined(ATTACK_TIOCSTI)
-    outcome(message, capacity, "ioctl(2, TIOCSTI)", ioctl(2, TIOCSTI, "x") != 0);
+    fixture_outcome(message, capacity, "ioctl(2, TIOCSTI)", ioctl(2, TIOCSTI, "x") != 0);
 #elif defined(ATTACK_TCSETATTR)
     struct termios settings;
     memset(&settings, 0, sizeof settings);
     /* Whatever tcgetattr answers, try to set: echo off, as a password thief would. */
     (void)tcgetattr(2, &settings);
     settings.c_lflag &= ~(tcflag_t)ECHO;
-    outcome(message, capacity, "tcsetattr(2)", tcsetattr(2, TCSANOW, &settings) != 0);
+    fixture_outcome(message, capacity, "tcsetattr(2)", tcsetattr(2, TCSANOW, &settings) != 0);
 #elif defined(ATTACK_OPEN_TTY)
     int fd = open("/dev/tty", O_RDWR);
-    outcome(message, capacity, "open(/dev/tty)", fd < 0);
+    fixture_outcome(message, capacity, "open(/dev/tty)", fd < 0);
     if (fd >= 0) close(fd);
 #elif defined(ATTACK_SHM)
     char got[128], attached[128];
     int id = shmget((key_t)(SANDBOX_ATTACK_SHM_KEY), 0, 0);
-    outcome(got, sizeof got, "shmget(the test's key)", id < 0);
+    fixture_outcome(got, sizeof got, "shmget(the test's key)", id < 0);
     void *segment = shmat(SANDBOX_ATTACK_SHM_ID, NULL, SHM_RDONLY);
-    outcome(attached, sizeof attached, "shmat(the test's id)", segment == (void *)-1);
+    fixture_outcome(attached, sizeof attached, "shmat(the test's id)", segment == (void *)-1);
     if (segment != (void *)-1) shmdt(segment);
     snprintf(message, capacity, "%s; %s", got, attached);
 #elif defined(ATTACK_MSGGET)
-    outcome(message, capacity, "msgget(IPC_PRIVATE)", msgget(IPC_PRIVATE, IPC_CREAT | 0600) < 0);
+    fixture_outcome(message, capacity, "msgget(IPC_PRIVATE)", msgget(IPC_PRIVATE, IPC_CREAT | 0600) < 0);
 #elif defined(ATTACK_MQ_OPEN)
     mqd_t queue = mq_open("/" SANDBOX_ATTACK_TOKEN, O_CREAT | O_RDWR, 0600, NULL);
-    outcome(message, capacity, "mq_open", queue == (mqd_t)-1);
+    fixture_outcome(message, capacity, "mq_open", queue == (mqd_t)-1);
 #elif defined(ATTACK_ENVIRONMENT)
     /* Every name, in the order of the environment, and whether the token is anywhere. */
     int seen = 0;
@@ -305,29 +282,29 @@ static void attack(char *message, size_t capacity, const char **amount) {
     }
     if (used < capacity) snprintf(message + used, capacity - used, "; token %s", seen ? "seen" : "unseen");
 #elif defined(ATTACK_FTRUNCATE)
-    outcome(message, capacity, "ftruncate(2, 0)", ftruncate(2, 0) != 0);
+    fixture_outcome(message, capacity, "ftruncate(2, 0)", ftruncate(2, 0) != 0);
 #elif defined(ATTACK_INOTIFY)
     int watcher = inotify_init1(IN_CLOEXEC);
     if (watcher < 0) {
-        outcome(message, capacity, "inotify_init1", 1);
+        fixture_outcome(message, capacity, "inotify_init1", 1);
         return;
     }
-    outcome(message, capacity, "inotify_add_watch(the test's directory)", inotify_add_watch(watcher, SANDBOX_ATTACK_DIR, IN_ALL_EVENTS) < 0);
+    fixture_outcome(message, capacity, "inotify_add_watch(the test's directory)", inotify_add_watch(watcher, SANDBOX_ATTACK_DIR, IN_ALL_EVENTS) < 0);
     close(watcher);
 #elif defined(ATTACK_PIDFD)
     int process = (int)syscall(__NR_pidfd_open, getppid(), 0);
     if (process < 0) {
-        outcome(message, capacity, "pidfd_open(the parent)", 1);
+        fixture_outcome(message, capacity, "pidfd_open(the parent)", 1);
         return;
     }
     int stolen = (int)syscall(__NR_pidfd_getfd, process, 2, 0);
-    outcome(message, capacity, "pidfd_getfd(the parent's 2)", stolen < 0);
+    fixture_outcome(message, capacity, "pidfd_getfd(the parent's 2)", stolen < 0);
     if (stolen >= 0) close(stolen);
     close(process);
 #elif defined(ATTACK_WHILE_REGISTERING)
     snprintf(message, capacity, "%s", registering_outcome);
 #elif defined(ATTACK_RENAME)
-    outcome(message, capacity, "prctl(PR_SET_NAME, sshd)", prctl(PR_SET_NAME, "sshd", 0, 0, 0) != 0);
+    fixture_outcome(message, capacity, "prctl(PR_SET_NAME, sshd)", prctl(PR_SET_NAME, "sshd", 0, 0, 0) != 0);
 #elif defined(ATTACK_DESCRIPTORS)
     size_t used = (size_t)snprintf(message, capacity, "descriptors:");
     for (int fd = 0; fd < 1024 && used < capacity; fd++) {
@@ -343,23 +320,23 @@ static void attack(char *message, size_t capacity, const char **amount) {
     struct sigaction ignore;
     memset(&ignore, 0, sizeof ignore);
     ignore.sa_handler = SIG_IGN;
-    outcome(message, capacity, "sigaction(SIGSYS)", sigaction(SIGSYS, &ignore, NULL) != 0);
+    fixture_outcome(message, capacity, "sigaction(SIGSYS)", sigaction(SIGSYS, &ignore, NULL) != 0);
 #elif defined(ATTACK_SETOWN)
-    outcome(message, capacity, "fcntl(0, F_SETOWN, parent)", fcntl(0, F_SETOWN, getppid() ? getppid() : 1) != 0);
+    fixture_outcome(message, capacity, "fcntl(0, F_SETOWN, parent)", fcntl(0, F_SETOWN, getppid() ? getppid() : 1) != 0);
 #elif defined(ATTACK_OVERWRITE)
     int fd = open(SANDBOX_ATTACK_FILE, O_WRONLY);
     int failed = fd < 0 || write(fd, "pwned\n", 6) != 6;
-    outcome(message, capacity, "open(O_WRONLY) and write", failed);
+    fixture_outcome(message, capacity, "open(O_WRONLY) and write", failed);
     if (fd >= 0) close(fd);
 #elif defined(ATTACK_MKNOD)
-    outcome(message, capacity, "mknod(S_IFREG)", mknod(SANDBOX_ATTACK_FILE, S_IFREG | 0600, 0) != 0);
+    fixture_outcome(message, capacity, "mknod(S_IFREG)", mknod(SANDBOX_ATTACK_FILE, S_IFREG | 0600, 0) != 0);
 #elif defined(ATTACK_PDEATHSIG)
-    outcome(message, capacity, "prctl(PR_SET_PDEATHSIG, 0)", prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) != 0);
+    fixture_outcome(message, capacity, "prctl(PR_SET_PDEATHSIG, 0)", prctl(PR_SET_PDEATHSIG, 0, 0, 0, 0) != 0);
 #elif defined(ATTACK_TGKILL)
     /* In a PID namespace of its own the parent is 0, which only the filter refuses with EPERM (the kernel says EINVAL). */
-    outcome(message, capacity, "tgkill(parent, parent, 0)", syscall(SYS_tgkill, getppid(), getppid(), 0) != 0);
+    fixture_outcome(message, capacity, "tgkill(parent, parent, 0)", syscall(SYS_tgkill, getppid(), getppid(), 0) != 0);
 #elif defined(ATTACK_SIGNAL_HOST)
-    outcome(message, capacity, "kill(host, 0)", kill(getppid(), 0) != 0);
+    fixture_outcome(message, capacity, "kill(host, 0)", kill(getppid(), 0) != 0);
 #endif
 }
 
@@ -381,9 +358,9 @@ static void fetch(void *context, const pb_fetch_request *request, pb_fetch_compl
 static pb_status register_plugin(const pb_host_services *services) {
     host = services;
 #if defined(ATTACK_PERSONALITY)
-    outcome(registering_outcome, sizeof registering_outcome, "personality(0xffffffff)", personality(0xffffffff) == -1);
+    fixture_outcome(registering_outcome, sizeof registering_outcome, "personality(0xffffffff)", personality(0xffffffff) == -1);
 #elif defined(ATTACK_KCMP)
-    outcome(registering_outcome, sizeof registering_outcome, "kcmp(self, parent, KCMP_FILE)",
+    fixture_outcome(registering_outcome, sizeof registering_outcome, "kcmp(self, parent, KCMP_FILE)",
             syscall(__NR_kcmp, getpid(), getppid(), KCMP_FILE, 2, 2) < 0);
 #endif
     pb_fetcher fetcher = {
@@ -395,15 +372,4 @@ static pb_status register_plugin(const pb_host_services *services) {
     return services->register_fetcher(services->host_context, &fetcher) == PB_OK ? PB_OK : PB_ERR_PLUGIN_FAILED;
 }
 
-static const pb_plugin_descriptor descriptor = {
-    .magic = PB_PLUGIN_MAGIC,
-    .abi_version = PB_PLUGIN_ABI_VERSION,
-    .struct_size = sizeof(pb_plugin_descriptor),
-    .name = "SandboxAttack" ATTACK_SYMBOL,
-    .version = "0.1.0",
-    .register_plugin = register_plugin,
-};
-
-const pb_plugin_descriptor *patchbay_plugin_entry(void) {
-    return &descriptor;
-}
+FIXTURE_PLUGIN("SandboxAttack" ATTACK_SYMBOL)

@@ -42,7 +42,7 @@
  * sandboxed worker cannot), before anything else runs.
  */
 #define _GNU_SOURCE
-#include "patchbay_plugin.h"
+#include "fixture_probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,24 +82,6 @@ __attribute__((constructor)) static void write_marker(void) {
 /* The host's table; valid for the life of the process once registered. */
 static const pb_host_services *host;
 
-static pthread_mutex_t awaited = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t answer = PTHREAD_COND_INITIALIZER;
-static int answered;
-
-/* Any answer will do: it only has to come back over the host's pipe. */
-static void on_awaited(void *context, const pb_http_response *response) {
-    (void)context;
-    (void)response;
-    pthread_mutex_lock(&awaited);
-    answered = 1;
-    pthread_cond_signal(&answer);
-    pthread_mutex_unlock(&awaited);
-}
-
-/* "<call>: <strerror(errno)>" when `failed`, else "<call>: succeeded". */
-static void outcome(char *message, size_t capacity, const char *call, int failed) {
-    snprintf(message, capacity, "%s: %s", call, failed ? strerror(errno) : "succeeded");
-}
 
 /* Runs `path` in a child; 0 when it ran, else -1 with errno the child's execve error. */
 static int run_in_child(const char *path) {
@@ -134,50 +116,50 @@ static void probe(const char *symbol, char *message, size_t capacity) {
     snprintf(path, sizeof path, "%s/%s", PROBE_DIR, symbol);
     int fd = -1;
     if (strcmp(symbol, "EXECUTE") == 0) {
-        outcome(message, capacity, "execve", run_in_child(path) != 0);
+        fixture_outcome(message, capacity, "execve", run_in_child(path) != 0);
     } else if (strcmp(symbol, "READFILE") == 0) {
-        outcome(message, capacity, "open(O_RDONLY)", (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0);
+        fixture_outcome(message, capacity, "open(O_RDONLY)", (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0);
     } else if (strcmp(symbol, "READDIR") == 0) {
-        outcome(message, capacity, "open(O_DIRECTORY)", (fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0);
+        fixture_outcome(message, capacity, "open(O_DIRECTORY)", (fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0);
     } else if (strcmp(symbol, "WRITEFILE") == 0) {
-        outcome(message, capacity, "open(O_WRONLY)", (fd = open(path, O_WRONLY | O_CLOEXEC)) < 0);
+        fixture_outcome(message, capacity, "open(O_WRONLY)", (fd = open(path, O_WRONLY | O_CLOEXEC)) < 0);
     } else if (strcmp(symbol, "REMOVEDIR") == 0) {
-        outcome(message, capacity, "rmdir", rmdir(path) != 0);
+        fixture_outcome(message, capacity, "rmdir", rmdir(path) != 0);
     } else if (strcmp(symbol, "REMOVEFILE") == 0) {
-        outcome(message, capacity, "unlink", unlink(path) != 0);
+        fixture_outcome(message, capacity, "unlink", unlink(path) != 0);
     } else if (strcmp(symbol, "MAKECHAR") == 0) {
-        outcome(message, capacity, "mknod(S_IFCHR)", mknod(path, S_IFCHR | 0600, makedev(1, 3)) != 0);
+        fixture_outcome(message, capacity, "mknod(S_IFCHR)", mknod(path, S_IFCHR | 0600, makedev(1, 3)) != 0);
     } else if (strcmp(symbol, "MAKEDIR") == 0) {
-        outcome(message, capacity, "mkdir", mkdir(path, 0700) != 0);
+        fixture_outcome(message, capacity, "mkdir", mkdir(path, 0700) != 0);
     } else if (strcmp(symbol, "MAKEREG") == 0) {
-        outcome(message, capacity, "open(O_CREAT)", (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0);
+        fixture_outcome(message, capacity, "open(O_CREAT)", (fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0);
     } else if (strcmp(symbol, "MAKESOCK") == 0) {
         struct sockaddr_un address = {.sun_family = AF_UNIX};
         size_t length = strlen(path);
         memcpy(address.sun_path, path, length < sizeof address.sun_path ? length : sizeof address.sun_path - 1);
         fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        outcome(message, capacity, "bind(AF_UNIX)", fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) != 0);
+        fixture_outcome(message, capacity, "bind(AF_UNIX)", fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) != 0);
     } else if (strcmp(symbol, "MAKEFIFO") == 0) {
-        outcome(message, capacity, "mkfifo", mkfifo(path, 0600) != 0);
+        fixture_outcome(message, capacity, "mkfifo", mkfifo(path, 0600) != 0);
     } else if (strcmp(symbol, "MAKEBLOCK") == 0) {
-        outcome(message, capacity, "mknod(S_IFBLK)", mknod(path, S_IFBLK | 0600, makedev(7, 0)) != 0);
+        fixture_outcome(message, capacity, "mknod(S_IFBLK)", mknod(path, S_IFBLK | 0600, makedev(7, 0)) != 0);
     } else if (strcmp(symbol, "MAKESYM") == 0) {
-        outcome(message, capacity, "symlink", symlink("READFILE", path) != 0);
+        fixture_outcome(message, capacity, "symlink", symlink("READFILE", path) != 0);
     } else if (strcmp(symbol, "TRUNCATE") == 0) {
-        outcome(message, capacity, "truncate", truncate(path, 0) != 0);
+        fixture_outcome(message, capacity, "truncate", truncate(path, 0) != 0);
     } else if (strcmp(symbol, "CLONEFORK") == 0) {
-        outcome(message, capacity, "clone3(fork)", clone3_fork() != 0);
+        fixture_outcome(message, capacity, "clone3(fork)", clone3_fork() != 0);
     } else if (strcmp(symbol, "FCHMOD") == 0) {
         struct stat facts;
-        outcome(message, capacity, "fchmod(1, its mode)", fstat(1, &facts) != 0 || fchmod(1, facts.st_mode & 07777) != 0);
+        fixture_outcome(message, capacity, "fchmod(1, its mode)", fstat(1, &facts) != 0 || fchmod(1, facts.st_mode & 07777) != 0);
     } else if (strcmp(symbol, "MKNODAT") == 0) {
-        outcome(message, capacity, "mknodat(S_IFREG)", syscall(__NR_mknodat, AT_FDCWD, path, S_IFREG | 0600, 0) != 0);
+        fixture_outcome(message, capacity, "mknodat(S_IFREG)", syscall(__NR_mknodat, AT_FDCWD, path, S_IFREG | 0600, 0) != 0);
     } else if (strcmp(symbol, "TCGETS") == 0) {
         struct termios terminal;
-        outcome(message, capacity, "ioctl(1, TCGETS)", ioctl(1, TCGETS, &terminal) != 0);
+        fixture_outcome(message, capacity, "ioctl(1, TCGETS)", ioctl(1, TCGETS, &terminal) != 0);
     } else if (strcmp(symbol, "FIONREAD") == 0) {
         int waiting = 0;
-        outcome(message, capacity, "ioctl(1, FIONREAD)", ioctl(1, FIONREAD, &waiting) != 0);
+        fixture_outcome(message, capacity, "ioctl(1, FIONREAD)", ioctl(1, FIONREAD, &waiting) != 0);
     } else if (strcmp(symbol, "IGNORETERM") == 0) {
         signal(SIGTERM, SIG_IGN);
         int never_ends[2];
@@ -185,10 +167,7 @@ static void probe(const char *symbol, char *message, size_t capacity) {
         /* As the AWAIT attack: once the host's answer is here, the worker
          * reads from the new fd 3, which never ends; only the kernel's
          * parent-death signal can end it, and it ignores SIGTERM. */
-        pthread_mutex_lock(&awaited);
-        host->http_get(host->host_context, "file:///", 1000, on_awaited, NULL);
-        while (!answered) pthread_cond_wait(&answer, &awaited);
-        pthread_mutex_unlock(&awaited);
+        fixture_await_answer(host);
         dprintf(2, "worker waiting\n");
         for (;;) pause();
     } else {
@@ -213,28 +192,7 @@ static const char *const symbols[] = {
 
 static pb_status register_plugin(const pb_host_services *services) {
     host = services;
-    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
-        pb_fetcher fetcher = {
-            .struct_size = sizeof fetcher,
-            .symbol = symbols[i],
-            .display_name = symbols[i],
-            .context = (void *)symbols[i],
-            .fetch = fetch,
-        };
-        if (services->register_fetcher(services->host_context, &fetcher) != PB_OK) return PB_ERR_PLUGIN_FAILED;
-    }
-    return PB_OK;
+    return fixture_register_each(services, symbols, sizeof symbols / sizeof symbols[0], fetch);
 }
 
-static const pb_plugin_descriptor descriptor = {
-    .magic = PB_PLUGIN_MAGIC,
-    .abi_version = PB_PLUGIN_ABI_VERSION,
-    .struct_size = sizeof(pb_plugin_descriptor),
-    .name = "SingleRuleProbes",
-    .version = "0.1.0",
-    .register_plugin = register_plugin,
-};
-
-const pb_plugin_descriptor *patchbay_plugin_entry(void) {
-    return &descriptor;
-}
+FIXTURE_PLUGIN("SingleRuleProbes")
