@@ -63,6 +63,7 @@ package struct LoadedPlugins: Sendable {
             if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
         }
         if let services, let summary = workerSlots?.summary { services.logger.debug("\(summary)") }
+        workerSlots?.finish()
     }
 
     /// Gives an in-process plugin whose `fetch` has answered a moment to
