@@ -22,18 +22,12 @@ final class InterleavedHost: Sendable {
     private let record = Record()
     private let arrivals: AsyncStream<String>
 
-    /// Starts `host` with `arguments` in `directory`, its environment as
-    /// ``CommandRunner/host(_:environment:in:executable:mode:deadline:)`` builds it.
+    /// Starts `host` with `arguments` in `directory`, in ``CommandRunner/cleanEnvironment(merging:)``.
     init(_ arguments: [String], environment: [String: String], in directory: URL) throws {
         let process = Process()
         process.executableURL = CommandRunner.buildDirectory.appending(path: "host")
         process.arguments = arguments
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
-        base["XDG_CACHE_HOME"] = try TemporaryDirectory.make().path
-        base["XDG_CONFIG_HOME"] = try TemporaryDirectory.make().path
-        process.environment = base.merging(environment) { $1 }
+        process.environment = try CommandRunner.cleanEnvironment(merging: environment)
         process.currentDirectoryURL = directory
         let pipe = Pipe()
         process.standardOutput = pipe
