@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import PluginHost
 
 /// `host fetch SYMBOL...`: fetch prices concurrently.
@@ -10,7 +11,7 @@ struct Fetch: AsyncParsableCommand {
             Exit status: \(ExitCode.success.rawValue) when every symbol succeeded; \(ExitCode.failure.rawValue) when a fetch failed, \
             including a plugin that crashed, exited or hung under --isolate; \(ExitCode.unknownSymbol.rawValue) when a symbol is unknown, \
             e.g. because its plugin was refused; \(ExitCode.validationFailure.rawValue) for a usage error.
-            """
+            """ + "\n\n" + PluginOptions.selectorRule
     )
 
     @OptionGroup var plugins: PluginOptions
@@ -31,7 +32,7 @@ struct Fetch: AsyncParsableCommand {
 
     @Option(
         name: .customLong("source"),
-        help: ArgumentHelp("Ask only this plugin for each symbol, whatever its rank (its name, as list-fetchers shows it).", valueName: "plugin"))
+        help: ArgumentHelp("Ask only this plugin for each symbol, whatever its rank: a vouched plugin's name, as list-fetchers shows it, or any plugin's file, e.g. ./plugins/libX.so.", valueName: "plugin"))
     var source: String?
 
     @Option(
@@ -92,8 +93,10 @@ struct Fetch: AsyncParsableCommand {
         let loaded = try await plugins.loadPlugins(fetching: symbols, strangerScanTime: timeout.duration)
         let plan = plan
         let fetches = await loaded.fetch(symbols, currency: currency.uppercased(), timeout: timeout.duration, plan: plan)
-        await loaded.shutdown()
+        await loaded.stopWorkers()
         print(Rendering.prices(fetches, as: format, everySource: plan.sources == .all), terminator: "")
+        // The answer now, whatever still scans in the background for the next run.
+        fflush(nil)
         let failures = fetches.compactMap { fetch -> FetchError? in
             if case .failure(let error) = fetch.result { error } else { nil }
         }
@@ -105,6 +108,8 @@ struct Fetch: AsyncParsableCommand {
         }
         let disagreements = maxSpread.flatMap(SpreadLimit.init(percent:)).map { limit in disagreement(fetches, limit: limit) } ?? []
         for line in disagreements { StandardError.write(line + "\n") }
+        // Scans of new strangers go on until --timeout; the exit status is still the fetch's.
+        await loaded.finishBackgroundScans()
         if failures.contains(where: \.isUnknownSymbol) { throw ExitCode.unknownSymbol }
         if !failures.isEmpty || !disagreements.isEmpty { throw ExitCode.failure }
         // Exit with the listing still allocated, as a report command does: freeing a

@@ -5,7 +5,7 @@ import PluginHost
 struct Graph: ReportCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the registry's dependency graph as Graphviz DOT or Mermaid.",
-        discussion: ExitCode.listingStatuses)
+        discussion: ExitCode.listingStatuses + "\n\n" + PluginOptions.selectorRule)
 
     @OptionGroup var plugins: PluginOptions
 

@@ -5,7 +5,7 @@ import PluginHost
 struct ListFetchers: ReportCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the symbols the loaded plugins can fetch: every source of each, in the order fetch asks them, with its rank.",
-        discussion: ExitCode.listingStatuses)
+        discussion: ExitCode.listingStatuses + "\n\n" + PluginOptions.selectorRule)
 
     @OptionGroup var plugins: PluginOptions
 

@@ -7,6 +7,14 @@ import PluginHost
 
 /// The options every subcommand takes: where plugins are and what they talk to.
 struct PluginOptions: ParsableArguments {
+    /// How a setting names one plugin (``PluginSelector``), for the help
+    /// of every command that takes one: a name reaches only vouched plugins.
+    static let selectorRule = """
+        HOST_RANKS=PLUGIN:RANK, --api-base-url PLUGIN=URL and fetch's --source PLUGIN match a plugin by its name \
+        only if someone vouched for it (bundled, host trust, --allowlist), and a plugin nobody vouched for only by \
+        its file: e.g. --source ./plugins/libX.so or HOST_RANKS=./plugins/libX.so:200.
+        """
+
     @Option(
         name: .customLong("plugins-dir"),
         help: ArgumentHelp("A directory to load plugins from; repeat for more. Overrides HOST_PLUGINS_DIR.", valueName: "dir")
@@ -16,7 +24,7 @@ struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("api-base-url"),
         help: ArgumentHelp(
-            "The API every plugin talks to (URL), or one plugin (PLUGIN=URL, repeatable): http, https or file. A plugin may fetch only under its own. Overrides HOST_API_BASE_URL (space-separated). (default: the one each plugin declares, else \(HostWiring.defaultAPIBaseURL))",
+            "The API every plugin talks to (URL), or one plugin (PLUGIN=URL, repeatable): http, https or file. A plugin may fetch only under its own. PLUGIN is a vouched plugin's name, or any plugin's file (e.g. ./plugins/libX.so): a name never matches a plugin nobody vouched for. Overrides HOST_API_BASE_URL (space-separated). (default: the one each plugin declares, else \(HostWiring.defaultAPIBaseURL))",
             valueName: "[plugin=]url"
         )
     )

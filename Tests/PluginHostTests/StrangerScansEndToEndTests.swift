@@ -164,11 +164,7 @@ struct StrangerScansEndToEndTests {
         let process = Process()
         process.executableURL = CommandRunner.buildDirectory.appending(path: "host")
         process.arguments = arguments
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
-        base["XDG_CONFIG_HOME"] = try TemporaryDirectory.make().path
-        process.environment = base.merging(environment) { $1 }
+        process.environment = try CommandRunner.cleanEnvironment(merging: environment)
         process.currentDirectoryURL = directory
         let err = Pipe()
         process.standardError = err

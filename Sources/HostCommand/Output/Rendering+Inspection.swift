@@ -83,6 +83,7 @@ private struct InspectionTable {
                 ("Vouched by", inspection.placement.voucher.name),
                 ("Would load", mode),
                 ("Inspected in", inspection.sandboxSummary.map { "an isolated worker, sandbox \($0)" } ?? "nothing: refused before any of its code ran"),
+                ("Memory", inspection.memoryBudget),
             ] + refusedCall(report) + [("Problem", report.error ?? "none")] + report.warnings.map { ("Warning", $0) }))
         return sections.joined(separator: "\n")
     }

@@ -28,9 +28,12 @@ extension Host {
         var report = result.reports.first ?? PluginReport(
             name: FilePaths.name(of: path), version: nil, path: path, status: .failed, fetchers: [], error: "it was not loaded", warnings: [])
         if report.apiBase == nil { report.allowedURLs = services.allowedURLs }
-        return PluginInspection(
+        var inspection = PluginInspection(
             path: path, report: report,
             fetchers: result.fetchers.map { PluginInspection.Fetcher(symbol: $0.symbol, displayName: $0.displayName) },
             checks: checks, lock: lock, placement: placement)
+        inspection.memoryBudget = isolation.slots.keepingDescription
+        isolation.slots.finish()
+        return inspection
     }
 }

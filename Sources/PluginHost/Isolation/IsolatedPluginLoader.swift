@@ -151,6 +151,8 @@ struct IsolatedPluginLoader: Sendable {
             let process = try await WorkerProcess.spawn(
                 executable: executable, plugin: file.descriptor, skipping: options.skippedSandboxLayers,
                 addressSpace: options.memoryBudget.perWorkerBytes)
+            // Before the load request, which is when the worker first runs plugin code.
+            options.slots.admit(process.pid, logger: services.logger)
             let worker = WorkerConnection.connect(to: process, path: path, services: services)
             if let slots { worker.whenShutDown { slots.release() } }
             return .success(worker)

@@ -1,11 +1,13 @@
 /// How much memory all of a run's plugin workers may take together
 /// (`--memory-budget`, `HOST_MEMORY_BUDGET`).
 ///
-/// This host cannot count on a delegated cgroup v2 subtree (a system with
-/// cgroup v1, or a v2 tree it may not write, has none), so the budget is
-/// kept with what every Linux offers: each worker gets an address-space
-/// limit (RLIMIT_AS, ``perWorkerBytes``), and at most
-/// ``concurrentWorkers`` workers of plugins nobody vouched for run at once.
+/// Where the system delegates a cgroup v2 subtree, the kernel holds the
+/// run's workers to it together (``CgroupDelegation``, ``RunCgroup``). The
+/// host cannot count on one (a system with cgroup v1, or a v2 tree it may
+/// not write, has none), so the budget is also kept with what every Linux
+/// offers: each worker gets an address-space limit (RLIMIT_AS,
+/// ``perWorkerBytes``), and at most ``concurrentWorkers`` workers of
+/// plugins nobody vouched for run at once.
 /// Address space is never less than the memory a worker uses, so those
 /// workers together never use more than the budget, however many files a
 /// folder holds.

@@ -1,3 +1,5 @@
+import Glibc
+import Logging
 import Synchronization
 
 /// The run's places for workers of plugins nobody vouched for: at most
@@ -20,13 +22,76 @@ final class WorkerSlots: Sendable {
     }
 
     private let state = Mutex(State())
+
+    /// How the budget is kept: by the kernel, in this run's cgroup of a
+    /// delegated cgroup v2 subtree, or by the per-worker limits and these
+    /// places alone, and why.
+    enum Keeping: Sendable, Equatable {
+        case cgroup(RunCgroup)
+        case caps(CgroupDelegation.Unavailable)
+    }
+
+    /// Decided when the first worker starts, so a run that starts none makes no cgroup.
+    private let keeping = Mutex<Keeping?>(nil)
+    /// What cgroup files are read under: "" for the real file system.
+    let cgroupRoot: String
     /// The largest peak resident set of any worker reaped so far, in KiB, as the kernel reports it.
     private static let largestResident = Mutex(0)
 
     /// Places for as many workers at once as `budget` allows (at least one).
-    init(budget: MemoryBudget) {
+    init(budget: MemoryBudget, cgroupRoot: String = "") {
         self.budget = budget
+        self.cgroupRoot = cgroupRoot
         capacity = max(1, budget.concurrentWorkers)
+    }
+
+    /// Puts a worker that has just started, and runs no plugin code yet,
+    /// under the budget: into the run's cgroup when the system delegated a
+    /// cgroup v2 subtree. The first call decides which, and says so in one
+    /// `-v` line.
+    func admit(_ pid: pid_t, logger: Logger) {
+        let (keeping, decided) = self.keeping.withLock { keeping -> (Keeping, Bool) in
+            if let keeping { return (keeping, false) }
+            let decided: Keeping
+            switch CgroupDelegation.find(root: cgroupRoot).flatMap({ $0.makeRunGroup(bytes: budget.bytes, pid: getpid()) }) {
+            case .success(let group): decided = .cgroup(group)
+            case .failure(let reason): decided = .caps(reason)
+            }
+            keeping = decided
+            return (decided, true)
+        }
+        if decided { logger.debug("\(Self.describe(keeping, budget: budget, capacity: capacity))") }
+        if case .cgroup(let group) = keeping, let failed = group.admit(pid) {
+            logger.warning("memory budget: could not move worker \(pid) into \(group.directory): \(String(cString: strerror(failed))); it is held by its own limit only")
+        }
+    }
+
+    /// How the budget is kept, for `-v` and `host inspect`: as decided by
+    /// the first worker, or, before any, as it would be.
+    var keepingDescription: String {
+        if let decided = keeping.withLock({ $0 }) { return Self.describe(decided, budget: budget, capacity: capacity) }
+        switch CgroupDelegation.find(root: cgroupRoot) {
+        case .success(let delegation):
+            return Self.describe(.cgroup(RunCgroup(directory: delegation.directory + "/patchbay-run-PID", hostLeaf: nil)), budget: budget, capacity: capacity)
+        case .failure(let reason):
+            return Self.describe(.caps(reason), budget: budget, capacity: capacity)
+        }
+    }
+
+    /// Removes the run's cgroup, if it made one; once its workers have ended.
+    func finish() {
+        if case .cgroup(let group) = keeping.withLock({ $0 }) { group.remove() }
+    }
+
+    /// One line: who keeps the budget, and why not the kernel.
+    static func describe(_ keeping: Keeping, budget: MemoryBudget, capacity: Int) -> String {
+        switch keeping {
+        case .cgroup(let group):
+            "memory budget \(budget): kept by the kernel, every worker in the cgroup v2 \(group.directory) (memory.max \(budget.bytes))"
+        case .caps(let reason):
+            "memory budget \(budget): kept by each worker's limit of \(MemoryBudget.size(budget.perWorkerBytes)) of address space and "
+                + "at most \(capacity) workers of plugins nobody vouched for at once; no delegated cgroup v2 subtree: \(reason.sentence)"
+        }
     }
 
     /// One line for `-v`: how many strangers' workers ran at once, and the

@@ -23,11 +23,18 @@ package struct LoadedPlugins: Sendable {
     /// The run's places for strangers' workers, reported with `-v` at shutdown.
     var workerSlots: WorkerSlots?
 
+    /// Stops the isolated workers, if any, then waits for the background
+    /// scans within their limit: ``stopWorkers()`` then ``finishBackgroundScans()``.
+    package func shutdown() async {
+        await stopWorkers()
+        await finishBackgroundScans()
+    }
+
     /// Stops the isolated workers, if any: closes their pipes, which makes
     /// them exit, and reaps them. Does nothing for in-process plugins, which
-    /// are never unloaded.
-    package func shutdown() async {
-        await background?.finish()
+    /// are never unloaded. Leaves the background scans running, so that a
+    /// fetch can print its answer before it waits for them.
+    package func stopWorkers() async {
         await withTaskGroup(of: Void.self) { group in
             for worker in workers {
                 group.addTask { await worker.shutdown() }
@@ -44,7 +51,19 @@ package struct LoadedPlugins: Sendable {
         await Self.letAnsweredCallsReturn()
         // After the workers' last lines: one line per plugin that lost some to the cap.
         if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
+    }
+
+    /// Waits for the scans of new files nobody vouched for that run beside
+    /// this run (``background``), which their limit bounds, then reports what
+    /// they and the run's workers took (`-v`).
+    package func finishBackgroundScans() async {
+        if let background {
+            await background.finish()
+            // The scans' workers' lines, as ``stopWorkers()`` reports the fetch's.
+            if let services { services.allowances.reportDroppedLogLines(to: services.logger) }
+        }
         if let services, let summary = workerSlots?.summary { services.logger.debug("\(summary)") }
+        workerSlots?.finish()
     }
 
     /// Gives an in-process plugin whose `fetch` has answered a moment to

@@ -77,9 +77,14 @@ struct PluginCatalog: Sendable {
             let deadline = ContinuousClock.now + time
             let (scanner, locks, logger, names) = (scanner, plan.locks, services.logger, services.names)
             let finished = record(strangers)
+            let holders = loaded.reports.compactMap { report -> NameClaims.Claim? in
+                guard report.status == .loaded, let voucher = report.placement?.voucher, voucher != .nobody else { return nil }
+                return NameClaims.Claim(path: report.path, name: report.name, voucher: voucher)
+            }
             loaded.background = BackgroundScan {
-                let scanned = await scanner.scan(
-                    strangers.map(\.candidate), locks: locks, limit: ScanLimit(startBy: deadline, cutAt: deadline), finished: finished)
+                let candidates = strangers.map(\.candidate)
+                let scanned = await scanner.scan(candidates, locks: locks, limit: ScanLimit(startBy: deadline, cutAt: deadline), finished: finished)
+                Self.noteNameThefts(zip(candidates, scanned).map { ($0.path, $1) }, holders: holders, logger: logger, names: names)
                 Self.noteUnscanned(scanned.count { $0 == nil }, logger: logger, names: names)
             }
             return (loaded, report)
@@ -92,6 +97,25 @@ struct PluginCatalog: Sendable {
         }
         Self.noteUnscanned(scanned.count { $0 == nil }, logger: services.logger, names: services.names)
         return finish(plan, scanned: outcomes, writer: writer)
+    }
+
+    /// One line per stranger a background scan found declaring the name of
+    /// a plugin this run's listing holds as vouched (``NameClaims``): the
+    /// line the next run's listing refuses it with, said in the run that
+    /// found it.
+    private static func noteNameThefts(
+        _ scanned: [(path: String, outcome: PluginScanner.Outcome?)], holders: [NameClaims.Claim], logger: Logger, names: SettingNames
+    ) {
+        guard !holders.isEmpty else { return }
+        let claims = scanned.compactMap { path, outcome -> NameClaims.Claim? in
+            guard case .scanned(let entry)? = outcome, entry.status == .loaded else { return nil }
+            return NameClaims.Claim(path: path, name: entry.name, voucher: .nobody)
+        }
+        let thefts = NameClaims.thefts(holders + claims)
+        for claim in claims {
+            guard let failure = thefts[claim.path] else { continue }
+            logger.warning("skipping \(claim.path): \(failure.message(naming: names))")
+        }
     }
 
     /// One line for files a run's limit left unscanned.

@@ -103,14 +103,7 @@ struct CommandRunner {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
-        // The user's plugin directory is searched by default, and their trust
-        // store vouches: keep the developer's own plugins and vouches out of the tests.
-        base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
-        base["XDG_CACHE_HOME"] = try TemporaryDirectory.make().path
-        base["XDG_CONFIG_HOME"] = try TemporaryDirectory.make().path
-        process.environment = base.merging(environment) { $1 }
+        process.environment = try cleanEnvironment(merging: environment)
         process.currentDirectoryURL = try directory ?? TemporaryDirectory.make()
         let out = Pipe()
         let err = Pipe()
@@ -165,6 +158,19 @@ struct CommandRunner {
         }
         let elapsed = (exitedAt.withLock { $0 } ?? .now) - launchedAt
         return Output(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text, elapsed: elapsed)
+    }
+
+    /// The environment a run starts from: PATH, HOME and empty XDG data,
+    /// cache and configuration directories, then `environment` over them.
+    static func cleanEnvironment(merging environment: [String: String]) throws -> [String: String] {
+        var base = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        base["HOME"] = ProcessInfo.processInfo.environment["HOME"]
+        // The user's plugin directory is searched by default, and their trust
+        // store vouches: keep the developer's own plugins and vouches out of the tests.
+        base["XDG_DATA_HOME"] = try TemporaryDirectory.make().path
+        base["XDG_CACHE_HOME"] = try TemporaryDirectory.make().path
+        base["XDG_CONFIG_HOME"] = try TemporaryDirectory.make().path
+        return base.merging(environment) { $1 }
     }
 
     /// SIGKILLs the child and everything in its process group.
