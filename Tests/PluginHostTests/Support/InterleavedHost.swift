@@ -39,9 +39,9 @@ final class InterleavedHost: Sendable {
             record.ending.withLock { $0 = (process.terminationStatus, process.terminationReason == .uncaughtSignal) }
             exit.finish()
         }
+        // Process.run closes this process's write end itself; closing it again
+        // could close a descriptor another test's run has just been given.
         try process.run()
-        // Only the child holds the write end now: the pipe closes when it and its workers are gone.
-        try pipe.fileHandleForWriting.close()
         self.pid = process.processIdentifier
         self.exited = exited
         let (arrivals, feed) = AsyncStream<String>.makeStream()
