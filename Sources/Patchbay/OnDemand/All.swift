@@ -19,7 +19,7 @@
 /// - Parent and child merged: a parent's registrations come first, in the
 ///   parent's order; a child's registration of the same name takes the
 ///   parent's place, and the child's other names follow, in its order.
-/// - Types forwarded with ``RegistrationOptions/implements(_:)`` count, under
+/// - Types forwarded with ``RegistrationOptions/implements(_:name:)`` count, under
 ///   the registration's name.
 ///
 /// With nothing registered, it is empty.
