@@ -20,7 +20,7 @@
 ///   parent's order; a child's registration of the same name takes the
 ///   parent's place, and the child's other names follow, in its order.
 /// - Types forwarded with ``RegistrationOptions/implements(_:name:)`` count, under
-///   the registration's name.
+///   the name they are forwarded under.
 ///
 /// With nothing registered, it is empty.
 public struct All<Service>: RandomAccessCollection {
