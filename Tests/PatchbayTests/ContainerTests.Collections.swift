@@ -44,12 +44,12 @@ extension ContainerTests {
             #expect(labels(try parent.resolveAll((any PriceFetching).self)) == ["ETH", "BTC"])
         }
 
-        @Test func forwardedTypesCountUnderTheirRegistrationsName() throws {
+        @Test func forwardedTypesCountUnderTheNameTheyAreForwardedUnder() throws {
             let container = Container()
             container.register(BitcoinPriceFetcher.self, name: "BTC") { _ in
                 BitcoinPriceFetcher(networking: StubNetworking())
             }
-            .implements((any PriceFetching).self)
+            .implements((any PriceFetching).self, name: "BTC")
             fetchers(container, ["ETH"])
             let all = try container.resolveAll((any PriceFetching).self)
             #expect(all.names == ["BTC", "ETH"])

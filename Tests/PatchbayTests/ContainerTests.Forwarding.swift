@@ -37,10 +37,10 @@ extension ContainerTests {
             #expect(try container.resolve((any PriceFetching).self) !== container.resolve((any PriceFetching).self))
         }
 
-        @Test func forwardingKeepsTheNameAndArguments() throws {
+        @Test func forwardingUnderANameKeepsTheArguments() throws {
             let container = Container()
             container.register(LabelledFetcher.self, name: "ETH") { (_, label: String) in LabelledFetcher(label: label) }
-                .implements((any PriceFetching).self)
+                .implements((any PriceFetching).self, name: "ETH")
             let fetcher = try container.resolve((any PriceFetching).self, name: "ETH", arguments: "ether")
             #expect(try fetcher.price() == "ether")
             #expect(throws: ResolutionError.self) { try container.resolve((any PriceFetching).self, name: "ETH") }

@@ -96,7 +96,7 @@ extension ContainerTests {
             parent.register(BitcoinPriceFetcher.self, name: "BTC") { _ in
                 BitcoinPriceFetcher(networking: StubNetworking())
             }
-            .implements((any PriceFetching).self)
+            .implements((any PriceFetching).self, name: "BTC")
             let child = Container(parent: parent)
             #expect(child.hasAnyRegistration(BitcoinPriceFetcher.self, name: "BTC"))
             #expect(child.hasAnyRegistration((any PriceFetching).self, name: "BTC"))

@@ -107,7 +107,7 @@ extension ContainerTests {
             #expect(viewModel.fetching === viewModel.updating)
         }
 
-        @Test func singletonMakesOneInstanceForTheContainersLife() throws {
+        @Test func singletonMakesOneInstanceUntilReset() throws {
             let container = Container()
             let built = Counter()
             container.register(Leaf.self, scope: .singleton) { _ in
@@ -116,9 +116,10 @@ extension ContainerTests {
             }
             let first = try container.resolve(Leaf.self)
             #expect(try container.resolve(Leaf.self) === first)
-            container.reset(.singleton, includingParents: true)
-            #expect(try container.resolve(Leaf.self) === first)
             #expect(built.count == 1)
+            container.reset(.singleton, includingParents: true)
+            #expect(try container.resolve(Leaf.self) !== first)
+            #expect(built.count == 2)
         }
 
         @Test func aSingletonWhoseFactoryThrowsIsTriedAgain() throws {

@@ -39,7 +39,7 @@ extension Container {
     /// container.hasRegistrationUnderAnyName(PriceFetcher.self)      // true
     /// ```
     ///
-    /// A type forwarded with ``RegistrationOptions/implements(_:)`` counts.
+    /// A type forwarded with ``RegistrationOptions/implements(_:name:)`` counts.
     ///
     /// - Parameters:
     ///   - serviceType: The service type.
@@ -57,7 +57,7 @@ extension Container {
     /// container.hasRegistrationUnderAnyName(PriceFetcher.self)  // true
     /// ```
     ///
-    /// A type forwarded with ``RegistrationOptions/implements(_:)`` counts.
+    /// A type forwarded with ``RegistrationOptions/implements(_:name:)`` counts.
     ///
     /// - Parameter serviceType: The service type.
     /// - Returns: Whether some registration resolves as `serviceType`.

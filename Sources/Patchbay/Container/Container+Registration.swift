@@ -30,7 +30,7 @@ extension Container {
     ///   - scope: How long instances live; nil for the container's ``defaultScope``.
     ///   - factory: Builds the service. It may throw; the error reaches the
     ///     caller as ``ResolutionError/Code/factoryFailed`` with the resolution path.
-    /// - Returns: Options to chain, such as ``RegistrationOptions/implements(_:)``.
+    /// - Returns: Options to chain, such as ``RegistrationOptions/implements(_:name:)``.
     @inlinable
     @discardableResult
     public func register<Service, each Argument>(
@@ -82,7 +82,7 @@ extension Container {
     ///   - scope: How long instances live; nil for the container's ``defaultScope``.
     ///   - initializer: Any function whose parameters are all registered services,
     ///     each resolved unnamed and without arguments, in order.
-    /// - Returns: Options to chain, such as ``RegistrationOptions/implements(_:)``.
+    /// - Returns: Options to chain, such as ``RegistrationOptions/implements(_:name:)``.
     @inlinable
     @discardableResult
     public func autoregister<Service, each Dependency>(

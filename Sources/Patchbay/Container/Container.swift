@@ -113,6 +113,8 @@ public final class Container: Resolver, Sendable {
     /// Set only on the throwaway copies that ``verify()`` builds.
     @usableFromInline
     let recorder: GraphRecorder?
+    /// How a ``Lazy`` or ``Provider`` reaches this container without keeping it alive; closed in `deinit`.
+    let link = ContainerLink()
 
     /// Creates an empty container.
     ///
@@ -128,6 +130,7 @@ public final class Container: Resolver, Sendable {
         self.defaultScope = defaultScope ?? parent?.defaultScope ?? .graph
         self.creationWaitLimit = creationWaitLimit ?? parent?.creationWaitLimit
         self.recorder = nil
+        link.attach(self)
     }
 
     /// Creates a container from assemblies, in order.
@@ -156,6 +159,11 @@ public final class Container: Resolver, Sendable {
         for registration in original.registry.current {
             registry.publish(registration.with())
         }
+        link.attach(self)
+    }
+
+    deinit {
+        link.close()
     }
 
     /// Applies assemblies to this container, in order.
@@ -179,9 +187,11 @@ public final class Container: Resolver, Sendable {
     /// still hold them. `reset(.custom(request), …)` drops the instances the
     /// ``CustomScope`` keeps for the registrations it reaches; to drop every
     /// instance the scope keeps, in every container, call the scope's own
-    /// ``CustomScope/reset()``. Singletons live as long as their container, so
-    /// `reset(.singleton, …)` does nothing: make a new container, or a child,
-    /// to start afresh.
+    /// ``CustomScope/reset()``. `reset(.singleton, …)` makes the next resolve
+    /// of each singleton build a new one, as Swinject's
+    /// `resetObjectScope(.container)` does; since another thread may still be
+    /// copying the old instance out, the container keeps it until the container
+    /// itself goes.
     ///
     /// The reach is part of the call, because the two libraries Patchbay
     /// ports from differ: Swinject's `resetObjectScope(_:)` on a child resets
@@ -210,6 +220,14 @@ public final class Container: Resolver, Sendable {
 
     /// Drops the instances of this container's own registrations of `scope`.
     private func resetOwn(_ scope: Scope) {
+        if scope.kind == .singleton {
+            // NB: a fresh copy of each registration, with empty storage: a
+            // singleton is read without a lock, so its storage is never emptied.
+            for registration in registry.current where registration.scope == scope && !registration.isForwarder {
+                registry.publish(registration.with())
+            }
+            return
+        }
         guard scope.kind == .cached || scope.kind == .shared || scope.kind == .custom else { return }
         for registration in registry.current where registration.scope == scope && !registration.isForwarder {
             if let custom = scope.custom {

@@ -196,8 +196,8 @@ public struct ResolutionError: Error, CustomStringConvertible {
         case .containerReleased:
             return """
                 Cannot resolve \(requested): the container it was to be resolved from has been released.
-                  A Lazy or Provider holds its container weakly, so that a service keeping one does not keep \
-                the container alive.
+                  A Lazy or Provider does not keep its container alive, so that a service keeping one does not \
+                keep the container alive either.
 
                 To fix, keep the container alive for as long as the services it built use their Lazy or Provider values.
                 """

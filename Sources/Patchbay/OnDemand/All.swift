@@ -19,8 +19,8 @@
 /// - Parent and child merged: a parent's registrations come first, in the
 ///   parent's order; a child's registration of the same name takes the
 ///   parent's place, and the child's other names follow, in its order.
-/// - Types forwarded with ``RegistrationOptions/implements(_:)`` count, under
-///   the registration's name.
+/// - Types forwarded with ``RegistrationOptions/implements(_:name:)`` count, under
+///   the name they are forwarded under.
 /// - Ranked: every registration made with
 ///   ``Container/register(_:name:rank:scope:factory:)`` is listed, not only the
 ///   one its name resolves to, and the whole list is in rank order, highest

@@ -51,15 +51,15 @@ import Synchronization
 /// of its calls is a resolution of its own, so that it gives a new graph-scope
 /// instance each time, as its name promises.
 ///
-/// The `Lazy` holds its container weakly, so a service that keeps one does not
-/// keep its container alive, and its graph's instances weakly, so it keeps none
+/// The `Lazy` does not keep its container alive, so neither does a service
+/// that keeps one; it holds its graph's instances weakly, so it keeps none
 /// of them alive either. It is not `Sendable`: it keeps the arguments it passes
 /// on, which need not be. Should two threads that share one race to its first
 /// ``get()``, both resolve, and both receive the value the first of them kept.
 public final class Lazy<Service> {
-    // NB: `let`, so that a read costs no dynamic exclusivity check.
+    /// The container, reached without keeping it alive.
     @usableFromInline
-    weak let container: Container?
+    let link: ContainerLink
     @usableFromInline
     let name: String?
     /// The resolve with the arguments given, which it keeps; nil when there are none, the common case.
@@ -70,26 +70,57 @@ public final class Lazy<Service> {
     /// The graph of the resolution this was made in; nil when made at the top level.
     @usableFromInline
     let graph: ObjectGraph?
-    /// 0, then 1 while one thread writes `service`, then 2 once it is kept for good.
+    /// 0, then 1 while one thread writes the service, then 2 once it is kept for good.
     @usableFromInline
     let state = Atomic<Int>(0)
-    // NB: written once, by the thread that moves `state` from 0 to 1, and
-    // read only after an acquiring load of `state` sees 2; unchecked,
-    // so that a read costs no dynamic exclusivity check.
+    // NB: the kept service lives in raw words, not in a `Service?`: the
+    // deinit of an unspecialized generic class looks up the metadata of
+    // every generic field type, and `Optional<Service>`'s costs more than
+    // the rest of the deinit. A service too large for the words is kept on
+    // the heap and the words hold its address. Written once, by the thread
+    // that moves `state` from 0 to 1, and read only after an acquiring load
+    // of `state` sees 2; unchecked, so that a read costs no dynamic
+    // exclusivity check.
     @exclusivity(unchecked)
     @usableFromInline
-    var service: Service?
+    var slot = LazySlot()
 
     required init(
         container: Container, name: String?, argumentTypes: [Any.Type],
         withArguments: ((Container) throws(ResolutionError) -> Service)?
     ) {
-        self.container = container
+        self.link = container.link
         self.name = name
         self.argumentTypes = argumentTypes
         self.withArguments = withArguments
         let resolution = ResolutionState.current
         graph = resolution.pointee.depth > 0 ? resolution.pointee.currentObjectGraph() : nil
+    }
+
+    deinit {
+        if state.load(ordering: .acquiring) == 2 {
+            let value = valueAddress
+            // NB: `move()`, which the optimizer inlines here, where `deinitialize(count:)` would
+            // be a call that looks up `UnsafeMutablePointer<Service>`'s metadata.
+            _ = value.assumingMemoryBound(to: Service.self).move()
+            if !Self.keepsInline {
+                value.deallocate()
+            }
+        }
+    }
+
+    /// Whether the service fits in ``slot`` itself.
+    @inlinable
+    static var keepsInline: Bool {
+        MemoryLayout<Service>.size <= MemoryLayout<LazySlot>.size
+            && MemoryLayout<Service>.alignment <= MemoryLayout<LazySlot>.alignment
+    }
+
+    /// Where the kept service is, once `state` is 2.
+    @inlinable
+    var valueAddress: UnsafeMutableRawPointer {
+        let words = slot.address()
+        return Self.keepsInline ? words : words.load(as: UnsafeMutableRawPointer.self)
     }
 
     /// The service, resolved on the first call and kept.
@@ -101,8 +132,8 @@ public final class Lazy<Service> {
     ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
     @inlinable
     public func get() throws(ResolutionError) -> Service {
-        if state.load(ordering: .acquiring) == 2, let service {
-            return service
+        if state.load(ordering: .acquiring) == 2 {
+            return valueAddress.assumingMemoryBound(to: Service.self).pointee
         }
         return try resolveAndKeep()
     }
@@ -117,17 +148,31 @@ public final class Lazy<Service> {
         if let graph {
             resolved = try resolve(inGraph: graph)
         } else {
-            guard let container else { throw released() }
+            guard let container = link.container else { throw released() }
             resolved = try resolve(from: container)
         }
         if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-            service = resolved
+            keep(resolved)
             state.store(2, ordering: .releasing)
             return resolved
         }
         // Another thread is storing its value, for a moment: return that one.
         while state.load(ordering: .acquiring) != 2 {}
-        return service ?? resolved
+        return valueAddress.assumingMemoryBound(to: Service.self).pointee
+    }
+
+    /// Copies `service` into ``slot``, or onto the heap when it does not fit; only while `state` is 1.
+    @inlinable
+    func keep(_ service: Service) {
+        let words = slot.address()
+        if Self.keepsInline {
+            words.initializeMemory(as: Service.self, to: service)
+        } else {
+            let heap = UnsafeMutableRawPointer.allocate(
+                byteCount: MemoryLayout<Service>.size, alignment: MemoryLayout<Service>.alignment)
+            heap.initializeMemory(as: Service.self, to: service)
+            words.storeBytes(of: heap, as: UnsafeMutableRawPointer.self)
+        }
     }
 
     /// Resolves the service now, from `container`.
@@ -143,7 +188,7 @@ public final class Lazy<Service> {
     /// Resolves the service in the graph this `Lazy` was made in.
     @usableFromInline
     func resolve(inGraph graph: ObjectGraph) throws(ResolutionError) -> Service {
-        guard let container else { throw released() }
+        guard let container = link.container else { throw released() }
         let resolution = ResolutionState.current
         // Read while that resolution runs on this thread: it is the current graph.
         if resolution.pointee.depth > 0,

@@ -16,7 +16,7 @@
 /// ``Scope/singleton`` the same one. A name and arguments given when resolving
 /// the `Provider` are passed on to every call, and the resolve fails at once
 /// with ``ResolutionError/Code/notRegistered`` if `T` is not registered for
-/// them. The provider holds its container weakly.
+/// them. The provider does not keep its container alive.
 ///
 /// Unlike a ``Lazy``, a `Provider` made inside a resolution does not remember
 /// that resolution's graph: each ``get()`` is a resolution of its own, so a
@@ -25,11 +25,12 @@
 /// as from an `initCompleted`, is part of that factory's resolution, like any
 /// resolve made there, and so returns that resolution's graph instance.
 ///
-/// Resolving a `Provider` costs about two resolves of `T`; resolve it once
-/// and keep it, and each ``get()`` costs about one.
+/// Resolving a `Provider` and calling ``get()`` once costs less than two
+/// resolves of `T`; a kept one's ``get()`` costs about one.
 public struct Provider<Service> {
+    /// The container, reached without keeping it alive.
     @usableFromInline
-    weak var container: Container?
+    let link: ContainerLink
     @usableFromInline
     let name: String?
     /// The resolve with the arguments given, which it keeps; nil when there are none, the common case.
@@ -42,7 +43,7 @@ public struct Provider<Service> {
         container: Container, name: String?, argumentTypes: [Any.Type],
         withArguments: ((Container) throws(ResolutionError) -> Service)?
     ) {
-        self.container = container
+        self.link = container.link
         self.name = name
         self.argumentTypes = argumentTypes
         self.withArguments = withArguments
@@ -55,7 +56,7 @@ public struct Provider<Service> {
     ///   ``ResolutionError/Code/containerReleased`` if its container is gone.
     @inlinable
     public func get() throws(ResolutionError) -> Service {
-        guard let container else { throw released() }
+        guard let container = link.container else { throw released() }
         if let withArguments {
             return try withArguments(container)
         }

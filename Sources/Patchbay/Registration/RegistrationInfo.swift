@@ -10,7 +10,7 @@ public struct RegistrationInfo: Hashable, Sendable, CustomStringConvertible {
     public let step: ResolutionStep
     /// How long instances live.
     public let scope: Scope
-    /// The types this registration also resolves as, added with ``RegistrationOptions/implements(_:)``.
+    /// The types this registration also resolves as, added with ``RegistrationOptions/implements(_:name:)``.
     public let forwardedTypes: [Any.Type]
 
     init(_ registration: Registration) {

@@ -31,20 +31,31 @@ public struct RegistrationOptions<Service>: Sendable {
 
     /// Also resolves this registration as `type`, sharing its scope and instance.
     ///
-    /// Resolving `type`, with the same name and argument types, yields the
+    /// Resolving `type` under `name`, with the same argument types, yields the
     /// registration's service as `type`: a singleton resolved as the concrete
     /// type and as each protocol is one instance, and so is a graph-scope
     /// service within one resolution. A forwarded type follows its key: it
     /// reaches whatever is registered for the original key in the same container.
     ///
-    /// - Parameter type: A type the service conforms to, usually a protocol.
-    ///   Conformance is checked when resolving; a service that does not conform
-    ///   fails with ``ResolutionError/Code/typeMismatch``.
+    /// As in Swinject, the forwarded type is unnamed unless `name` says
+    /// otherwise, whatever the registration's own name:
+    ///
+    /// ```swift
+    /// container.register(Dog.self, name: "rex") { _ in Dog() }
+    ///     .implements(Animal.self)                 // resolve(Animal.self)
+    ///     .implements(Animal.self, name: "rex")    // resolve(Animal.self, name: "rex")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: A type the service conforms to, usually a protocol.
+    ///     Conformance is checked when resolving; a service that does not conform
+    ///     fails with ``ResolutionError/Code/typeMismatch``.
+    ///   - name: The name to resolve `type` under; nil, the default, for unnamed.
     /// - Returns: The same options, to chain.
     @discardableResult
-    public func implements<Forwarded>(_ type: Forwarded.Type) -> Self {
+    public func implements<Forwarded>(_ type: Forwarded.Type, name: String? = nil) -> Self {
         let forwardedKey = RegistrationKey(
-            service: ObjectIdentifier(type), arguments: key.arguments, name: key.name)
+            service: ObjectIdentifier(type), arguments: key.arguments, name: name)
         guard
             let target = container.registry.update(key, { $0.with(forwardedTypes: $0.forwardedTypes + [type]) })
         else { return self }
