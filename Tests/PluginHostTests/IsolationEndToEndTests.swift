@@ -117,6 +117,7 @@ struct IsolationEndToEndTests {
 
     @Test("Every kind of broken plugin in one directory: the good ones still load and fetch over real HTTP")
     func everythingAtOnce() async throws {
+        // NB: --load-timeout 10 ends the hanging load; 1 s once cut a good plugin's load under load.
         let directory = try await FixturePlugins.directory(
             with: [.segfaultInRegistration, .hangInLoad, .abortInFetch, .exitInFetch, .cPlugin], bundled: ["Ethereum", "Bitcoin"])
         let server = try await LoopbackPriceServer(routes: [
@@ -126,7 +127,7 @@ struct IsolationEndToEndTests {
         defer { Task { await server.stop() } }
 
         let output = try await CommandRunner.host(
-            ["fetch", "ETH", "DOGE", "ABRT", "EXIT", "--isolate", "--load-timeout", "1", "--format", "json",
+            ["fetch", "ETH", "DOGE", "ABRT", "EXIT", "--isolate", "--load-timeout", "10", "--format", "json",
              "--plugins-dir", directory.path, "--api-base-url", server.baseURL])
 
         #expect(output.status == 1)

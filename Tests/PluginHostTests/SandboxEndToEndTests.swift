@@ -172,7 +172,16 @@ struct SandboxEndToEndTests {
                 for await chunk in chunks {
                     text += String(decoding: chunk, as: UTF8.self)
                     // The worker prints this from inside the plugin's fetch, and the host logs it as the plugin's.
-                    if seen == nil, text.contains("] warning: worker waiting\n"), let pid = Self.children(of: hostPID).first {
+                    guard seen == nil, text.contains("] warning: worker waiting\n") else { continue }
+                    // NB: the worker said so through the host, which has it as a child by then; the
+                    // listing in /proc can trail that by a moment, so it is read again, a bounded number of times.
+                    var found: Int32?
+                    for _ in 0..<3000 {
+                        found = Self.children(of: hostPID).first
+                        if found != nil { break }
+                        try? await Task.sleep(for: .milliseconds(10))
+                    }
+                    if let pid = found {
                         // Look at what the kernel holds the worker to, then kill the host.
                         waiting.withLock { $0 = pid }
                         let namespaces = ["user", "pid", "ipc", "net", "mnt"].map { Self.namespace($0, of: pid) }
@@ -347,12 +356,35 @@ struct SandboxEndToEndTests {
         "pb-" + UUID().uuidString.prefix(12).lowercased()
     }
 
-    /// The children of every thread of `pid`, as `/proc` lists them.
+    /// The children of every thread of `pid`, as `/proc` lists them; when no
+    /// thread's `children` file names one (it is exact only while the children
+    /// are stopped), every process whose parent is `pid`, from its `stat`.
     static func children(of pid: Int32) -> [Int32] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task in
+        let listed = entries(of: "/proc/\(pid)/task").flatMap { task in
             procFile(pid, "task/\(task)/children").split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
+        guard listed.isEmpty else { return listed }
+        return entries(of: "/proc").compactMap(Int32.init).filter { candidate in
+            // "PID (NAME) STATE PPID ...": the name may hold spaces and parentheses.
+            let stat = procFile(candidate, "stat")
+            guard let close = stat.lastIndex(of: ")") else { return false }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == pid
+        }
+    }
+
+    /// A directory's entry names, read with readdir(3): FileManager's listing
+    /// throws when an entry vanishes while it is read (a thread or process that
+    /// ended), which on a busy machine gave no entry at all.
+    static func entries(of path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// The namespace `kind` (user, pid, ipc, net, mnt) of `pid`, e.g. "pid:[4026531836]"; empty when unreadable.
