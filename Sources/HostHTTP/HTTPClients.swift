@@ -115,7 +115,9 @@ enum TrustRoots {
         defer { closedir(stream) }
         var files: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // NB: read in place; copying `d_name` copies 256 bytes, past a short record
+            // at the end of readdir's buffer (Foundation's Process.run crashes so, swift-corelibs-foundation#5472).
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self))
             guard !name.hasPrefix(".") else { continue }
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var facts = stat()

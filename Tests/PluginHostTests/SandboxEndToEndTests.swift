@@ -381,7 +381,9 @@ struct SandboxEndToEndTests {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // NB: read in place; copying `d_name` copies 256 bytes, past a short record
+            // at the end of readdir's buffer (Foundation's Process.run crashes so, swift-corelibs-foundation#5472).
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!).assumingMemoryBound(to: CChar.self))
             if name != ".", name != ".." { names.append(name) }
         }
         return names

@@ -100,6 +100,14 @@ struct CommandRunner {
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
         deadline: Duration = defaultDeadline
     ) async throws -> Output {
+        try await ChildProcessSlots.withSlot {
+            try await runInSlot(executable, arguments, environment: environment, in: directory, deadline: deadline)
+        }
+    }
+
+    private static func runInSlot(
+        _ executable: URL, _ arguments: [String], environment: [String: String], in directory: URL?, deadline: Duration
+    ) async throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -155,6 +163,14 @@ struct CommandRunner {
             _ = try? await Deadline.race(.seconds(2)) { await done.value }
             throw DeadlineExceeded(
                 command: [executable.path] + arguments, deadline: deadline, stdout: stdout.text, stderr: stderr.text)
+        }
+        // NB: both reads are done: closed now, through their FileHandles
+        // (Process.run closed the write ends the same way, so a second close
+        // is a no-op). Left to deinit, every run kept its pipes, and the suite
+        // reached the descriptor count where Foundation's Process.run crashes
+        // (see ChildProcessSlots).
+        for handle in [out.fileHandleForReading, out.fileHandleForWriting, err.fileHandleForReading, err.fileHandleForWriting] {
+            try? handle.close()
         }
         let elapsed = (exitedAt.withLock { $0 } ?? .now) - launchedAt
         return Output(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text, elapsed: elapsed)

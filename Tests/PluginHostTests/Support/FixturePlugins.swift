@@ -167,6 +167,10 @@ enum FixturePlugins {
     /// test that waited here for clang would stall every other test's
     /// timers and child processes meanwhile, and with them their clocks.
     private static func compile(source: String, defines: [String], to output: URL) async throws {
+        try await ChildProcessSlots.withSlot { try await compileInSlot(source: source, defines: defines, to: output) }
+    }
+
+    private static func compileInSlot(source: String, defines: [String], to output: URL) async throws {
         let (process, errors) = compilation(source: source, defines: defines, to: output)
         let exited = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in exited.continuation.finish() }
@@ -176,6 +180,8 @@ enum FixturePlugins {
             DispatchQueue.global().async { continuation.resume(returning: errors.fileHandleForReading.readAll()) }
         }
         for await _ in exited.stream {}
+        // Closed now, not at deinit: see CommandRunner.run.
+        try? errors.fileHandleForReading.close()
         guard process.terminationStatus == 0 else {
             throw CompileError(message: String(decoding: message, as: UTF8.self))
         }
