@@ -27,7 +27,7 @@ package struct PluginInspection: Sendable, Encodable {
     package let placement: Placement
     /// Whether it would load in a worker.
     package var loadsIsolated: Bool { placement.place == .isolated }
-    /// How the memory budget holds its workers (``WorkerSlots/keepingDescription``):
+    /// How the memory budget holds its workers (`WorkerSlots.keepingDescription`):
     /// by the kernel in a delegated cgroup v2 subtree, or by the host's caps, and why.
     package var memoryBudget = ""
 

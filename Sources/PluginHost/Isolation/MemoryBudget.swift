@@ -2,7 +2,7 @@
 /// (`--memory-budget`, `HOST_MEMORY_BUDGET`).
 ///
 /// Where the system delegates a cgroup v2 subtree, the kernel holds the
-/// run's workers to it together (``CgroupDelegation``, ``RunCgroup``). The
+/// run's workers to it together (`CgroupDelegation`, `RunCgroup`). The
 /// host cannot count on one (a system with cgroup v1, or a v2 tree it may
 /// not write, has none), so the budget is also kept with what every Linux
 /// offers: each worker gets an address-space limit (RLIMIT_AS,

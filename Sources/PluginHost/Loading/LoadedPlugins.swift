@@ -54,7 +54,7 @@ package struct LoadedPlugins: Sendable {
     }
 
     /// Waits for the scans of new files nobody vouched for that run beside
-    /// this run (``background``), which their limit bounds, then reports what
+    /// this run (`background`), which their limit bounds, then reports what
     /// they and the run's workers took (`-v`).
     package func finishBackgroundScans() async {
         if let background {
