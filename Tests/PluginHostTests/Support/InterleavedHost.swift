@@ -39,8 +39,8 @@ final class InterleavedHost: Sendable {
             record.ending.withLock { $0 = (process.terminationStatus, process.terminationReason == .uncaughtSignal) }
             exit.finish()
         }
-        // Process.run closes this process's write end itself; closing it again
-        // could close a descriptor another test's run has just been given.
+        // Process.run closes this process's write end itself (through the
+        // FileHandle; the read end closes with the Pipe once the reader ends).
         try process.run()
         self.pid = process.processIdentifier
         self.exited = exited
