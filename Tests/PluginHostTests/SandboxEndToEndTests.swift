@@ -164,10 +164,12 @@ struct SandboxEndToEndTests {
         }
 
         let waiting = Mutex<Int32?>(nil)
+        let stderr = Mutex("")
         let seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
         do {
             seen = try await Deadline.within(.seconds(120), "the end of the host's stderr") {
                 var text = ""
+                defer { stderr.withLock { [text] in $0 = text } }
                 var seen: (pid: Int32, status: String, limits: String, namespaces: [String])?
                 for await chunk in chunks {
                     text += String(decoding: chunk, as: UTF8.self)
@@ -198,7 +200,7 @@ struct SandboxEndToEndTests {
             throw error
         }
 
-        let worker = try #require(seen, "the worker never said it was waiting")
+        let worker = try #require(seen, "the worker never said it was waiting, or was not found as the host's child; the host said: \(stderr.withLock { $0 })")
         #expect(await LivingProcesses.settle { !LivingProcesses.isAlive(worker.pid) }, LivingProcesses.settleMessage("the worker \(worker.pid) did not end"))
         #expect(worker.status.contains("NoNewPrivs:\t1"))
         if await KernelSandbox.has(.seccomp) {

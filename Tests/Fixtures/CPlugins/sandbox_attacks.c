@@ -97,6 +97,26 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(ATTACK_AWAIT_KILL)
+/* Waits until the worker's main thread, which reads the host's frames, is
+ * blocked in read(3, ...), as its own /proc says ("<nr> 0x3 ..."). Without
+ * a readable /proc it goes on at once; the test then may not see the line. */
+static void await_reader_in_read(void) {
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d 0x3 ", (int)SYS_read);
+    for (int tries = 0; tries < 100000; tries++) {
+        char line[128] = {0};
+        int fd = open("/proc/self/syscall", O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return;
+        ssize_t count = read(fd, line, sizeof line - 1);
+        close(fd);
+        if (count > 0 && strncmp(line, expected, strlen(expected)) == 0) return;
+        struct timespec pause_for = {.tv_sec = 0, .tv_nsec = 1000000};
+        nanosleep(&pause_for, NULL);
+    }
+}
+#endif
+
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open 434
 #endif
@@ -227,12 +247,15 @@ static void attack(char *message, size_t capacity, const char **amount) {
     fixture_outcome(message, capacity, "fork()", child < 0);
     if (child > 0) *amount = "1.00";
 #elif defined(ATTACK_AWAIT_KILL)
+    /* The worker's reading thread must be waiting on the host's pipe before
+     * fd 3 is replaced: had it not read yet, its first read would be the new
+     * pipe's, and the answer below would never come. */
+    await_reader_in_read();
     int never_ends[2];
     if (pipe(never_ends) == 0) dup2(never_ends[0], 3);
-    /* The worker's reading thread is already waiting on the host's pipe:
-     * an answer from the host lets that read return, and the next one
-     * waits on the new fd 3, which never ends. Once the answer is here, the
-     * worker can no longer see the host go; only the kernel can end it. */
+    /* An answer from the host lets the waiting read return, and the next
+     * one waits on the new fd 3, which never ends. Once the answer is here,
+     * the worker can no longer see the host go; only the kernel can end it. */
     fixture_await_answer(host);
     dprintf(2, "worker waiting\n");
     for (;;) pause();
