@@ -2,7 +2,9 @@
 # Builds the DocC documentation of every module with a catalog (Patchbay,
 # PluginHost, PluginSDK, PriceKit) with the toolchain's own `docc`, and
 # fails on any warning: a broken ``Symbol`` link, a missing article, a
-# parameter documented under the wrong name.
+# parameter documented under the wrong name. Then checks that every relative
+# link in the Markdown pages (README.md, docs/, ...) resolves
+# (scripts/check-doc-links.sh).
 #
 # The symbol graphs come from `swift package dump-symbol-graph`, which uses
 # the debug build (building it first if needed); no package plugin is
@@ -44,4 +46,6 @@ for catalog in Sources/*/*.docc; do
     fi
     rm -rf "$only"
 done
-[ "$failures" -eq 0 ] || { echo "build-docs: $failures module(s) have documentation warnings or errors" >&2; exit 1; }
+# Every relative link in the Markdown pages resolves (a file, a heading).
+"$repo/scripts/check-doc-links.sh" || failures=$((failures + 1))
+[ "$failures" -eq 0 ] || { echo "build-docs: $failures check(s) failed: documentation warnings or errors, or broken links" >&2; exit 1; }

@@ -5,12 +5,12 @@ import Synchronization
 import WorkerProtocol
 @testable import PluginHost
 
-// The registry cache's names; renamed, these lines change.
+// The scan cache's names; renamed, these lines change.
 private typealias Cache = ScanCache
 private typealias Codec = ScanCacheCodec
 private typealias Store = ScanCacheStore
 
-/// The registry cache as the host reads it from disk: the file reader
+/// The scan cache as the host reads it from disk: the file reader
 /// (`ScanCacheStore.read`) and the codec under it.
 ///
 /// Input: the cache file's bytes.
@@ -36,7 +36,7 @@ let registryCacheTarget = FuzzTarget("registry-cache", "ScanCacheStore.read and 
     try roundTrips(cache)
 }
 
-/// The registry cache as the host writes it: a cache built from the input
+/// The scan cache as the host writes it: a cache built from the input
 /// (texts, numbers, and file identities through the `stat` initializer) is
 /// encoded and must decode to itself.
 ///

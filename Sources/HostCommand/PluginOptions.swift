@@ -142,7 +142,7 @@ struct PluginOptions: ParsableArguments {
     }
 
     /// Wires the production host and learns what its plugins provide: from
-    /// the registry cache, scanning what changed, or by loading them all
+    /// the scan cache, scanning what changed, or by loading them all
     /// with `--no-cache`. Call `shutdown()` on the result when done.
     /// - Parameters:
     ///   - reportingSandbox: The command shows each plugin's sandbox,

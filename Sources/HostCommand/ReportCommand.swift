@@ -4,7 +4,7 @@ import PluginHost
 /// A command that loads the plugins, prints what it reports about them, and
 /// is done: `list-fetchers`, `list-plugins` and `graph`.
 ///
-/// From a warm registry cache, or loaded in-process without one, it never
+/// From a warm scan cache, or loaded in-process without one, it never
 /// waits, so it finishes on the main thread (``DirectlyRunnableCommand``);
 /// when plugins must be scanned or run in workers, the rest runs as a task,
 /// from what was already read, and stops the workers after printing.

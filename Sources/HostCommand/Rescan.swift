@@ -1,7 +1,7 @@
 import ArgumentParser
 import PluginHost
 
-/// `host rescan`: scan every plugin again and rewrite the registry cache.
+/// `host rescan`: scan every plugin again and rewrite the scan cache.
 struct Rescan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Scan every plugin again, each in a sandboxed worker, and rewrite the plugin registry cache.",

@@ -79,7 +79,7 @@ package struct Host: Sendable {
 
     /// Learns what the plugins provide and wires a registry of their fetchers.
     ///
-    /// With the registry cache (the default), nothing is loaded: the cache
+    /// With the scan cache (the default), nothing is loaded: the cache
     /// says which file provides which symbol, files that are new or changed
     /// since their last scan are scanned in sandboxed workers first, and a
     /// fetch loads only the plugins it needs, each where ``LoadOptions/policy``
@@ -112,7 +112,7 @@ package struct Host: Sendable {
         }
     }
 
-    /// Scans every plugin again and rewrites the registry cache.
+    /// Scans every plugin again and rewrites the scan cache.
     package func rescan(_ options: LoadOptions, cacheHome: String) async -> (LoadedPlugins, RescanReport) {
         await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true)
     }

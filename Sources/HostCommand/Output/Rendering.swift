@@ -9,7 +9,7 @@ import WorkerProtocol
 ///   the table's PLUGIN is `NAME (unvouched, PATH)` for a plugin nobody vouched for
 /// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"error"?,"warnings"?,"sandboxMissing"?}]`,
 ///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `vouchedBy` is `bundled`, `trust-store`,
-///   `allowlist` or `nobody`, `cached` whether the registry cache
+///   `allowlist` or `nobody`, `cached` whether the scan cache
 ///   described the plugin, `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
 ///   plus `"description"`, `"author"`, `"license"` and `"homepage"` when the descriptor sets them
 /// - `fetch`: see ``Rendering/prices(_:as:everySource:)``

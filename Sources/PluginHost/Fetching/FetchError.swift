@@ -14,7 +14,7 @@ package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case pluginFailed(plugin: String, message: String)
         /// The plugin passed a NULL or undersized `pb_fetch_result`.
         case malformedResult(plugin: String)
-        /// The plugin, listed from the registry cache, failed to load for the fetch.
+        /// The plugin, listed from the scan cache, failed to load for the fetch.
         case notLoaded(plugin: String, path: String, PluginLoadError)
         /// The plugin, loaded for the fetch, no longer registers the symbol it was listed with.
         case noLongerRegistered(plugin: String, path: String)

@@ -7,7 +7,7 @@ import WorkerProtocol
 /// this run: the kernel asked now (its Landlock ABI, whether it has seccomp
 /// filters, which namespaces it lets a child make) and the layers
 /// `HOST_SANDBOX_DISABLE` turns off, never what a scan recorded in the
-/// registry cache on another day or with other switches. A worker that then
+/// scan cache on another day or with other switches. A worker that then
 /// gets less than this is still judged by its own report when it loads.
 enum SandboxProbe {
     /// The sandbox a worker would get; waits for the spawn thread, which

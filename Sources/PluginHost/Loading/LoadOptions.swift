@@ -4,14 +4,14 @@ package struct LoadOptions: Sendable {
     package var policy: IsolationPolicy
     /// How workers run: the scanners, and plugins the policy isolates.
     package var isolation: IsolationOptions
-    /// Whether the registry cache is read and written.
+    /// Whether the scan cache is read and written.
     package var cache: ScanCacheUse
     /// The user's ranks (`HOST_RANKS`), over what plugins declare.
     package var ranks: RankOverrides
     /// Told how a scan of plugin files progresses, if one is needed.
     package var progress: ScanProgress.Handler?
     /// The symbols the run is about to fetch, as the user typed them. With
-    /// the registry cache, a listing starts the worker of each one's plugin
+    /// the scan cache, a listing starts the worker of each one's plugin
     /// (when it runs isolated) as soon as it knows which file that is, so
     /// the worker's start overlaps the rest of the listing.
     package var fetching: [String] = []

@@ -11,7 +11,7 @@ package struct LoadedPlugins: Sendable {
     package let registry: FetcherRegistry
     /// The isolated workers serving the fetchers, if loaded with `--isolate`.
     let workers: [WorkerConnection]
-    /// The plugins that load on their first fetch, with the registry cache.
+    /// The plugins that load on their first fetch, with the scan cache.
     var onDemand: OnDemandPlugins?
     /// How to get plugins when none loaded, for an unknown symbol's message.
     var noPluginsFix: String?

@@ -4,7 +4,7 @@ import Synchronization
 /// A plugin file that a listing says provides some symbols, loaded the first
 /// time one of them is fetched, and at most once.
 ///
-/// The listing (the registry cache) only says which file to load. Loading
+/// The listing (the scan cache) only says which file to load. Loading
 /// checks the file as any load does (trust rules, lock digest on the very
 /// descriptor that is loaded) and also that it is still the file the
 /// listing described; one that changed is refused, never loaded on the

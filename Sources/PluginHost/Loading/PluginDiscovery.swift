@@ -166,7 +166,7 @@ package struct PluginDiscovery: Sendable {
     ///
     /// One `stat` per file: its device and inode tell the same file reached
     /// twice (through a symlinked directory, say) apart, and are the start of
-    /// what the registry cache keys on.
+    /// what the scan cache keys on.
     /// - Parameter warn: Receives one line per explicit directory that cannot be read.
     func candidates(warn: (String) -> Void = { _ in }) -> [Candidate] {
         /// A file, as a device and an inode.

@@ -206,7 +206,7 @@ struct PluginFile {
     /// The checks of ``open(_:rules:lock:)`` that depend on where the file
     /// is rather than what it holds: its directory's, and for a symlink its
     /// target directory's, ownership and permissions. A listing from the
-    /// registry cache makes them on every run, since the cache keys on the
+    /// scan cache makes them on every run, since the cache keys on the
     /// file alone.
     /// - Parameter checked: Directories already found fine in this run.
     /// - Parameter isSymbolicLink: What discovery found `path` to be; a plain

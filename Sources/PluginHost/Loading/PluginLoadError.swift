@@ -26,7 +26,7 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         case isolated(WorkerError)
         /// A full sandbox is required, and the worker got less.
         case sandboxRequired(SandboxReport)
-        /// Its scan failed, as the registry cache remembers until the file changes.
+        /// Its scan failed, as the scan cache remembers until the file changes.
         case failedScan(String)
         /// The file changed between the listing that named it and its load.
         case changedSinceListed

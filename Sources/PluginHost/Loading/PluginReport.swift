@@ -43,7 +43,7 @@ package struct PluginReport: Sendable, Equatable, Codable {
     /// Where its code runs when one of its fetchers is used, and why; nil
     /// from a bare loader, which has no say.
     package internal(set) var placement: Placement?
-    /// Whether this report comes from the registry cache rather than from
+    /// Whether this report comes from the scan cache rather than from
     /// loading or scanning the file in this run.
     package internal(set) var cached = false
     /// The first system call its worker's sandbox refused while it loaded,

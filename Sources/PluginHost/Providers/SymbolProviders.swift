@@ -3,7 +3,7 @@ import Patchbay
 /// Registers plugins' fetchers in the registry, a Patchbay container, with
 /// the rank that puts each symbol's providers in the order `fetch` asks
 /// them. The one place that rule lives; every way of learning what plugins
-/// provide (loading in-process or in workers, scanning, the registry cache,
+/// provide (loading in-process or in workers, scanning, the scan cache,
 /// loading on demand) reports here, and every fetch and listing asks the
 /// container it fills.
 ///

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Scans plugin files for the registry cache: each in a sandboxed worker of
+/// Scans plugin files for the scan cache: each in a sandboxed worker of
 /// its own, several at once, so a plugin that crashes or hangs while it
 /// registers costs its own entry and nothing else.
 ///

@@ -1,7 +1,7 @@
 import PluginBoundary
 import WorkerProtocol
 
-/// The registry cache's file format: one line per plugin file, fields
+/// The scan cache's file format: one line per plugin file, fields
 /// separated by tabs, read without a general-purpose decoder.
 ///
 /// Every `host` run with a warm cache reads the whole file, so reading it must

@@ -2,7 +2,7 @@ import PluginBoundary
 
 import Glibc
 
-/// Where the registry cache lives, and how it is read and written so that
+/// Where the scan cache lives, and how it is read and written so that
 /// neither another user nor a crash nor a second host can spoil it.
 ///
 /// - One file per search path: `registry-<digest>.cache` under

@@ -1,4 +1,4 @@
-/// Whether and how a run uses the registry cache.
+/// Whether and how a run uses the scan cache.
 package enum ScanCacheUse: Sendable, Equatable {
     /// Neither read nor write it: load every plugin, as `--no-cache` asks.
     case off

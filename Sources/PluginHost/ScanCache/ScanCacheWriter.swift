@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 
-/// Writes the registry cache as a run's scans finish, one complete file per
+/// Writes the scan cache as a run's scans finish, one complete file per
 /// result (``ScanCacheStore/write(_:)`` renames it into place), so a run
 /// stopped at any moment, by Ctrl-C or a kill, keeps every scan it finished
 /// and the next run scans only the rest.

@@ -20,7 +20,7 @@ package struct HostEnvironment: Sendable {
         case allowURLs = "HOST_ALLOW_URLS"
         /// 1 to run every plugin in a worker, 0 none.
         case isolate = "HOST_ISOLATE"
-        /// 1 to load every plugin without the registry cache.
+        /// 1 to load every plugin without the scan cache.
         case noCache = "HOST_NO_CACHE"
         /// 1 to refuse plugins that cannot get the full sandbox.
         case requireSandbox = "HOST_REQUIRE_SANDBOX"
@@ -30,7 +30,7 @@ package struct HostEnvironment: Sendable {
         case memoryBudget = "HOST_MEMORY_BUDGET"
         /// The user's data directory, for their plugins.
         case xdgDataHome = "XDG_DATA_HOME"
-        /// The user's cache directory, for the registry cache.
+        /// The user's cache directory, for the scan cache.
         case xdgCacheHome = "XDG_CACHE_HOME"
         /// The user's configuration directory, for their trust store.
         case xdgConfigHome = "XDG_CONFIG_HOME"

@@ -13,7 +13,7 @@ package struct HostSettings: Sendable {
     package var allowedURLs: [String] = []
     /// Every plugin in a worker (true), none (false), or as trust says (nil, or `HOST_ISOLATE`).
     package var isolate: Bool?
-    /// Load every plugin without the registry cache (else `HOST_NO_CACHE`).
+    /// Load every plugin without the scan cache (else `HOST_NO_CACHE`).
     package var noCache = false
     /// Refuse plugins that cannot get the full sandbox (else `HOST_REQUIRE_SANDBOX`).
     package var requireSandbox = false

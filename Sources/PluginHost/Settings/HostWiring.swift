@@ -113,12 +113,12 @@ package struct HostWiring: Sendable {
         return try boolean(.requireSandbox) == true ? .variable(.requireSandbox) : nil
     }
 
-    /// `$XDG_CACHE_HOME`, or `$HOME/.cache`: where the registry cache is kept.
+    /// `$XDG_CACHE_HOME`, or `$HOME/.cache`: where the scan cache is kept.
     package func cacheHome() -> String? {
         ScanCacheUse.cacheHome(xdgCacheHome: environment[.xdgCacheHome], home: environment[.home])
     }
 
-    /// Whether the registry cache is used: not when the settings or
+    /// Whether the scan cache is used: not when the settings or
     /// `HOST_NO_CACHE=1` turn it off, nor when there is nowhere to keep it.
     package func cacheUse() throws(HostSettingError) -> ScanCacheUse {
         if settings.noCache { return .off }

@@ -6,7 +6,7 @@
 /// So a stranger that declares the name of a plugin someone vouched for in
 /// this run (bundled, in the trust store, or on the allowlist) is refused
 /// outright, naming both files, in every way the host loads: from the
-/// registry cache, on demand, with `--no-cache`, isolated or in-process.
+/// scan cache, on demand, with `--no-cache`, isolated or in-process.
 /// Vouched plugins may share a name (the user vouched for each file), and
 /// so may strangers, which are always shown with their files.
 ///

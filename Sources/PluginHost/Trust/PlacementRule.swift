@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Where each plugin runs, and who vouched for it: the one rule that
-/// in-process and isolated loading, the registry cache's listings, loads on
+/// in-process and isolated loading, the scan cache's listings, loads on
 /// demand, `inspect` and `trust` all ask.
 ///
 /// By default a plugin runs in-process only when someone the user can
