@@ -30,9 +30,6 @@ final class PluginLoad: Sendable {
         locks = LockFileCache(trust: trust)
     }
 
-    /// Whether any plugin may run in a worker in this run.
-    var mayIsolate: Bool { rule.policy.mayIsolate }
-
     /// Where `candidate` runs, and who vouched for it.
     /// - Parameter notingPins: Whether a lock file that only pins it is
     ///   noted for ``noteLockFilesThatOnlyPin()``: not by a look ahead of the listing.
@@ -100,9 +97,8 @@ final class PluginLoad: Sendable {
 
     /// A scanner of plugin files for the scan cache, its workers started as this run starts them.
     func scanner(progress: ScanProgress.Handler?) -> PluginScanner {
-        var scanner = PluginScanner(services: services, trust: trust, options: isolation)
+        var scanner = PluginScanner(run: self)
         scanner.progress = progress
-        scanner.warnedAboutSandbox = warnedAboutSandbox
         return scanner
     }
 
