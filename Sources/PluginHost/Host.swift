@@ -88,14 +88,27 @@ package struct Host: Sendable {
     /// Problems are logged, one line per file, and never stop the others.
     /// Call ``LoadedPlugins/shutdown()`` when done, to stop any workers.
     package func loadPlugins(_ options: LoadOptions) async -> LoadedPlugins {
+        let run = load(options)
         var loaded =
             switch options.cache {
-            case .use(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: false).0
-            case .rebuild(let cacheHome): await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true).0
-            case .off: await loadEagerly(options)
+            case .use(let cacheHome): await catalog(run, options, cacheHome: cacheHome).load(rebuild: false).0
+            case .rebuild(let cacheHome): await catalog(run, options, cacheHome: cacheHome).load(rebuild: true).0
+            case .off: await loadEagerly(run, ranks: options.ranks)
             }
         loaded.noPluginsFix = noPluginsFix
         return loaded
+    }
+
+    /// This run's load: the one value every load, scan and inspection of
+    /// the run asks where a plugin runs and what pins it.
+    func load(_ options: LoadOptions) -> PluginLoad {
+        PluginLoad(services: services, trust: trust, policy: options.policy, isolation: options.isolation)
+    }
+
+    /// The scan cache's view of this run's plugin files, found now.
+    private func catalog(_ run: PluginLoad, _ options: LoadOptions, cacheHome: String) -> PluginCatalog {
+        PluginCatalog(
+            run: run, candidates: pluginCandidates(), searchPath: discovery.locations.map(\.directory), options: options, cacheHome: cacheHome)
     }
 
     /// ``loadPlugins(_:)`` as far as it goes without a task: the plugins,
@@ -104,9 +117,9 @@ package struct Host: Sendable {
     package func loadPluginsWithoutWaiting(_ options: LoadOptions) -> PreparedLoad {
         switch options.cache {
         case .use(let cacheHome):
-            return PluginCatalog(host: self, options: options, cacheHome: cacheHome).loadWithoutScanning()
+            return catalog(load(options), options, cacheHome: cacheHome).loadWithoutScanning()
         case .off where !options.policy.mayIsolate:
-            return .loaded(loadPlugins(placing: PlacementRule(policy: options.policy, trust: trust), ranks: options.ranks))
+            return .loaded(loadInProcess(load(options), ranks: options.ranks))
         case .off, .rebuild:
             return .needsTask(PendingLoad { await loadPlugins(options) })
         }
@@ -114,30 +127,33 @@ package struct Host: Sendable {
 
     /// Scans every plugin again and rewrites the scan cache.
     package func rescan(_ options: LoadOptions, cacheHome: String) async -> (LoadedPlugins, RescanReport) {
-        await PluginCatalog(host: self, options: options, cacheHome: cacheHome).load(rebuild: true)
+        await catalog(load(options), options, cacheHome: cacheHome).load(rebuild: true)
     }
 
-    /// Loads every plugin in-process; `rule`, when given, says for each
-    /// report where the policy puts it (everything in-process) and who
-    /// vouched. Who vouched is asked either way: it decides which declared
-    /// ranks and API bases are believed.
-    func loadPlugins(placing rule: PlacementRule?, ranks: RankOverrides = RankOverrides()) -> LoadedPlugins {
+    /// Loads every plugin in-process, whatever the policy; the reports
+    /// say where `run`, when given, puts each (everything in-process) and
+    /// who vouched. Who vouched is asked either way: it decides which
+    /// declared ranks and API bases are believed.
+    func loadInProcess(_ run: PluginLoad?, ranks: RankOverrides = RankOverrides()) -> LoadedPlugins {
         let candidates = pluginCandidates()
-        let locks = LockFileCache(trust: trust)
-        let placing = rule ?? PlacementRule(policy: .byTrust, trust: trust)
-        let placements = candidates.map { candidate in
-            placing.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
-        }
+        let load = run ?? PluginLoad(services: services, trust: trust, policy: .byTrust, isolation: IsolationOptions())
+        let placements = candidates.map { load.placement(of: $0) }
         let vouchers = Self.vouchers(candidates, placements)
-        var result = PluginLoader(services: services, trust: trust, voucher: { vouchers[$0] ?? .nobody }).load(candidates.map(\.path))
-        result.reports = zip(result.reports, placements).map { withAllowedURLs($0, placement: rule == nil ? nil : $1) }
+        var result = load.loadInProcess(candidates.map(\.path), vouchers: vouchers)
+        result.reports = zip(result.reports, placements).map { withAllowedURLs($0, placement: run == nil ? nil : $1) }
         result.refuseNameThefts(voucher: { vouchers[$0] ?? .nobody }, services: services)
         return LoadedPlugins(reports: result.reports, registry: FetcherRegistry(result.fetchers, ranks: ranks), workers: [], services: services)
     }
 
+    /// Loads every plugin in-process and reports none's placement: what
+    /// tests of loading alone ask for.
+    func loadPlugins(placing rule: PlacementRule?, ranks: RankOverrides = RankOverrides()) -> LoadedPlugins {
+        loadInProcess(rule.map { PluginLoad(services: services, trust: trust, policy: $0.policy, isolation: IsolationOptions()) }, ranks: ranks)
+    }
+
     /// Who vouched for each file of `candidates`, by their placements.
     static func vouchers(_ candidates: [PluginDiscovery.Candidate], _ placements: [Placement]) -> [String: Placement.Voucher] {
-        Dictionary(zip(candidates.map(\.path), placements.map(\.voucher)), uniquingKeysWith: { first, _ in first })
+        PluginLoad.vouchers(candidates, placements)
     }
 
     /// Loads every plugin in search order, each where the policy puts it;
@@ -145,18 +161,12 @@ package struct Host: Sendable {
     /// whichever way each was loaded. Consecutive files of one mode load
     /// together: workers start at once, and in-process files are all opened
     /// before any registers.
-    private func loadEagerly(_ options: LoadOptions) async -> LoadedPlugins {
+    private func loadEagerly(_ run: PluginLoad, ranks: RankOverrides) async -> LoadedPlugins {
         let candidates = pluginCandidates()
-        let locks = LockFileCache(trust: trust)
-        let rule = PlacementRule(policy: options.policy, trust: trust)
-        let placements = candidates.map { candidate in
-            rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path))
-        }
-        noteLockFilesThatOnlyPin(rule)
+        let placements = candidates.map { run.placement(of: $0) }
+        run.noteLockFilesThatOnlyPin()
         let vouchers = Self.vouchers(candidates, placements)
-        var isolated = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
-        isolated.warnedAboutSandbox = OnceFlag()
-        isolated.voucher = { vouchers[$0] ?? .nobody }
+        let isolated = run.isolatedLoader(vouchers: { vouchers[$0] ?? .nobody })
         var loaded = PluginLoader.Outcome()
         var workers: [WorkerConnection] = []
         var start = 0
@@ -170,7 +180,7 @@ package struct Host: Sendable {
                 result = loaded.0
                 workers += loaded.1
             } else {
-                result = PluginLoader(services: services, trust: trust, voucher: { vouchers[$0] ?? .nobody }).load(files)
+                result = run.loadInProcess(files, vouchers: vouchers)
             }
             loaded.reports += zip(result.reports, placements[start..<end]).map { withAllowedURLs($0, placement: $1) }
             loaded.fetchers += result.fetchers
@@ -178,7 +188,7 @@ package struct Host: Sendable {
         }
         loaded.refuseNameThefts(voucher: { vouchers[$0] ?? .nobody }, services: services)
         return LoadedPlugins(
-            reports: loaded.reports, registry: FetcherRegistry(loaded.fetchers, ranks: options.ranks), workers: workers, services: services)
+            reports: loaded.reports, registry: FetcherRegistry(loaded.fetchers, ranks: ranks), workers: workers, services: services)
     }
 
     /// `report`, recording where it ran, and the URLs its plugin may fetch
@@ -203,14 +213,6 @@ extension Host {
         let candidates = discovery.candidates { services.logger.warning("\($0)") }
         if candidates.isEmpty { warnNoPluginFiles() }
         return candidates
-    }
-
-    /// One line per lock file that pinned a plugin nobody vouched for: it
-    /// once ran them in-process, and now only pins them.
-    func noteLockFilesThatOnlyPin(_ rule: PlacementRule) {
-        for lock in rule.lockFilesThatOnlyPin {
-            services.logger.warning("\(PlacementRule.onlyPinsNotice(lock, naming: names))")
-        }
     }
 
     /// The warning for a search that found nothing.

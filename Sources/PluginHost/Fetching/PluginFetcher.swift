@@ -19,16 +19,24 @@ package struct PluginFetcher: Sendable {
     /// user's overrides, which ``SymbolProviders`` apply.
     package let rank: SourceRank
 
-    /// Where the fetch runs.
+    /// Where the fetch runs, known when the fetcher is made.
     private let backend: Backend
 
     private enum Backend: Sendable {
+        /// The plugin is loaded, in this process or in a worker.
+        case loaded(Runs)
+        /// The plugin is known from a listing and loads on the first fetch,
+        /// where its ``Placement`` puts it; the fetch then calls what it
+        /// registered there directly, never through a second fetcher.
+        case listed(OnDemandPlugins, index: Int)
+    }
+
+    /// Where a loaded plugin's fetcher is called.
+    private enum Runs: Sendable {
         /// The plugin is loaded in this process.
         case inProcess(FetcherRegistrations.Registration, session: PluginSession)
         /// The plugin runs in an isolated worker (`--isolate`).
         case isolated(WorkerConnection)
-        /// The plugin is known from a listing and loads on the first fetch.
-        case listed(OnDemandPlugins, index: Int)
     }
 
     init(
@@ -39,7 +47,7 @@ package struct PluginFetcher: Sendable {
         self.displayName = displayName
         self.rank = rank
         self.plugin = plugin
-        self.backend = .inProcess(registration, session: session)
+        self.backend = .loaded(.inProcess(registration, session: session))
     }
 
     init(symbol: String, displayName: String, rank: SourceRank, plugin: PluginIdentity, worker: WorkerConnection) {
@@ -47,7 +55,7 @@ package struct PluginFetcher: Sendable {
         self.displayName = displayName
         self.rank = rank
         self.plugin = plugin
-        self.backend = .isolated(worker)
+        self.backend = .loaded(.isolated(worker))
     }
 
     init(symbol: String, displayName: String, rank: SourceRank, plugin: PluginIdentity, listedIn listing: OnDemandPlugins, at index: Int) {
@@ -70,16 +78,25 @@ package struct PluginFetcher: Sendable {
     /// - Returns: The plugin's quote, or why there is none.
     package func price(in currency: String, timeout: Duration) async -> Result<Quote, FetchError> {
         switch backend {
-        case .inProcess(let registration, let session):
-            await inTurn(of: session.allowance.turns, timeout: timeout) { timeout in
-                await price(in: currency, timeout: timeout, registration: registration, session: session)
-            }
-        case .isolated(let worker):
-            await inTurn(of: worker.turns, timeout: timeout) { timeout in
-                await price(in: currency, timeout: timeout, worker: worker)
-            }
+        case .loaded(let runs):
+            await price(in: currency, timeout: timeout, on: runs, as: plugin)
         case .listed(let listing, let index):
             await price(in: currency, timeout: timeout, loading: listing.plugin(at: index))
+        }
+    }
+
+    /// Calls the loaded plugin's fetcher where it runs, in one of its
+    /// turns; `plugin` is who answers, as its load saw it.
+    private func price(in currency: String, timeout: Duration, on runs: Runs, as plugin: PluginIdentity) async -> Result<Quote, FetchError> {
+        switch runs {
+        case .inProcess(let registration, let session):
+            await inTurn(of: session.allowance.turns, timeout: timeout, plugin: plugin) { timeout in
+                await price(in: currency, timeout: timeout, registration: registration, session: session, plugin: plugin)
+            }
+        case .isolated(let worker):
+            await inTurn(of: worker.turns, timeout: timeout, plugin: plugin) { timeout in
+                await price(in: currency, timeout: timeout, worker: worker, plugin: plugin)
+            }
         }
     }
 
@@ -87,7 +104,7 @@ package struct PluginFetcher: Sendable {
     /// what is left of `timeout`: the wait counts, so a fetch of many
     /// symbols still ends within the timeout.
     private func inTurn(
-        of turns: FetchTurns, timeout: Duration, _ fetch: (Duration) async -> Result<Quote, FetchError>
+        of turns: FetchTurns, timeout: Duration, plugin: PluginIdentity, _ fetch: (Duration) async -> Result<Quote, FetchError>
     ) async -> Result<Quote, FetchError> {
         // A turn free at once keeps the whole timeout, to the millisecond the user gave.
         if turns.startNow() {
@@ -105,19 +122,19 @@ package struct PluginFetcher: Sendable {
         return await fetch(left)
     }
 
-    /// Loads the plugin, if this run has not yet, and asks the fetcher it
-    /// registered. Loading does not count against `timeout`: a worker's
-    /// load has its own limit.
+    /// Loads the plugin, if this run has not yet, and calls what it
+    /// registered for this symbol where it runs. Loading does not count
+    /// against `timeout`: a worker's load has its own limit.
     private func price(in currency: String, timeout: Duration, loading plugin: OnDemandPlugin) async -> Result<Quote, FetchError> {
         await plugin.withFetchers { loaded in
             switch loaded {
             case .failure(let failure):
                 return .failure(FetchError(symbol: symbol, .notLoaded(plugin: plugin.identity.name, path: plugin.path, failure)))
             case .success(let fetchers):
-                guard let fetcher = fetchers.first(where: { $0.symbol == symbol }) else {
+                guard let registered = fetchers.first(where: { $0.symbol == symbol }), case .loaded(let runs) = registered.backend else {
                     return .failure(FetchError(symbol: symbol, .noLongerRegistered(plugin: plugin.identity.name, path: plugin.path)))
                 }
-                return await fetcher.price(in: currency, timeout: timeout)
+                return await price(in: currency, timeout: timeout, on: runs, as: registered.plugin)
             }
         }
     }
@@ -126,7 +143,7 @@ package struct PluginFetcher: Sendable {
     /// error naming the plugin and the signal or status. The host keeps the
     /// time, as for a plugin in this process: at `timeout` it stops waiting,
     /// and a later answer is ignored.
-    private func price(in currency: String, timeout: Duration, worker: WorkerConnection) async -> Result<Quote, FetchError> {
+    private func price(in currency: String, timeout: Duration, worker: WorkerConnection, plugin: PluginIdentity) async -> Result<Quote, FetchError> {
         let request = PluginOutputRules.Request(symbol: symbol, currency: currency, plugin: plugin)
         switch await worker.fetch(symbol: symbol, currency: currency, timeout: timeout) {
         case .failure(let failure):
@@ -152,7 +169,7 @@ package struct PluginFetcher: Sendable {
     /// Calls the plugin's `fetch` on a thread of its own and waits, at most
     /// `timeout`, for its completion.
     private func price(
-        in currency: String, timeout: Duration, registration: FetcherRegistrations.Registration, session: PluginSession
+        in currency: String, timeout: Duration, registration: FetcherRegistrations.Registration, session: PluginSession, plugin: PluginIdentity
     ) async -> Result<Quote, FetchError> {
         let pending = Self.pending
         let request = PluginOutputRules.Request(symbol: symbol, currency: currency, plugin: plugin)

@@ -13,15 +13,12 @@ extension Host {
     ///     to report the file's mode.
     /// - Returns: The verdicts and what the plugin registered.
     package func inspect(_ path: String, isolation: IsolationOptions, policy: IsolationPolicy) async -> PluginInspection {
-        let locks = LockFileCache(trust: trust)
-        let rule = PlacementRule(policy: policy, trust: trust)
-        let placement = rule.placement(of: path, origin: PluginDiscovery.origin(ofFile: path), lock: locks.lock(for: path))
-        noteLockFilesThatOnlyPin(rule)
+        let run = PluginLoad(services: services, trust: trust, policy: policy, isolation: isolation)
+        let placement = run.rule.placement(of: path, origin: PluginDiscovery.origin(ofFile: path), lock: run.locks.lock(for: path))
+        run.noteLockFilesThatOnlyPin()
         let voucher = placement.voucher
-        let (checks, lock) = FileInspection(rules: trust.rules, locks: locks, names: services.names).run(path)
-        var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
-        loader.voucher = { _ in voucher }
-        let (result, workers) = await loader.load([path])
+        let (checks, lock) = FileInspection(rules: trust.rules, locks: run.locks, names: services.names).run(path)
+        let (result, workers) = await run.isolatedLoader(vouchers: { _ in voucher }).load([path])
         for worker in workers {
             await worker.shutdown()
         }

@@ -59,10 +59,10 @@ struct IsolatedPluginLoader: Sendable {
     /// a listing described. Logs nothing: the caller reports the outcome.
     /// - Returns: The outcome, the worker's sandbox, and the worker when the
     ///   plugin loaded (the caller shuts it down).
-    func loadOne(_ path: String, expecting identity: FileIdentity?) async -> (
+    func loadOne(_ path: String, locks: LockFileCache, expecting identity: FileIdentity?) async -> (
         Result<(PluginReport, [PluginFetcher]), PluginLoadError>, SandboxReport, WorkerConnection?
     ) {
-        await finish(path, started: await start(path, locks: LockFileCache(trust: trust), expecting: identity))
+        await finish(path, started: await start(path, locks: locks, expecting: identity))
     }
 
     /// Has a started worker load its plugin; shuts the worker down unless the plugin loaded.

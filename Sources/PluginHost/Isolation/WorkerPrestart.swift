@@ -17,11 +17,11 @@ final class WorkerPrestart: Sendable {
     private let services: HostServices
 
     /// Starts the worker for `path`, expected to be the file `identity`
-    /// describes, on the spawn thread; returns at once.
-    init(path: String, identity: FileIdentity, loader: IsolatedPluginLoader) {
+    /// describes and checked against `locks`, on the spawn thread; returns at once.
+    init(path: String, identity: FileIdentity, locks: LockFileCache, loader: IsolatedPluginLoader) {
         self.path = path
         services = loader.services
-        started = Mutex(Task { await loader.start(path, locks: LockFileCache(trust: loader.trust), expecting: identity) })
+        started = Mutex(Task { await loader.start(path, locks: locks, expecting: identity) })
         services.logger.debug("\(path): worker started while the listing is composed")
     }
 

@@ -17,10 +17,8 @@ final class OnDemandPlugin: Sendable {
     /// Where its code runs.
     let placement: Placement
     private let fileIdentity: FileIdentity?
-    private let services: HostServices
-    private let trust: PluginTrust
-    private let isolation: IsolationOptions
-    private let warnedAboutSandbox: OnceFlag
+    /// The run's load, which loads it where ``placement`` says.
+    private let run: PluginLoad
     /// Its worker, when the listing started one for the fetch (``WorkerPrestart``).
     private let prestart: WorkerPrestart?
 
@@ -33,18 +31,12 @@ final class OnDemandPlugin: Sendable {
 
     private let state = Mutex(State())
 
-    init(
-        path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, services: HostServices, trust: PluginTrust,
-        isolation: IsolationOptions, warnedAboutSandbox: OnceFlag, prestart: WorkerPrestart? = nil
-    ) {
+    init(path: String, identity: PluginIdentity, placement: Placement, fileIdentity: FileIdentity?, run: PluginLoad, prestart: WorkerPrestart? = nil) {
         self.path = path
         self.identity = identity
         self.placement = placement
         self.fileIdentity = fileIdentity
-        self.services = services
-        self.trust = trust
-        self.isolation = isolation
-        self.warnedAboutSandbox = warnedAboutSandbox
+        self.run = run
         self.prestart = prestart
     }
 
@@ -78,7 +70,7 @@ final class OnDemandPlugin: Sendable {
     }
 
     /// The program's names for its settings, for the fixes a failed load suggests.
-    var names: SettingNames { services.names }
+    var names: SettingNames { run.services.names }
 
     /// Whether it runs in a worker started by this run.
     var hasWorker: Bool { state.withLock { $0.worker != nil } }
@@ -90,36 +82,9 @@ final class OnDemandPlugin: Sendable {
 
     private func load() async -> Result<[PluginFetcher], PluginLoadError> {
         let started = ContinuousClock.now
-        defer { services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
-        switch placement.place {
-        case .isolated:
-            let voucher = placement.voucher
-            var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
-            loader.warnedAboutSandbox = warnedAboutSandbox
-            loader.voucher = { _ in voucher }
-            loader.takesSlots = true
-            let (outcome, _, worker) =
-                if let started = prestart?.take() {
-                    await loader.finish(path, started: await started.value)
-                } else {
-                    await loader.loadOne(path, expecting: fileIdentity)
-                }
-            state.withLock { $0.worker = worker }
-            return outcome.map(\.1)
-        case .inProcess:
-            let voucher = placement.voucher
-            let loader = PluginLoader(services: services, trust: trust, voucher: { _ in voucher })
-            let (path, fileIdentity) = (path, fileIdentity)
-            // dlopen runs the plugin's constructors, which may block: never on a thread the host needs.
-            return await withCheckedContinuation { continuation in
-                do throws(SystemError) {
-                    try PluginCallThread.start {
-                        continuation.resume(returning: loader.loadOne(path, expecting: fileIdentity).map(\.1))
-                    }
-                } catch {
-                    continuation.resume(returning: .failure(PluginLoadError(.notStarted(error))))
-                }
-            }
-        }
+        defer { run.services.logger.debug("\(path): loaded \(placement.place.rawValue) on demand in \((ContinuousClock.now - started).humanReadable)") }
+        let loaded = await run.load(path, placement: placement, expecting: fileIdentity, started: prestart?.take())
+        if let worker = loaded.worker { state.withLock { $0.worker = worker } }
+        return loaded.outcome.map(\.1)
     }
 }

@@ -17,24 +17,16 @@ final class OnDemandPlugins: Sendable {
     }
 
     private let plugins: [Plugin]
-    private let services: HostServices
-    private let trust: PluginTrust
-    private let isolation: IsolationOptions
-    private let warnedAboutSandbox: OnceFlag
+    /// The run's load, which loads each where its placement says.
+    private let run: PluginLoad
     /// Workers the listing started for a fetch, by plugin path (``WorkerPrestart``).
     let prestarts: [String: WorkerPrestart]
     private let made = Mutex<[Int: OnDemandPlugin]>([:])
 
     /// The plugins of a listing, in its order.
-    init(
-        _ plugins: [Plugin], services: HostServices, trust: PluginTrust, isolation: IsolationOptions, warnedAboutSandbox: OnceFlag,
-        prestarts: [String: WorkerPrestart] = [:]
-    ) {
+    init(_ plugins: [Plugin], run: PluginLoad, prestarts: [String: WorkerPrestart] = [:]) {
         self.plugins = plugins
-        self.services = services
-        self.trust = trust
-        self.isolation = isolation
-        self.warnedAboutSandbox = warnedAboutSandbox
+        self.run = run
         self.prestarts = prestarts
     }
 
@@ -44,8 +36,8 @@ final class OnDemandPlugins: Sendable {
             if let plugin = made[index] { return plugin }
             let listed = plugins[index]
             let plugin = OnDemandPlugin(
-                path: listed.path, identity: listed.identity, placement: listed.placement, fileIdentity: listed.fileIdentity, services: services,
-                trust: trust, isolation: isolation, warnedAboutSandbox: warnedAboutSandbox, prestart: prestarts[listed.path])
+                path: listed.path, identity: listed.identity, placement: listed.placement, fileIdentity: listed.fileIdentity, run: run,
+                prestart: prestarts[listed.path])
             made[index] = plugin
             return plugin
         }

@@ -43,13 +43,17 @@ package struct PluginLoader: Sendable {
     /// - Parameter files: Paths of candidate plugin files.
     /// - Returns: A report per file and the fetchers that registered.
     package func load(_ files: [String]) -> Outcome {
+        load(files, locks: LockFileCache(trust: trust))
+    }
+
+    /// Loads `files` in order, each checked against `locks`, the run's lock files.
+    func load(_ files: [String], locks: LockFileCache) -> Outcome {
         // Every dlopen of a Swift library empties the Swift runtime's
         // protocol-conformance cache, and refilling it scans every
         // conformance in the process. So all files are opened first and
         // registered after: the work of registering refills the cache once
         // rather than once per plugin. The order of registration, and so
         // which plugin wins a symbol, is still the order of `files`.
-        let locks = LockFileCache(trust: trust)
         let clock = ContinuousClock()
         let opened = files.map { path in
             let started = clock.now
@@ -84,9 +88,9 @@ package struct PluginLoader: Sendable {
 
     /// Opens, checks and loads one file, checking first that it is still the
     /// file a listing described. Logs nothing: the caller reports the outcome.
-    func loadOne(_ path: String, expecting identity: FileIdentity?) -> Result<(PluginReport, [PluginFetcher]), PluginLoadError> {
+    func loadOne(_ path: String, locks: LockFileCache, expecting identity: FileIdentity?) -> Result<(PluginReport, [PluginFetcher]), PluginLoadError> {
         Result { () throws(PluginLoadError) in
-            try load(path, from: PluginFile.open(path, rules: trust.rules, lock: LockFileCache(trust: trust).lock(for: path), expecting: identity))
+            try load(path, from: PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path), expecting: identity))
         }
     }
 

@@ -11,9 +11,13 @@ import WorkerProtocol
 /// A listing builds nothing per plugin beyond its row: no loader, no
 /// fetcher, no container registration (see ``FetcherRegistry``).
 struct PluginCatalog: Sendable {
-    /// The host whose plugins are described.
-    let host: Host
-    /// Where plugins run, and how workers run.
+    /// This run's load: where plugins run, their locks, and how workers run.
+    let run: PluginLoad
+    /// The plugin files found, in search order.
+    let candidates: [PluginDiscovery.Candidate]
+    /// The directories searched, which the cache file records.
+    let searchPath: [String]
+    /// What the run fetches, and how long its scans may take.
     let options: LoadOptions
     /// Where the cache file lives: `cacheHome`/patchbay.
     let cacheHome: String
@@ -35,8 +39,8 @@ struct PluginCatalog: Sendable {
         return .loaded(finish(plan, scanned: [], writer: nil).0)
     }
 
-    private var services: HostServices { host.services }
-    private var trust: PluginTrust { host.trust }
+    private var services: HostServices { run.services }
+    private var trust: PluginTrust { run.trust }
 
     /// Scans what the plan says needs it, then lists.
     ///
@@ -50,9 +54,7 @@ struct PluginCatalog: Sendable {
             // Tried on the spawn thread now, so that listing (on this task) finds the answer waiting.
             _ = await SandboxProbe.report(skipping: options.isolation.skippedSandboxLayers)
         }
-        var scanner = PluginScanner(services: services, trust: trust, options: options.isolation)
-        scanner.progress = options.progress
-        scanner.warnedAboutSandbox = plan.warnedAboutSandbox
+        let scanner = run.scanner(progress: options.progress)
         let writer = writer(for: plan)
         // Where each file to scan is among the plan's items, and whether someone vouched for it.
         let toScan = plan.items.indices.compactMap { index -> (item: Int, candidate: PluginDiscovery.Candidate, vouched: Bool)? in
@@ -68,14 +70,14 @@ struct PluginCatalog: Sendable {
                 if case .scanned(let entry) = outcome { writer.record(entry, at: items[index]) }
             }
         }
-        for (file, outcome) in zip(vouched, await scanner.scan(vouched.map(\.candidate), locks: plan.locks, finished: record(vouched))) {
+        for (file, outcome) in zip(vouched, await scanner.scan(vouched.map(\.candidate), locks: run.locks, finished: record(vouched))) {
             outcomes[position[file.item]!] = outcome
         }
         let time = options.strangerScanTime ?? options.isolation.loadTimeout
         if !rebuild, !strangers.isEmpty, knowsEverySymbolFetched(plan, scanned: outcomes) {
             var (loaded, report) = finish(plan, scanned: outcomes, writer: writer)
             let deadline = ContinuousClock.now + time
-            let (scanner, locks, logger, names) = (scanner, plan.locks, services.logger, services.names)
+            let (scanner, locks, logger, names) = (scanner, run.locks, services.logger, services.names)
             let finished = record(strangers)
             let holders = loaded.reports.compactMap { report -> NameClaims.Claim? in
                 guard report.status == .loaded, let voucher = report.placement?.voucher, voucher != .nobody else { return nil }
@@ -91,7 +93,7 @@ struct PluginCatalog: Sendable {
         }
         // Waited on: bounded by the load timeout, never by a fetch's --timeout, which would leave its own symbols unknown.
         let limit = rebuild ? ScanLimit.none : ScanLimit(startBy: ContinuousClock.now + options.isolation.loadTimeout)
-        let scanned = await scanner.scan(strangers.map(\.candidate), locks: plan.locks, limit: limit, finished: record(strangers))
+        let scanned = await scanner.scan(strangers.map(\.candidate), locks: run.locks, limit: limit, finished: record(strangers))
         for (file, outcome) in zip(strangers, scanned) {
             outcomes[position[file.item]!] = outcome
         }
@@ -148,7 +150,7 @@ struct PluginCatalog: Sendable {
             guard case .cached(_, let index) = item else { return nil }
             return ScanCacheWriter.Slot(entry: previous[index], line: index < lines.count ? lines[index] : nil)
         }
-        return ScanCacheWriter(store: plan.store, searchPath: host.discovery.locations.map(\.directory), slots: slots, logger: services.logger)
+        return ScanCacheWriter(store: plan.store, searchPath: searchPath, slots: slots, logger: services.logger)
     }
 
     /// One plugin file as this run's plan knows it.
@@ -183,9 +185,6 @@ struct PluginCatalog: Sendable {
         /// Why the cache file there was not used, when it was refused: said
         /// once, when the plan is carried out.
         let refusal: ScanCacheStore.ReadError?
-        let locks: LockFileCache
-        /// Set by the first worker of the run, scanning or loading, whose sandbox is partial: one warning per run.
-        let warnedAboutSandbox = OnceFlag()
         var items: [Item]
         var needingScan: [PluginDiscovery.Candidate] {
             items.compactMap { if case .needsScan(let candidate, _) = $0 { candidate } else { nil } }
@@ -193,10 +192,9 @@ struct PluginCatalog: Sendable {
     }
 
     private func plan(rebuild: Bool) -> Plan {
-        let candidates = host.pluginCandidates()
         // Not keyed by the configuration: a plugin registers the same fetchers whatever API it is pointed at,
         // and switching --api-base-url must not rescan every plugin.
-        let store = ScanCacheStore(cacheHome: cacheHome, searchPath: host.discovery.locations.map(\.directory))
+        let store = ScanCacheStore(cacheHome: cacheHome, searchPath: searchPath)
         var previous: ScanCache?
         var refusal: ScanCacheStore.ReadError?
         if !rebuild {
@@ -207,9 +205,8 @@ struct PluginCatalog: Sendable {
             }
         }
         let entries = EntryIndex(previous?.entries ?? [])
-        let locks = LockFileCache(trust: trust)
+        let locks = run.locks
         var startsWorkers = false
-        let rule = PlacementRule(policy: options.policy, trust: trust)
         let items = candidates.map { candidate -> Item in
             if let identity = candidate.identity, let index = entries.index(of: candidate.path), entries.entries[index].identity == identity {
                 // A lock file or a vouch that appeared since the scan needs the digest the scan did not take.
@@ -224,13 +221,13 @@ struct PluginCatalog: Sendable {
                     startsWorkers = true
                     _ = WorkerSpawnThread.shared.run { _ = WorkerNamespaces.shared.plan() }
                 }
-                let vouched = rule.placement(of: candidate.path, origin: candidate.origin, lock: locks.lock(for: candidate.path)).voucher != .nobody
+                let vouched = run.placement(of: candidate, notingPins: false).voucher != .nobody
                 return .needsScan(candidate, vouched: vouched)
             } catch {
                 return .refused(candidate, error)
             }
         }
-        return Plan(store: store, previous: previous, refusal: refusal, locks: locks, items: items)
+        return Plan(store: store, previous: previous, refusal: refusal, items: items)
     }
 
     /// Lists the plan's files: `scanned` has one outcome per file to scan,
@@ -266,7 +263,7 @@ struct PluginCatalog: Sendable {
         }
 
         // Before the cache is written and the listing composed: the workers' start overlaps both.
-        let prestarts = prestart(items, entries: entries, locks: plan.locks)
+        let prestarts = prestart(items, entries: entries)
 
         // Each scan was written as it finished; this writes what the cache dropped or refused too.
         let writeError = unchanged ? nil : (writer ?? self.writer(for: plan)).write()
@@ -274,7 +271,7 @@ struct PluginCatalog: Sendable {
         services.logger.debug(
             "plugin cache \(plan.store.path): \(items.count - scannedEntries.count) files described by it, \(scannedEntries.count) scanned")
 
-        let loaded = compose(items, entries: entries, locks: plan.locks, warned: plan.warnedAboutSandbox, prestarts: prestarts)
+        let loaded = compose(items, entries: entries, prestarts: prestarts)
         let report = RescanReport(
             cachePath: plan.store.path, scanned: scannedEntries.count, loaded: scannedEntries.count { $0.status == .loaded }, writeError: writeError)
         return (loaded, report)
@@ -285,7 +282,7 @@ struct PluginCatalog: Sendable {
     /// order would. The host's checks that depend on more than the file
     /// (its directory, the lock file) are made again here.
     private func compose(
-        _ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache, warned: OnceFlag, prestarts: [String: WorkerPrestart]
+        _ items: [Listed], entries: [ScanCache.Entry], prestarts: [String: WorkerPrestart]
     ) -> LoadedPlugins {
         var result = PluginLoader.Outcome()
         result.reports.reserveCapacity(items.count)
@@ -295,14 +292,14 @@ struct PluginCatalog: Sendable {
         var vouchers: [String: Placement.Voucher] = [:]
         var checkedDirectories = Set<String>()
         let allowedURLs = services.allowedURLs
-        let rule = PlacementRule(policy: options.policy, trust: trust)
+        let rule = run.rule
         // This run's sandbox, not the one a scan recorded: judged once, when
         // the first isolated plugin is listed, if the run shows or requires it.
         var sandboxNow: SandboxReport?
         for item in items {
             let candidate = item.candidate
             // Once per plugin: with a trust store, each look resolves the plugin's directory.
-            let lock = locks.lock(for: candidate.path)
+            let lock = run.locks.lock(for: candidate.path)
             var outcome: Result<PluginReport, PluginLoadError>
             var entry: Int?
             var scanned = false
@@ -347,15 +344,14 @@ struct PluginCatalog: Sendable {
                 result.reports[index].allowedURLs = allowedURLs
             }
         }
-        host.noteLockFilesThatOnlyPin(rule)
+        run.noteLockFilesThatOnlyPin()
         let thefts = result.refuseNameThefts(voucher: { vouchers[$0] ?? .nobody }, services: services)
         if !thefts.isEmpty {
             let kept = rows.indices.filter { !thefts.contains(rows[$0].plugin.path) }
             rows = kept.map { rows[$0] }
             providers = kept.map { providers[$0] }
         }
-        let onDemand = OnDemandPlugins(
-            plugins, services: services, trust: trust, isolation: options.isolation, warnedAboutSandbox: warned, prestarts: prestarts)
+        let onDemand = OnDemandPlugins(plugins, run: run, prestarts: prestarts)
         var loaded = LoadedPlugins(
             reports: result.reports, registry: FetcherRegistry(rows, providedBy: onDemand, plugins: providers, ranks: options.ranks), workers: [], onDemand: onDemand,
             services: services)
@@ -370,7 +366,7 @@ struct PluginCatalog: Sendable {
     /// refuse the file (its directory, its lock), or the fetch ask another
     /// source; the worker is then stopped unused at shutdown, having loaded
     /// nothing.
-    private func prestart(_ items: [Listed], entries: [ScanCache.Entry], locks: LockFileCache) -> [String: WorkerPrestart] {
+    private func prestart(_ items: [Listed], entries: [ScanCache.Entry]) -> [String: WorkerPrestart] {
         guard !options.fetching.isEmpty, options.policy.mayIsolate else { return [:] }
         let symbols = Set(options.fetching.map(FetcherSymbol.normalized))
         var providers: [String: [(candidate: PluginDiscovery.Candidate, entry: Int)]] = [:]
@@ -381,15 +377,10 @@ struct PluginCatalog: Sendable {
             }
         }
         var prestarts: [String: WorkerPrestart] = [:]
-        let rule = PlacementRule(policy: options.policy, trust: trust)
         for case let only? in providers.values.map({ $0.count == 1 ? $0[0] : nil }) where prestarts[only.candidate.path] == nil {
-            let path = only.candidate.path
-            guard rule.placement(of: path, origin: only.candidate.origin, lock: locks.lock(for: path)).place == .isolated else { continue }
-            var loader = IsolatedPluginLoader(services: services, trust: trust, options: options.isolation)
-            let voucher = rule.placement(of: path, origin: only.candidate.origin, lock: locks.lock(for: path)).voucher
-            loader.voucher = { _ in voucher }
-            loader.takesSlots = true
-            prestarts[path] = WorkerPrestart(path: path, identity: entries[only.entry].identity, loader: loader)
+            let placement = run.placement(of: only.candidate, notingPins: false)
+            guard placement.place == .isolated else { continue }
+            prestarts[only.candidate.path] = run.prestart(only.candidate, identity: entries[only.entry].identity, placement: placement)
         }
         return prestarts
     }

@@ -9,15 +9,12 @@ import Glibc
 /// two of them register is decided later, from the entries in search order,
 /// exactly as loading in that order would decide it.
 struct PluginScanner: Sendable {
-    let services: HostServices
-    let trust: PluginTrust
-    let options: IsolationOptions
+    /// The run's load, whose workers' settings each scan's worker takes.
+    let run: PluginLoad
     /// How many workers run at once.
     let parallelism: Int
     /// Told as each scan starts, and when the last ends.
     var progress: ScanProgress.Handler?
-    /// Set once a partial sandbox was reported, shared with the rest of the run.
-    var warnedAboutSandbox = OnceFlag()
 
     /// What scanning one file found.
     enum Outcome: Sendable {
@@ -34,10 +31,8 @@ struct PluginScanner: Sendable {
 
     /// Creates a scanner running at most `parallelism` workers at once; by
     /// default one per online core.
-    init(services: HostServices, trust: PluginTrust, options: IsolationOptions, parallelism: Int? = nil) {
-        self.services = services
-        self.trust = trust
-        self.options = options
+    init(run: PluginLoad, parallelism: Int? = nil) {
+        self.run = run
         self.parallelism = max(1, parallelism ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 
@@ -55,10 +50,7 @@ struct PluginScanner: Sendable {
         _ candidates: [PluginDiscovery.Candidate], locks: LockFileCache, limit: ScanLimit = .none,
         finished: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in }
     ) async -> [Outcome?] {
-        var configured = IsolatedPluginLoader(services: services, trust: trust, options: options)
-        configured.warnedAboutSandbox = warnedAboutSandbox
-        configured.takesSlots = true
-        let loader = configured
+        let loader = run.isolatedLoader(vouchers: { _ in .nobody }, takesSlots: true)
         var outcomes = [Outcome?](repeating: nil, count: candidates.count)
         enum Step: Sendable {
             case scanned(Int, Outcome?, WorkerConnection?)
@@ -150,7 +142,7 @@ struct PluginScanner: Sendable {
             entry.version = failure.version
             entry.abiVersion = failure.metadata?.abiVersion
             entry.metadata = failure.metadata
-            entry.error = failure.message(naming: services.names)
+            entry.error = failure.message(naming: run.services.names)
         }
         return (.scanned(entry), worker)
     }

@@ -126,7 +126,7 @@ extension Host {
         } catch {
             return .refused(error.message(naming: names))
         }
-        let (outcome, _, worker) = await loader.loadOne(file, expecting: identity)
+        let (outcome, _, worker) = await loader.loadOne(file, locks: LockFileCache(trust: checking), expecting: identity)
         await worker?.shutdown()
         switch outcome {
         case .success: return .passed(sha256)

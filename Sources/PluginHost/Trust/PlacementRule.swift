@@ -33,14 +33,17 @@ final class PlacementRule: Sendable {
     ///   - path: The file as found.
     ///   - origin: Which place of the search path it was found in.
     ///   - lock: What its digest must match (``LockFileCache/lock(for:)``).
-    func placement(of path: String, origin: PluginDiscovery.Origin, lock: ApplicableLock) -> Placement {
+    ///   - notingPins: Whether a lock file that only pins it is noted for
+    ///     ``lockFilesThatOnlyPin``; a look ahead of the listing notes none,
+    ///     so that the listing names them in its own order.
+    func placement(of path: String, origin: PluginDiscovery.Origin, lock: ApplicableLock, notingPins: Bool = true) -> Placement {
         let (voucher, reason) = voucher(of: path, origin: origin, lock: lock)
         switch policy {
         case .everything(let setting): return Placement(.isolated, because: setting, vouchedBy: voucher)
         case .nothing(let setting): return Placement(.inProcess, because: setting, vouchedBy: voucher)
         case .byTrust:
             // Not ./plugins: whoever handed over the folder wrote its lock, and the user needs no nudge to vouch for it.
-            if voucher == .nobody, origin != .workingDirectory, trust.allowlist == .perDirectory, let pinning = lock.listing(path) {
+            if notingPins, voucher == .nobody, origin != .workingDirectory, trust.allowlist == .perDirectory, let pinning = lock.listing(path) {
                 onlyPinning.withLock { if !$0.contains(pinning.path) { $0.append(pinning.path) } }
             }
             return Placement(voucher == .nobody ? .isolated : .inProcess, because: reason, vouchedBy: voucher)
