@@ -132,15 +132,17 @@ struct StrangerScansEndToEndTests {
         let work = plugins.deletingLastPathComponent()
 
         let output = try await CommandRunner.host(
-            ["fetch", "ETH", "--no-cache", "--load-timeout", "2", "--api-base-url", HostFixtures.coinbase], in: work)
+            ["fetch", "ETH", "--no-cache", "--load-timeout", "10", "--api-base-url", HostFixtures.coinbase], in: work)
 
         #expect(output.status == 0)
         #expect(output.stdout == "SYMBOL  CURRENCY  AMOUNT                      PLUGIN\n\(HostFixtures.ethRow)\n")
         #expect(output.stderrLines == (1...6).map {
-            "host: warning: skipping \(plugins.path)/hang-\($0).so: the plugin did not finish loading within 2 s, so its isolated worker was stopped; raise --load-timeout if it is only slow, or remove it from the plugins directory or ask its author for a fix"
+            "host: warning: skipping \(plugins.path)/hang-\($0).so: the plugin did not finish loading within 10 s, so its isolated worker was stopped; raise --load-timeout if it is only slow, or remove it from the plugins directory or ask its author for a fix"
         })
-        // A clock, because the contract is one: one after another, the six would take 12 s.
-        #expect(output.elapsed < .seconds(12))
+        // A clock, because the contract is one; not a judge of speed: one after
+        // another, the six cannot take less than 60 s, and at once they take
+        // 10 s and whatever the machine's load adds.
+        #expect(output.elapsed < .seconds(60))
     }
 
     @Test("A bad memory budget is one line and exit 64", arguments: [
