@@ -97,26 +97,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(ATTACK_AWAIT_KILL)
-/* Waits until the worker's main thread, which reads the host's frames, is
- * blocked in read(3, ...), as its own /proc says ("<nr> 0x3 ..."). Without
- * a readable /proc it goes on at once; the test then may not see the line. */
-static void await_reader_in_read(void) {
-    char expected[32];
-    snprintf(expected, sizeof expected, "%d 0x3 ", (int)SYS_read);
-    for (int tries = 0; tries < 100000; tries++) {
-        char line[128] = {0};
-        int fd = open("/proc/self/syscall", O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return;
-        ssize_t count = read(fd, line, sizeof line - 1);
-        close(fd);
-        if (count > 0 && strncmp(line, expected, strlen(expected)) == 0) return;
-        struct timespec pause_for = {.tv_sec = 0, .tv_nsec = 1000000};
-        nanosleep(&pause_for, NULL);
-    }
-}
-#endif
-
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open 434
 #endif
@@ -250,7 +230,7 @@ static void attack(char *message, size_t capacity, const char **amount) {
     /* The worker's reading thread must be waiting on the host's pipe before
      * fd 3 is replaced: had it not read yet, its first read would be the new
      * pipe's, and the answer below would never come. */
-    await_reader_in_read();
+    fixture_await_reader();
     int never_ends[2];
     if (pipe(never_ends) == 0) dup2(never_ends[0], 3);
     /* An answer from the host lets the waiting read return, and the next

@@ -162,6 +162,7 @@ static void probe(const char *symbol, char *message, size_t capacity) {
         fixture_outcome(message, capacity, "ioctl(1, FIONREAD)", ioctl(1, FIONREAD, &waiting) != 0);
     } else if (strcmp(symbol, "IGNORETERM") == 0) {
         signal(SIGTERM, SIG_IGN);
+        fixture_await_reader();
         int never_ends[2];
         if (pipe(never_ends) == 0) dup2(never_ends[0], 3);
         /* As the AWAIT attack: once the host's answer is here, the worker
