@@ -92,10 +92,16 @@ struct AsyncSlotsTests {
         let slots = AsyncSlots(capacity: capacity)
         let record = Record()
         let (tasks, rounds) = (8, 500)
+        // On two threads of their own, which race as the pool's would: on
+        // the cooperative pool, which the rest of the suite keeps busy,
+        // these 4,000 rounds (0.1 s alone) once outlasted 120 s. A lost
+        // wake-up hangs them anywhere.
+        let executors = [ThreadExecutor(), ThreadExecutor()]
+        defer { for executor in executors { executor.stop() } }
         try await Deadline.within(.seconds(120), "\(tasks) tasks of \(rounds) rounds") {
             await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<tasks {
-                    group.addTask {
+                for task in 0..<tasks {
+                    group.addTask(executorPreference: executors[task % executors.count]) {
                         for _ in 0..<rounds {
                             await slots.acquire()
                             record.holders.withLock { holders in
