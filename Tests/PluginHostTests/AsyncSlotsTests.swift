@@ -16,11 +16,15 @@ struct AsyncSlotsTests {
     }
 
     /// Waits until `count` callers wait for a place: a signal from the
-    /// slots themselves, polled between yields, never a sleep. The limit
-    /// is a hang guard.
-    static func waiters(_ count: Int, in slots: AsyncSlots) async throws {
+    /// slots themselves, polled between yields on `executor`, never a
+    /// sleep. The limit is a hang guard.
+    static func waiters(_ count: Int, in slots: AsyncSlots, polledOn executor: ThreadExecutor) async throws {
         try await Deadline.within(.seconds(30), "\(count) waiters") {
-            while slots.waitingCount < count { await Task.yield() }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask(executorPreference: executor) {
+                    while slots.waitingCount < count, !Task.isCancelled { await Task.yield() }
+                }
+            }
         }
     }
 
@@ -36,16 +40,19 @@ struct AsyncSlotsTests {
     func firstComeFirstServed() async throws {
         let slots = AsyncSlots(capacity: 1)
         let record = Record()
+        // The waiters and the polling on a thread of their own, not on the pool the whole suite keeps busy.
+        let executor = ThreadExecutor()
+        defer { executor.stop() }
         await slots.acquire()
         var tasks: [Task<Void, Never>] = []
         for name in ["a", "b", "c", "d", "e"] {
-            tasks.append(Task {
+            tasks.append(Task(executorPreference: executor) {
                 await slots.acquire()
                 record.order.withLock { $0.append(name) }
                 slots.release()
             })
             // Queued before the next one asks.
-            try await Self.waiters(tasks.count, in: slots)
+            try await Self.waiters(tasks.count, in: slots, polledOn: executor)
         }
         slots.release()
         let waiters = tasks
@@ -60,22 +67,24 @@ struct AsyncSlotsTests {
     func cancelledWaiterKeepsItsTurn() async throws {
         let slots = AsyncSlots(capacity: 1)
         let record = Record()
+        let executor = ThreadExecutor()
+        defer { executor.stop() }
         await slots.acquire()
-        let cancelled = Task { () -> Bool in
+        let cancelled = Task(executorPreference: executor) { () -> Bool in
             await slots.acquire()
             record.order.withLock { $0.append("cancelled") }
             slots.release()
             return Task.isCancelled
         }
-        try await Self.waiters(1, in: slots)
+        try await Self.waiters(1, in: slots, polledOn: executor)
         cancelled.cancel()
-        let later = Task {
+        let later = Task(executorPreference: executor) {
             await slots.acquire()
             record.order.withLock { $0.append("later") }
             slots.release()
         }
         // Both wait: cancelling did not take the first out of the queue.
-        try await Self.waiters(2, in: slots)
+        try await Self.waiters(2, in: slots, polledOn: executor)
         #expect(record.order.withLock { $0 }.isEmpty)
 
         slots.release()
