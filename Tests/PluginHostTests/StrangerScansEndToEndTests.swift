@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 /// Issue 34, "Strangers never hold the user's work" and "Budgets across
@@ -54,10 +53,13 @@ struct StrangerScansEndToEndTests {
         let quick = plugins.appending(path: Self.quick.fileName).path
 
         // A listing waits for the scans; it is interrupted as soon as the quick one is written.
-        let interrupted = try await Self.interrupt(
-            ["list-plugins", "-v"], environment: shared, in: work,
-            when: { $0.contains("\(quick): scanned, written to the plugin cache") })
-        #expect(interrupted == SIGINT)
+        let run = try InterleavedHost(["list-plugins", "-v"], environment: shared, in: work)
+        // A hang guard of 60 s, ten times what the quick scan takes on a busy machine.
+        let written = try await run.lines(through: .seconds(60)) { $0.contains("\(quick): scanned, written to the plugin cache") }
+        if written != nil { kill(run.pid, SIGINT) }
+        let interrupted = try await run.finish()
+        #expect(written != nil, "the host never wrote the line awaited: \(interrupted.lines)")
+        #expect(interrupted.signalled && interrupted.status == SIGINT, "\(interrupted.lines)")
 
         let listed = try await CommandRunner.host(
             ["list-plugins", "--format", "json", "--load-timeout", "1"], environment: shared, in: work)
@@ -156,51 +158,5 @@ struct StrangerScansEndToEndTests {
         #expect(output.status == 64)
         #expect(output.stderrLines.first == line)
         #expect(output.stdout.isEmpty)
-    }
-
-    /// Runs `host`, sends it SIGINT once a line of its stderr passes `when`,
-    /// and returns the signal that ended it.
-    static func interrupt(
-        _ arguments: [String], environment: [String: String], in directory: URL, when ready: @escaping @Sendable (String) -> Bool
-    ) async throws -> Int32? {
-        let process = Process()
-        process.executableURL = CommandRunner.buildDirectory.appending(path: "host")
-        process.arguments = arguments
-        process.environment = try CommandRunner.cleanEnvironment(merging: environment)
-        process.currentDirectoryURL = directory
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        let (exited, exit) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exit.finish() }
-        try process.run()
-        let pid = process.processIdentifier
-        let (lines, feed) = AsyncStream<String>.makeStream()
-        // Blocking reads on a Dispatch thread, never on the cooperative pool.
-        DispatchQueue.global().async {
-            var pending = Data()
-            while case let chunk = err.fileHandleForReading.availableData, !chunk.isEmpty {
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 10) {
-                    feed.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending.removeSubrange(pending.startIndex...newline)
-                }
-            }
-            feed.finish()
-        }
-        // A hang guard, ten times what the quick scan takes on a busy machine.
-        let seen = try await Deadline.race(.seconds(60)) {
-            for await line in lines where ready(line) { return true }
-            return false
-        }
-        guard seen == true else {
-            kill(pid, SIGKILL)
-            Issue.record("the host never wrote the line awaited")
-            return nil
-        }
-        kill(pid, SIGINT)
-        for await _ in exited {}
-        return process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
     }
 }

@@ -37,7 +37,7 @@ extension Container {
         factory: @escaping @Sendable (any Resolver, repeat each Argument) throws -> Service
     ) {
         // NB: inlinable for the same reason as `register(_:name:scope:factory:)`.
-        publishRankedRegistration(
+        publishRegistration(
             serviceType, name: name, rank: rank, scope: scope, arguments: ArgumentList<repeat each Argument>.id,
             argumentTypes: ArgumentList<repeat each Argument>.types, witness: ValueWitness(Service.self)
         ) { resolver, arguments, out in
@@ -45,19 +45,6 @@ extension Container {
             let service = try factory(resolver, repeat each tuple)
             out.initializeMemory(as: Service.self, repeating: service, count: 1)
         }
-    }
-
-    @usableFromInline
-    func publishRankedRegistration<Service>(
-        _ serviceType: Service.Type, name: String?, rank: Int, scope: Scope?, arguments: ObjectIdentifier,
-        argumentTypes: [Any.Type], witness: ValueWitness,
-        make: @escaping @Sendable (any Resolver, UnsafeRawPointer, UnsafeMutableRawPointer) throws -> Void
-    ) {
-        let key = RegistrationKey(service: ObjectIdentifier(serviceType), arguments: arguments, name: name)
-        let registration = Registration(
-            key: key, scope: scope ?? defaultScope, witness: witness, argumentTypes: argumentTypes,
-            forwardedTypes: [], factory: make, completion: nil)
-        registry.publish(registration, rank: rank)
     }
 
     /// Resolves every registration of a type under one name, highest rank first, then in registration order.

@@ -43,7 +43,7 @@ extension Container {
         // specialized for the caller's types: the engine calls them on every
         // resolve that runs a factory.
         publishRegistration(
-            serviceType, name: name, scope: scope, arguments: ArgumentList<repeat each Argument>.id,
+            serviceType, name: name, rank: nil, scope: scope, arguments: ArgumentList<repeat each Argument>.id,
             argumentTypes: ArgumentList<repeat each Argument>.types, witness: ValueWitness(Service.self)
         ) { resolver, arguments, out in
             let tuple = arguments.assumingMemoryBound(to: (repeat each Argument).self).pointee
@@ -52,9 +52,12 @@ extension Container {
         }
     }
 
+    /// Publishes a factory under its key: in place of the key's registrations
+    /// without a `rank`, beside them with one (``register(_:name:rank:scope:factory:)``).
     @usableFromInline
+    @discardableResult
     func publishRegistration<Service>(
-        _ serviceType: Service.Type, name: String?, scope: Scope?, arguments: ObjectIdentifier,
+        _ serviceType: Service.Type, name: String?, rank: Int?, scope: Scope?, arguments: ObjectIdentifier,
         argumentTypes: [Any.Type], witness: ValueWitness,
         make: @escaping @Sendable (any Resolver, UnsafeRawPointer, UnsafeMutableRawPointer) throws -> Void
     ) -> RegistrationOptions<Service> {
@@ -62,7 +65,11 @@ extension Container {
         let registration = Registration(
             key: key, scope: scope ?? defaultScope, witness: witness, argumentTypes: argumentTypes,
             forwardedTypes: [], factory: make, completion: nil)
-        registry.publish(registration)
+        if let rank {
+            registry.publish(registration, rank: rank)
+        } else {
+            registry.publish(registration)
+        }
         return RegistrationOptions(container: self, key: key)
     }
 

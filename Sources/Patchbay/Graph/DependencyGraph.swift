@@ -22,6 +22,15 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
 
         /// The label drawn for the node, such as `PriceFetcher(name: "ETH")`.
         public var description: String { step.description }
+
+        /// A node for a drawing derived from a verified graph, such as the host's failover order.
+        /// - Parameters:
+        ///   - step: The service's type, name and argument types.
+        ///   - scope: Its scope, or nil for a service that is not registered.
+        package init(step: ResolutionStep, scope: Scope?) {
+            self.step = step
+            self.scope = scope
+        }
     }
 
     /// A dependency: resolving `from` resolved `to`.
@@ -32,6 +41,17 @@ public struct DependencyGraph: Sendable, CustomStringConvertible {
         public let to: ResolutionStep
         /// The protocol it asked for, when that was a forwarded type (`implements`) of `to`.
         public let forwardedType: Any.Type?
+
+        /// An edge for a drawing derived from a verified graph.
+        /// - Parameters:
+        ///   - from: The service whose factory asked.
+        ///   - to: The service it received.
+        ///   - forwardedType: The protocol it asked for, when that was a forwarded type of `to`.
+        package init(from: ResolutionStep, to: ResolutionStep, forwardedType: Any.Type? = nil) {
+            self.from = from
+            self.to = to
+            self.forwardedType = forwardedType
+        }
 
         /// The edge as `A -> B`, or `A -> B (as P)` through a forwarded type.
         public var description: String {

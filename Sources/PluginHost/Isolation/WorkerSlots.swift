@@ -15,13 +15,10 @@ final class WorkerSlots: Sendable {
     /// The budget they come from.
     let budget: MemoryBudget
 
-    private struct State {
-        var inUse = 0
-        var peak = 0
-        var waiting: [CheckedContinuation<Void, Never>] = []
-    }
-
-    private let state = Mutex(State())
+    /// The places themselves, queued first come first served.
+    private let places: AsyncSlots
+    /// How many workers hold a place now, and the most that held one at once.
+    private let running = Mutex((now: 0, peak: 0))
 
     /// How the budget is kept: by the kernel, in this run's cgroup of a
     /// delegated cgroup v2 subtree, or by the per-worker limits and these
@@ -42,7 +39,8 @@ final class WorkerSlots: Sendable {
     init(budget: MemoryBudget, cgroupRoot: String = "") {
         self.budget = budget
         self.cgroupRoot = cgroupRoot
-        capacity = max(1, budget.concurrentWorkers)
+        places = AsyncSlots(capacity: budget.concurrentWorkers)
+        capacity = places.capacity
     }
 
     /// Puts a worker that has just started, and runs no plugin code yet,
@@ -105,35 +103,23 @@ final class WorkerSlots: Sendable {
             + "\(MemoryBudget.size(budget.perWorkerBytes)) of address space; the largest peak resident set of a worker was \(resident) bytes"
     }
 
-    /// Takes a place, waiting until one is free.
+    /// Takes a place, waiting until one is free, first come first served.
     func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let granted = state.withLock { state -> Bool in
-                guard state.inUse < capacity else {
-                    state.waiting.append(continuation)
-                    return false
-                }
-                state.inUse += 1
-                state.peak = max(state.peak, state.inUse)
-                return true
-            }
-            if granted { continuation.resume() }
+        await places.acquire()
+        running.withLock { running in
+            running.now += 1
+            running.peak = max(running.peak, running.now)
         }
     }
 
     /// Gives a place back: to the first start waiting, if any.
     func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            // The place passes to the next worker as it is: the count in use stays.
-            if !state.waiting.isEmpty { return state.waiting.removeFirst() }
-            state.inUse -= 1
-            return nil
-        }
-        next?.resume()
+        running.withLock { $0.now -= 1 }
+        places.release()
     }
 
     /// The most places in use at once so far.
-    var peak: Int { state.withLock { $0.peak } }
+    var peak: Int { running.withLock { $0.peak } }
 
     /// Notes a reaped worker's peak resident set (`ru_maxrss`, in KiB).
     static func notePeakResident(kibibytes: Int) {

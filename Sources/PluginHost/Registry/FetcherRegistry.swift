@@ -116,44 +116,41 @@ package struct FetcherRegistry: Sendable {
         providers.providers(of: fetcher.symbol).first { $0.plugin.path == fetcher.plugin.path }?.isVouched ?? false
     }
 
-    /// The registry's dependency graph, as observed by `verify()`: each
-    /// symbol's providers in the order the container gives them, the one
-    /// asked first under the symbol itself (`ETH`), the others as `ETH #2`,
-    /// `ETH #3`; each depends on its plugin and on the provider asked after it.
+    /// The registry's dependency graph: the container `fetch` asks, as its
+    /// `verify()` observes it, with each symbol drawn as its providers in
+    /// the order the container gives them, the one asked first under the
+    /// symbol itself (`ETH`), the others as `ETH #2`, `ETH #3`; each depends
+    /// on its plugin and on the provider asked after it.
     package func graph(_ notation: GraphNotation) -> String {
-        let graph: DependencyGraph
-        do {
-            graph = try failoverContainer().verify()
-        } catch {
-            graph = error.graph
-        }
+        // verify()'s graph, failures included: every symbol's registration resolved in a copy of the container.
+        let graph = failoverGraph(of: providers.container.dependencyGraph())
         return (notation == .dot ? graph.dot : graph.mermaid) + "\n"
     }
 
-    /// A container that draws the registry's order as dependencies: each
-    /// provider's place resolves its plugin and the place after it.
-    private func failoverContainer() -> Container {
-        let view = Container(defaultScope: .singleton)
+    /// Each symbol `verified` holds, drawn as its providers in the
+    /// container's order: each provider's place depends on its plugin and
+    /// on the place asked after it.
+    private func failoverGraph(of verified: DependencyGraph) -> DependencyGraph {
+        var nodes: [DependencyGraph.Node] = []
+        var edges: [DependencyGraph.Edge] = []
         var drawnPlugins = Set<String>()
-        for symbol in providers.symbols {
+        for registered in verified.nodes where registered.step.serviceType == SymbolProviders.Provider.self {
+            guard let symbol = registered.step.name else { continue }
             let ordered = providers.providers(of: symbol)
             let asked = ordered.count { $0.rank > .none }
             for (place, listed) in ordered.enumerated() {
-                guard let fetcher = fetcher(of: listed) else { continue }
-                let plugin = fetcher.plugin
-                let key = pluginKeys[plugin.path] ?? plugin.name
-                if drawnPlugins.insert(plugin.path).inserted {
-                    view.register(PluginIdentity.self, name: key) { _ in plugin }
-                }
-                let next = place + 1 < asked ? Self.placeName(symbol, place: place + 1) : nil
-                view.register(PluginFetcher.self, name: Self.placeName(symbol, place: place, asked: place < asked)) { resolver in
-                    _ = try resolver.resolve(PluginIdentity.self, name: key)
-                    if let next { _ = try resolver.resolve(PluginFetcher.self, name: next) }
-                    return fetcher
+                let step = ResolutionStep(serviceType: PluginFetcher.self, name: Self.placeName(symbol, place: place, asked: place < asked))
+                nodes.append(DependencyGraph.Node(step: step, scope: registered.scope))
+                let plugin = ResolutionStep(serviceType: PluginIdentity.self, name: pluginKeys[listed.plugin.path] ?? listed.plugin.name)
+                // A plugin is loaded once for the run, whatever it provides.
+                if drawnPlugins.insert(listed.plugin.path).inserted { nodes.append(DependencyGraph.Node(step: plugin, scope: .singleton)) }
+                edges.append(DependencyGraph.Edge(from: step, to: plugin))
+                if place + 1 < asked {
+                    edges.append(DependencyGraph.Edge(from: step, to: ResolutionStep(serviceType: PluginFetcher.self, name: Self.placeName(symbol, place: place + 1))))
                 }
             }
         }
-        return view
+        return DependencyGraph(nodes: nodes, edges: edges)
     }
 
     /// `ETH` for the provider asked first, `ETH #2` and on for the others.

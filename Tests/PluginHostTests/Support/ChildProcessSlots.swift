@@ -1,4 +1,4 @@
-import Synchronization
+import PluginHost
 
 /// At most ``limit`` child processes that the test support starts run at once.
 ///
@@ -14,38 +14,13 @@ enum ChildProcessSlots {
     /// keep the test process far below Foundation's limit.
     static let limit = 48
 
-    private static let state = Mutex<(running: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
+    /// The host's own places, first come first served, as its workers take them.
+    private static let slots = AsyncSlots(capacity: limit)
 
     /// Runs `body` once a slot is free, and frees it after.
     static func withSlot<T>(_ body: () async throws -> T) async throws -> T {
-        await acquire()
-        defer { release() }
+        await slots.acquire()
+        defer { slots.release() }
         return try await body()
-    }
-
-    private static func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let granted = state.withLock { state -> Bool in
-                guard state.running < limit else {
-                    state.waiting.append(continuation)
-                    return false
-                }
-                state.running += 1
-                return true
-            }
-            if granted { continuation.resume() }
-        }
-    }
-
-    private static func release() {
-        // The slot passes straight to the first waiter, if any.
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.waiting.isEmpty else {
-                state.running -= 1
-                return nil
-            }
-            return state.waiting.removeFirst()
-        }
-        next?.resume()
     }
 }
