@@ -17,9 +17,10 @@ struct AsyncSlotsTests {
 
     /// Waits until `count` callers wait for a place: a signal from the
     /// slots themselves, polled between yields on `executor`, never a
-    /// sleep. The limit is a hang guard.
+    /// sleep. The limit is a hang guard: whole suites have kept these tests
+    /// waiting 30 s in all for a thread of the pool, 0.1 s alone.
     static func waiters(_ count: Int, in slots: AsyncSlots, polledOn executor: ThreadExecutor) async throws {
-        try await Deadline.within(.seconds(30), "\(count) waiters") {
+        try await Deadline.within(.seconds(120), "\(count) waiters") {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask(executorPreference: executor) {
                     while slots.waitingCount < count, !Task.isCancelled { await Task.yield() }
@@ -30,7 +31,7 @@ struct AsyncSlotsTests {
 
     /// Takes every place within a hang guard: proof that none was lost.
     static func takeEveryPlace(_ slots: AsyncSlots) async throws {
-        try await Deadline.within(.seconds(30), "every place of \(slots.capacity)") {
+        try await Deadline.within(.seconds(120), "every place of \(slots.capacity)") {
             for _ in 0..<slots.capacity { await slots.acquire() }
         }
         for _ in 0..<slots.capacity { slots.release() }
@@ -56,7 +57,7 @@ struct AsyncSlotsTests {
         }
         slots.release()
         let waiters = tasks
-        try await Deadline.within(.seconds(30), "the five waiters") { for task in waiters { await task.value } }
+        try await Deadline.within(.seconds(120), "the five waiters") { for task in waiters { await task.value } }
 
         #expect(record.order.withLock { $0 } == ["a", "b", "c", "d", "e"])
         #expect(slots.waitingCount == 0)
@@ -88,8 +89,8 @@ struct AsyncSlotsTests {
         #expect(record.order.withLock { $0 }.isEmpty)
 
         slots.release()
-        let sawCancellation = try await Deadline.within(.seconds(30), "the cancelled waiter") { await cancelled.value }
-        try await Deadline.within(.seconds(30), "the later waiter") { await later.value }
+        let sawCancellation = try await Deadline.within(.seconds(120), "the cancelled waiter") { await cancelled.value }
+        try await Deadline.within(.seconds(120), "the later waiter") { await later.value }
 
         #expect(sawCancellation)
         #expect(record.order.withLock { $0 } == ["cancelled", "later"])
