@@ -101,23 +101,17 @@ medians "$work/list.json"
 echo
 echo "== list-fetchers against the hello-world, 300 interleaved rounds"
 python3 - "$work/hello" "$bin/host" <<'PY'
-import os, statistics, subprocess, sys, time
+import sys
+sys.path.insert(0, "scripts/lib")
+from interleaved import median, rounds, run
 hello, host = sys.argv[1], sys.argv[2]
-commands = {"hello-world": [hello], "host list-fetchers": [host, "list-fetchers"]}
-times = {name: [] for name in commands}
-with open(os.devnull, "w") as null:
-    for round in range(310):
-        for name, command in commands.items():
-            started = time.perf_counter()
-            subprocess.run(command, stdout=null, stderr=null, check=True)
-            if round >= 10:  # warm-up rounds
-                times[name].append(time.perf_counter() - started)
-floor = statistics.median(times["hello-world"])
-for name, samples in times.items():
-    median = statistics.median(samples)
-    print(f"{name:<28} median {median * 1000:6.1f} ms  {median / floor:4.2f}x")
+kept = rounds({"hello-world": lambda: run([hello]), "host list-fetchers": lambda: run([host, "list-fetchers"])}, count=300)
+floor = median(kept["hello-world"])
+for name, runs in kept.items():
+    if any(one.status != 0 for one in runs):
+        sys.exit(f"benchmark-host: {name} failed")
+    print(f"{name:<28} median {median(runs) * 1000:6.1f} ms  {median(runs) / floor:4.2f}x")
 PY
-
 # Cold in the strict sense: nothing of either binary or its libraries in
 # memory. Needs root, for /proc/sys/vm/drop_caches.
 if [ -w /proc/sys/vm/drop_caches ]; then

@@ -79,38 +79,36 @@ echo "{\"data\":{\"base\":\"$first\",\"currency\":\"USD\",\"amount\":\"1.00\"}}"
 timed=()
 [ "${REALTIME:-0}" = 1 ] && timed=(chrt -f 50)
 ${timed[@]+"${timed[@]}"} python3 - "$rounds" "$bin" "$work" "$only" "$first" "$changed" "${OLD_HOST:-}" <<'PY'
-import os, random, shutil, statistics, subprocess, sys, time
+import os, random, shutil, statistics, subprocess, sys
+sys.path.insert(0, "scripts/lib")
+from interleaved import load, median, rounds as interleaved_rounds, run as timed
 rounds, bin, work, only, first, changed, old_host = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4].split(","), sys.argv[5], sys.argv[6], sys.argv[7]
 host = os.path.join(bin, "host")
 api = f"file://{work}/api"
 measures = []
 
-def load():
-    return open("/proc/loadavg").read().split()[0]
-
 def environment(data, cache):
     return {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"),
             "XDG_DATA_HOME": f"{work}/{data}", "XDG_CACHE_HOME": f"{work}/cache-{cache}"}
 
+def checked(arguments, env):
+    result = timed([host] + arguments, env=env, cwd=f"{work}/cwd", capture="stderr")
+    if result.status != 0:
+        sys.exit(f"{' '.join(arguments)} exited {result.status}: {result.stderr[:500]}")
+    return result
+
 def run(arguments, env):
-    started = time.perf_counter()
-    result = subprocess.run([host] + arguments, env=env, cwd=f"{work}/cwd", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - started
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(arguments)} exited {result.returncode}: {result.stderr.decode()[:500]}")
-    return elapsed
+    return checked(arguments, env).wall
 
 def interleaved(key, name, a, b, before_b=None):
     """Medians of two (arguments, env) runs in interleaved rounds, and their ratio b/a."""
-    times = {"a": [], "b": []}
-    for round in range(rounds + 5):
-        order = [("a", a), ("b", b)]
-        random.shuffle(order)
-        for side, (arguments, env) in order:
-            if side == "b" and before_b: before_b()
-            elapsed = run(arguments, env)
-            if round >= 5: times[side].append(elapsed)
-    ma, mb = statistics.median(times["a"]), statistics.median(times["b"])
+    def once(arguments, env, before=None):
+        def call():
+            if before: before()
+            return checked(arguments, env)
+        return call
+    kept = interleaved_rounds({"a": once(*a), "b": once(*b, before_b)}, count=rounds, warmup=5)
+    ma, mb = median(kept["a"]), median(kept["b"])
     print(f"{name:<58} {ma * 1000:8.1f} ms  {mb * 1000:8.1f} ms  {mb / ma:5.2f}x  (load {load()})", flush=True)
     measures.append((key, mb / ma, f"{ma * 1000:.1f}ms/{mb * 1000:.1f}ms"))
 

@@ -30,7 +30,9 @@ cp "$bin/libEthereumPlugin.so" "$work/one/"
 cp "$bin/libEthereumPlugin.so" "$bin/libBitstampPlugin.so" "$work/two/"
 
 python3 - "$rounds" "$bin/host" "$work" "$(pwd)/Fixtures" <<'PY'
-import os, random, re, statistics, subprocess, sys, time
+import os, re, statistics, sys
+sys.path.insert(0, "scripts/lib")
+from interleaved import median, rounds as interleaved_rounds, run as timed
 rounds, host, work, fixtures = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 # In a directory the user named, nobody vouched for either plugin: the user's rank keeps Coinbase first.
 env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "XDG_DATA_HOME": f"{work}/data",
@@ -48,26 +50,18 @@ failing = fetch("two", f"file://{work}/empty")
 loads = {}
 
 def run(arguments, expect):
-    started = time.perf_counter()
-    result = subprocess.run([host] + arguments, env=env, cwd=f"{work}/cwd", capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
-    if result.returncode != 0 or expect not in result.stdout:
-        sys.exit(f"{' '.join(arguments)} exited {result.returncode}, printing {result.stdout!r}: {result.stderr[-800:]}")
+    result = timed([host] + arguments, env=env, cwd=f"{work}/cwd", capture=True)
+    if result.status != 0 or expect not in result.stdout:
+        sys.exit(f"{' '.join(arguments)} exited {result.status}, printing {result.stdout!r}: {result.stderr[-800:]}")
     # "…/libBitstampPlugin.so: loaded in-process on demand in 3.1 ms"
     for path, amount, unit in re.findall(r"(\S+\.so): loaded \S+ on demand in ([0-9.]+) (ms|µs|s)\b", result.stderr):
         scale = {"ms": 1e-3, "µs": 1e-6, "s": 1.0}[unit]
         loads.setdefault((tuple(arguments), os.path.basename(path)), []).append(float(amount) * scale)
-    return elapsed
+    return result
 
 def interleaved(name, a, b):
-    times = {"a": [], "b": []}
-    for round in range(rounds + 5):
-        order = [("a", a), ("b", b)]
-        random.shuffle(order)
-        for side, (arguments, expect) in order:
-            elapsed = run(arguments, expect)
-            if round >= 5: times[side].append(elapsed)
-    ma, mb = statistics.median(times["a"]), statistics.median(times["b"])
+    kept = interleaved_rounds({"a": lambda: run(*a), "b": lambda: run(*b)}, count=rounds, warmup=5)
+    ma, mb = median(kept["a"]), median(kept["b"])
     print(f"{name:<64} {ma * 1000:7.2f} ms  {mb * 1000:7.2f} ms  {mb / ma:5.3f}x", flush=True)
     return ma, mb
 

@@ -13,7 +13,10 @@
 #   registry      issue 27's table from scripts/benchmark-registry.sh (1,000
 #                 generated plugins): each pair's ratio from interleaved
 #                 rounds, the cold scan against starting as many trivial
-#                 processes, and a worker's exec to first frame in µs.
+#                 processes, and a worker's exec to first frame in µs;
+#   curl          issue 41's rows from scripts/benchmark-curl.sh: `host fetch`
+#                 against curl on the same loopback server (http, https with
+#                 a test CA, file), as the ratio of their CPU medians.
 # The thresholds are files in Benchmarks/Thresholds, one per metric, each with
 # its value and its margin in percent. A measure above threshold × (1 + margin)
 # prints one REGRESSION line naming the metric, the measure, the threshold and
@@ -39,11 +42,11 @@ kinds=()
 for argument in "$@"; do
     case $argument in
         --update) update=1 ;;
-        instructions | startup | registry) kinds+=("$argument") ;;
-        *) echo "usage: $0 [--update] [instructions|startup|registry]..." >&2; exit 64 ;;
+        instructions | startup | registry | curl) kinds+=("$argument") ;;
+        *) echo "usage: $0 [--update] [instructions|startup|registry|curl]..." >&2; exit 64 ;;
     esac
 done
-[ ${#kinds[@]} -gt 0 ] || kinds=(instructions startup registry)
+[ ${#kinds[@]} -gt 0 ] || kinds=(instructions startup registry curl)
 wants() { [[ " ${kinds[*]} " == *" $1 "* ]]; }
 
 thresholds=$repo/Benchmarks/Thresholds
@@ -88,11 +91,11 @@ for workload, runs in sorted(counts.items()):
 PY
 fi
 
-if wants startup || wants registry; then
+if wants startup || wants registry || wants curl; then
     if [ -n "${HOST_DIR:-}" ]; then
         bin=$(cd "$HOST_DIR" && pwd)
     else
-        for product in host patchbay-worker BitcoinPlugin EthereumPlugin; do
+        for product in host patchbay-worker HostHTTP BitcoinPlugin EthereumPlugin; do
             swift build -c release --scratch-path "$scratch" --product "$product" >"$work/host-build.log" 2>&1 || {
                 tail -n 20 "$work/host-build.log" >&2
                 echo "check-benchmarks: the release $product does not build (above)" >&2
@@ -108,8 +111,10 @@ if wants startup; then
     echo 'print("hello")' >"$work/hello.swift"
     swiftc -O "$work/hello.swift" -o "$work/hello" 2>"$work/hello.log" || { cat "$work/hello.log" >&2; exit 1; }
     python3 - "$work/hello" "$bin/host" "$repo/Fixtures/coinbase" "$rounds" "$thresholds" >>"$measures" <<'PY'
-import os, random, statistics, subprocess, sys, time
-hello, host, fixtures, rounds, thresholds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+import os, sys
+sys.path.insert(0, "scripts/lib")
+from interleaved import median, rounds as interleaved_rounds, run
+hello, host, fixtures, count, thresholds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
 # The same environment for every run: no plugins directory or API base from
 # the caller's, and a registry cache of its own, filled by the warm-up rounds.
 environment = {key: value for key, value in os.environ.items() if not key.startswith("HOST_")}
@@ -123,22 +128,19 @@ commands = {
 }
 # Only the commands with a threshold file; the hello-world is the floor.
 commands = {name: command for name, command in commands.items() if name == "hello" or os.path.exists(os.path.join(thresholds, name + ".json"))}
-times = {name: [] for name in commands}
-with open(os.devnull, "w") as null:
-    for round in range(rounds + 10):
-        order = list(commands.items())
-        random.shuffle(order)
-        for name, command in order:
-            begun = time.perf_counter()
-            status = subprocess.run(command, stdout=null, stderr=null, env=environment).returncode
-            if status != 0:
-                sys.exit(f"check-benchmarks: {' '.join(command)} exited with {status}")
-            if round >= 10:  # warm-up rounds
-                times[name].append(time.perf_counter() - begun)
-floor = statistics.median(times.pop("hello"))
-for name, samples in times.items():
-    median = statistics.median(samples)
-    print(f"{name} {median / floor:.3f} {median * 1000:.2f}ms/{floor * 1000:.2f}ms")
+
+def once(command):
+    def call():
+        result = run(command, env=environment)
+        if result.status != 0:
+            sys.exit(f"check-benchmarks: {' '.join(command)} exited with {result.status}")
+        return result
+    return call
+
+times = interleaved_rounds({name: once(command) for name, command in commands.items()}, count=count)
+floor = median(times.pop("hello"))
+for name, runs in times.items():
+    print(f"{name} {median(runs) / floor:.3f} {median(runs) * 1000:.2f}ms/{floor * 1000:.2f}ms")
 PY
 fi
 
@@ -153,12 +155,22 @@ if wants registry; then
     sed -n 's/^MEASURE //p' "$work/registry.log" >>"$measures"
 fi
 
+if wants curl; then
+    BIN=$bin ROUNDS=${CURL_ROUNDS:-30} scripts/benchmark-curl.sh >"$work/curl.log" 2>&1 || {
+        tail -n 20 "$work/curl.log" >&2
+        echo "check-benchmarks: scripts/benchmark-curl.sh failed (above)" >&2
+        exit 1
+    }
+    grep -v '^MEASURE' "$work/curl.log"
+    sed -n 's/^MEASURE //p' "$work/curl.log" >>"$measures"
+fi
+
 status=0
 python3 - "$thresholds" "$measures" "$update" <<'PY' || status=$?
 import json, pathlib, sys
 directory, measures, update = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3] == "1"
 units = {"instructionsPerOperation": "instructions per operation", "ratioToHelloWorld": "× a Swift hello-world",
-         "ratio": "× its pair", "microseconds": "µs"}
+         "ratio": "× its pair", "microseconds": "µs", "ratioToCurl": "× curl's CPU"}
 failures = 0
 for line in open(measures):
     stem, value, detail = line.split()

@@ -21,25 +21,16 @@ for directory in "$before" "$after"; do
     [ -x "$directory/host" ] || { echo "$0: no executable host in $directory; build one with swift build -c release" >&2; exit 66; }
 done
 
-python3 - "$rounds" "$before/host" "$after/host" "$@" <<'PY'
-import os, random, statistics, subprocess, sys, time
-rounds, before, after, arguments = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-commands = {"before": [before] + arguments, "after": [after] + arguments}
-times = {name: [] for name in commands}
-statuses = {name: set() for name in commands}
-with open(os.devnull, "w") as null:
-    for round in range(rounds + 10):
-        order = list(commands.items())
-        random.shuffle(order)
-        for name, command in order:
-            started = time.perf_counter()
-            status = subprocess.run(command, stdout=null, stderr=null).returncode
-            if round >= 10:  # warm-up rounds
-                times[name].append(time.perf_counter() - started)
-                statuses[name].add(status)
-for name, samples in times.items():
-    print(f"{name:<7} median {statistics.median(samples) * 1000:7.2f} ms   p25 {statistics.quantiles(samples, n=4)[0] * 1000:7.2f} ms   exit {sorted(statuses[name])}")
-ratio = statistics.median(times["after"]) / statistics.median(times["before"])
-paired = statistics.median(a / b for a, b in zip(times["after"], times["before"]))
-print(f"after/before: {ratio:.3f} (ratio of medians), {paired:.3f} (median of per-round ratios), {rounds} rounds")
+python3 - "$(cd "$(dirname "$0")" && pwd)/lib" "$rounds" "$before/host" "$after/host" "$@" <<'PY'
+import statistics, sys
+sys.path.insert(0, sys.argv[1])
+from interleaved import median, rounds, run
+count, before, after, arguments = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+kept = rounds({"before": lambda: run([before] + arguments), "after": lambda: run([after] + arguments)}, count=count)
+for name, runs in kept.items():
+    samples = [one.wall for one in runs]
+    print(f"{name:<7} median {statistics.median(samples) * 1000:7.2f} ms   p25 {statistics.quantiles(samples, n=4)[0] * 1000:7.2f} ms   exit {sorted(set(one.status for one in runs))}")
+ratio = median(kept["after"]) / median(kept["before"])
+paired = statistics.median(a.wall / b.wall for a, b in zip(kept["after"], kept["before"]))
+print(f"after/before: {ratio:.3f} (ratio of medians), {paired:.3f} (median of per-round ratios), {count} rounds")
 PY

@@ -71,7 +71,7 @@ enum CertificateDiagnosis {
         do {
             let context = try NIOSSLContext(configuration: .makeClientConfiguration())
             let (host, port) = client.proxy.map { ($0.host, $0.port) } ?? (target.host, target.port)
-            let channel = try await ClientBootstrap(group: HTTPClient.defaultEventLoopGroup)
+            let channel = try await ClientBootstrap(group: HTTPClients.eventLoops)
                 .connectTimeout(max(limit - .now(), .milliseconds(1)))
                 .connect(host: host, port: port).get()
             let timer = channel.eventLoop.scheduleTask(deadline: limit) { () -> Void in channel.close(promise: nil) }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOPosix
 import NIOSSL
 import Synchronization
 
@@ -25,6 +26,10 @@ struct ClientKey: Hashable, Sendable {
     }
 
     let proxy: Proxy?
+    /// Whether requests are `https`: a plain `http` client builds no TLS
+    /// configuration and reads no CA file, so its trust fields are left at
+    /// their defaults (one plain client per proxy).
+    let usesTLS: Bool
     let trustsSystemRoots: Bool
     /// PEM files and directories of extra trust roots.
     let caPaths: [String]
@@ -56,18 +61,28 @@ enum HTTPClients {
         var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10)))
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.redirectConfiguration = .disallow
-        configuration.tlsConfiguration = try tlsConfiguration(key)
+        // NB: AsyncHTTPClient makes its TLS context only for an https
+        // connection; the trust roots are read here, so only then too.
+        if key.usesTLS { configuration.tlsConfiguration = try tlsConfiguration(key) }
         if let proxy = key.proxy {
             configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: proxy.authorization)
         }
-        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        return HTTPClient(eventLoopGroup: eventLoops, configuration: configuration)
     }
 
+    /// One event-loop thread for every client: a run makes a few requests
+    /// at once, and NIO's shared group would start one thread per core.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     /// The client TLS settings for `key`: the system's roots unless it says
-    /// otherwise, and its extra roots beside them.
+    /// otherwise, and its extra roots beside them. With the system's roots,
+    /// the system's own bundle and directory (often what `SSL_CERT_FILE` and
+    /// `SSL_CERT_DIR` name) are left to BoringSSL, which already reads the
+    /// bundle once and looks the directory up by hash, as OpenSSL does.
     static func tlsConfiguration(_ key: ClientKey) throws(LibraryError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
-        let extra = try TrustRoots.certificates(in: key.caPaths)
+        let paths = key.trustsSystemRoots ? key.caPaths.filter { !SystemTrustStore.isLoadedByDefault($0) } : key.caPaths
+        let extra = try TrustRoots.certificates(in: paths)
         if key.trustsSystemRoots {
             tls.trustRoots = .default
             if !extra.isEmpty { tls.additionalTrustRoots = [.certificates(extra)] }

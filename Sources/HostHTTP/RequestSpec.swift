@@ -18,7 +18,12 @@ struct RequestSpec: Sendable {
                 host: String(cString: host), port: Int(request.proxy_port), username: request.proxy_username.map { String(cString: $0) },
                 password: request.proxy_password.map { String(cString: $0) })
         }
+        // Plain http reads no trust root, so its clients ignore them.
+        guard self.url.prefix(6).lowercased() == "https:" else {
+            self.client = ClientKey(proxy: proxy, usesTLS: false, trustsSystemRoots: true, caPaths: [])
+            return
+        }
         let paths = (0..<request.ca_path_count).compactMap { index in request.ca_paths?[index].map { String(cString: $0) } }
-        self.client = ClientKey(proxy: proxy, trustsSystemRoots: request.trust_system_roots != 0, caPaths: paths)
+        self.client = ClientKey(proxy: proxy, usesTLS: true, trustsSystemRoots: request.trust_system_roots != 0, caPaths: paths)
     }
 }
