@@ -208,6 +208,10 @@ list() {
     mutation frame-count-cap Sources/WorkerProtocol/Frames/FrameReader.swift 'guard count <= remaining else { throw .undecodable(.truncated) }
         var items' 'var items' 'FrameCodecTests/hugeCounts' "a forged list count is believed and allocated for"
     mutation frame-trailing Sources/WorkerProtocol/Frames/FrameReader.swift 'guard remaining == 0 else {' 'guard remaining >= 0 else {' 'FrameCodecTests' "bytes after a message are ignored, so two bodies decode to one message"
+    mutation frame-sorted-keys Sources/WorkerProtocol/Frames/FrameReader.swift 'if let previous, !(previous < key) { throw .undecodable(.unordered(what)) }' 'if let previous, previous == key + "\u{0}" { throw .undecodable(.unordered(what)) }' 'FrameCodecTests/malformedBodies' "a configuration's keys are read in any order, so one request has two encodings"
+    mutation frame-unknown-tag Sources/WorkerProtocol/Frames/FrameFieldReader.swift 'guard found == nil, try readTag() == tag else { return }
+        found = make' 'guard found == nil, try readTag() == tag || tag == 1 else { return }
+        found = make' 'FrameCodecTests' "a tag that names no case is read as the first case"
     mutation worker-fetch-timeout Sources/PluginHost/Isolation/WorkerConnection.swift 'if !Task.isCancelled { run(machine.withLock { $0.fetchTimedOut(id) }) }' 'if Task.isCancelled { run(machine.withLock { $0.fetchTimedOut(id) }) }' 'IsolationEndToEndTests/hangInFetch' "the host never times out a worker's fetch"
     mutation worker-late-answer Sources/PluginHost/Isolation/WorkerConnection+StateMachine.swift 'guard reply.id >= nextFetchID else { return .none }' 'guard reply.id >= 0 else { return .none }' 'WorkerConnectionStateMachineTests' "an answer to a fetch the host never asked for is taken, not refused"
     area sandbox "The worker sandbox: what a worker may call (seccomp_filter.c)"

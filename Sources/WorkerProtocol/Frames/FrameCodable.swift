@@ -69,3 +69,33 @@ extension String: FrameCodable {
         self = text
     }
 }
+
+extension Optional: FrameCodable where Wrapped: FrameCodable {
+    /// A presence flag, then the value when there is one.
+    package func encode(to writer: inout FrameWriter) {
+        guard let self else { return writer.write(UInt8(0)) }
+        writer.write(UInt8(1))
+        self.encode(to: &writer)
+    }
+    /// A presence flag, 0 or 1, then the value when it is 1.
+    package init(from reader: inout FrameReader) throws(FrameError) { self = try reader.readOptional(Wrapped.self) }
+}
+
+extension Array: FrameCodable where Element: FrameCodable {
+    /// A count, then each item; bytes (the same encoding) in one copy.
+    package func encode(to writer: inout FrameWriter) {
+        // NB: a cast between identical types, so an HTTP body is copied
+        // whole rather than a byte at a time; specialization folds it away.
+        if Element.self == UInt8.self { return writer.write(bytes: unsafeBitCast(self, to: [UInt8].self)) }
+        writer.write(UInt32(truncatingIfNeeded: count))
+        for item in self { item.encode(to: &writer) }
+    }
+    /// A count, then that many items; a count beyond the bytes left is refused.
+    package init(from reader: inout FrameReader) throws(FrameError) {
+        if Element.self == UInt8.self {
+            self = unsafeBitCast(try reader.readBytes(), to: [Element].self)
+        } else {
+            self = try reader.readList(Element.self)
+        }
+    }
+}

@@ -73,6 +73,25 @@ package struct FrameReader {
         return items
     }
 
+    /// What ``FrameWriter/writeSorted(_:)`` wrote; keys out of order are
+    /// refused, so each dictionary has one encoding.
+    /// - Parameter what: What the keys are, for the error.
+    package mutating func readSorted(_ what: String) throws(FrameError) -> [String: String] {
+        let count = Int(try readUInt32())
+        guard count <= remaining else { throw .undecodable(.truncated) }
+        var pairs: [String: String] = [:]
+        var previous: String?
+        for _ in 0..<count {
+            let key: String = try read()
+            if let previous, !(previous < key) { throw .undecodable(.unordered(what)) }
+            previous = key
+            // NB: typed, or `pairs[key] =` would read a `String?`: a flag, then text.
+            let value: String = try read()
+            pairs[key] = value
+        }
+        return pairs
+    }
+
     /// Checks that the message used every byte.
     package func finish() throws(FrameError) {
         guard remaining == 0 else { throw .undecodable(.trailingBytes(remaining)) }

@@ -32,21 +32,20 @@ package struct FrameWriter {
         bytes.append(contentsOf: raw)
     }
 
-    /// Appends any value of the protocol.
+    /// Appends any value of the protocol (an optional as a presence flag,
+    /// then the value when there is one; a list as a count, then each item).
     package mutating func write(_ value: some FrameCodable) {
         value.encode(to: &self)
     }
 
-    /// Appends a presence flag, then the value when there is one.
-    package mutating func write<Value: FrameCodable>(_ value: Value?) {
-        guard let value else { return write(UInt8(0)) }
-        write(UInt8(1))
-        value.encode(to: &self)
-    }
-
-    /// Appends a count, then each item.
-    package mutating func write<Item: FrameCodable>(_ items: [Item]) {
-        write(UInt32(truncatingIfNeeded: items.count))
-        for item in items { item.encode(to: &self) }
+    /// Appends a count, then each key and value in ascending key order:
+    /// the one encoding of a dictionary.
+    package mutating func writeSorted(_ pairs: [String: String]) {
+        let sorted = pairs.sorted { $0.key < $1.key }
+        write(UInt32(truncatingIfNeeded: sorted.count))
+        for (key, value) in sorted {
+            write(key)
+            write(value)
+        }
     }
 }

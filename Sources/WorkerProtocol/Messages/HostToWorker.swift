@@ -1,7 +1,7 @@
 import PluginBoundary
 
 /// A message from the host to a worker; see ``Frame`` for how it travels.
-package enum HostToWorker: Sendable, Equatable, FrameCodable {
+package enum HostToWorker: Sendable, Equatable, FrameRecord {
     /// Load the plugin on descriptor 5. Sent once, after the worker's
     /// ``WorkerToHost/sandboxed(_:)``.
     case load(LoadRequest)
@@ -11,27 +11,16 @@ package enum HostToWorker: Sendable, Equatable, FrameCodable {
     case httpResponse(HTTPResponseFrame)
 
     /// A tag byte, then the case's message.
-    package func encode(to writer: inout FrameWriter) {
-        switch self {
-        case .load(let request): writer.write(UInt8(1)); writer.write(request)
-        case .fetch(let request): writer.write(UInt8(2)); writer.write(request)
-        case .httpResponse(let response): writer.write(UInt8(3)); writer.write(response)
-        }
-    }
-
-    /// A tag byte, then the case's message.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        switch try reader.readByte() {
-        case 1: self = .load(try reader.read())
-        case 2: self = .fetch(try reader.read())
-        case 3: self = .httpResponse(try reader.read())
-        case let tag: throw .undecodable(.unknownTag(tag, of: "message to a worker"))
-        }
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        try fields.variant(1, Self.load) { if case .load(let request) = $0 { request } else { nil } }
+        try fields.variant(2, Self.fetch) { if case .fetch(let request) = $0 { request } else { nil } }
+        try fields.variant(3, Self.httpResponse) { if case .httpResponse(let response) = $0 { response } else { nil } }
+        return try fields.end("message to a worker")
     }
 }
 
 /// Everything a worker needs to load its plugin as the host would.
-package struct LoadRequest: Sendable, Equatable, FrameCodable {
+package struct LoadRequest: Sendable, Equatable, FrameRecord {
     /// The plugin file as the host found it, for messages.
     package var path: String
     /// The values `config_value` returns, but `api_base_url`.
@@ -56,61 +45,20 @@ package struct LoadRequest: Sendable, Equatable, FrameCodable {
     }
 
     /// The path, the configuration as pairs in ascending key order, the
-    /// bases, the timeout, the level.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(path)
-        writer.writeSorted(configuration)
-        writer.writeSorted(apiBases.byPlugin)
-        writer.write(apiBases.everyPlugin)
-        writer.write(apiBases.fallback)
-        writer.write(defaultTimeoutMilliseconds)
-        writer.write(logLevel)
-    }
-
-    /// Refuses keys out of order: each request has one encoding.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        path = try reader.read()
-        configuration = try reader.readSorted("configuration keys")
-        let byPlugin = try reader.readSorted("plugins' API bases")
-        apiBases = APIBases(byPlugin: byPlugin, everyPlugin: try reader.readOptional(), fallback: try reader.read())
-        defaultTimeoutMilliseconds = try reader.read()
-        logLevel = try reader.read()
-    }
-}
-
-extension FrameWriter {
-    /// A count, then each key and value in ascending key order.
-    mutating func writeSorted(_ pairs: [String: String]) {
-        let sorted = pairs.sorted { $0.key < $1.key }
-        write(UInt32(truncatingIfNeeded: sorted.count))
-        for (key, value) in sorted {
-            write(key)
-            write(value)
-        }
-    }
-}
-
-extension FrameReader {
-    /// What ``FrameWriter/writeSorted(_:)`` wrote; keys out of order are
-    /// refused, so each dictionary has one encoding.
-    /// - Parameter what: What the keys are, for the error.
-    mutating func readSorted(_ what: String) throws(FrameError) -> [String: String] {
-        let count = Int(try readUInt32())
-        guard count <= remaining else { throw .undecodable(.truncated) }
-        var pairs: [String: String] = [:]
-        var previous: String?
-        for _ in 0..<count {
-            let key: String = try read()
-            if let previous, !(previous < key) { throw .undecodable(.unordered(what)) }
-            previous = key
-            pairs[key] = try read()
-        }
-        return pairs
+    /// bases, the timeout, the level. Keys out of order are refused: each
+    /// request has one encoding.
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(
+            path: try fields.field(\.path), configuration: try fields.sorted(\.configuration, "configuration keys"),
+            apiBases: APIBases(
+                byPlugin: try fields.sorted(\.apiBases.byPlugin, "plugins' API bases"), everyPlugin: try fields.field(\.apiBases.everyPlugin),
+                fallback: try fields.field(\.apiBases.fallback)),
+            defaultTimeoutMilliseconds: try fields.field(\.defaultTimeoutMilliseconds), logLevel: try fields.field(\.logLevel))
     }
 }
 
 /// A request for one price.
-package struct FetchRequest: Sendable, Equatable, FrameCodable {
+package struct FetchRequest: Sendable, Equatable, FrameRecord {
     /// The host's number for this fetch, echoed in the reply.
     package var id: UInt64
     /// The symbol, as the worker's plugin registered it.
@@ -129,35 +77,33 @@ package struct FetchRequest: Sendable, Equatable, FrameCodable {
     }
 
     /// The fields in order.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(id)
-        writer.write(symbol)
-        writer.write(currency)
-        writer.write(timeoutMilliseconds)
-    }
-
-    /// The fields in order.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        id = try reader.read()
-        symbol = try reader.read()
-        currency = try reader.read()
-        timeoutMilliseconds = try reader.read()
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(
+            id: try fields.field(\.id), symbol: try fields.field(\.symbol), currency: try fields.field(\.currency),
+            timeoutMilliseconds: try fields.field(\.timeoutMilliseconds))
     }
 }
 
 /// The host's answer to a worker's ``HTTPRequestFrame``.
-package struct HTTPResponseFrame: Sendable, Equatable, FrameCodable {
+package struct HTTPResponseFrame: Sendable, Equatable, FrameRecord {
     /// The request's number.
     package var id: UInt64
     /// What the plugin's completion gets.
     package var outcome: Outcome
 
     /// A response, or why none arrived.
-    package enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable, FrameRecord {
         /// A response arrived, whatever its status.
         case response(status: Int64, body: [UInt8])
         /// None arrived; one line saying why.
         case failure(String)
+
+        /// A tag, then the status and body or the reason.
+        package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+            try fields.variant(1, Self.response) { if case .response(let status, let body) = $0 { (status, body) } else { nil } }
+            try fields.variant(2, Self.failure) { if case .failure(let reason) = $0 { reason } else { nil } }
+            return try fields.end("HTTP outcome")
+        }
     }
 
     /// The answer to request `id`.
@@ -166,27 +112,8 @@ package struct HTTPResponseFrame: Sendable, Equatable, FrameCodable {
         self.outcome = outcome
     }
 
-    /// The number, a tag, then the status and body or the reason.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(id)
-        switch outcome {
-        case .response(let status, let body):
-            writer.write(UInt8(1))
-            writer.write(status)
-            writer.write(bytes: body)
-        case .failure(let reason):
-            writer.write(UInt8(2))
-            writer.write(reason)
-        }
-    }
-
-    /// The number, a tag, then the status and body or the reason.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        id = try reader.read()
-        switch try reader.readByte() {
-        case 1: outcome = .response(status: try reader.read(), body: try reader.readBytes())
-        case 2: outcome = .failure(try reader.read())
-        case let tag: throw .undecodable(.unknownTag(tag, of: "HTTP outcome"))
-        }
+    /// The number, then the outcome.
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(id: try fields.field(\.id), outcome: try fields.field(\.outcome))
     }
 }

@@ -3,7 +3,7 @@ import PluginBoundary
 /// What a worker found when it loaded its plugin: everything the plugin
 /// registered, or why it failed. The worker decides nothing about other
 /// plugins: which plugin keeps a symbol is the host's to decide.
-package enum LoadReply: Sendable, Equatable, FrameCodable {
+package enum LoadReply: Sendable, Equatable, FrameRecord {
     /// `register_plugin` returned `PB_OK`.
     case registered(Descriptor, Registrations)
     /// `register_plugin` returned another status.
@@ -12,7 +12,7 @@ package enum LoadReply: Sendable, Equatable, FrameCodable {
     case refused(PluginImageError)
 
     /// What the plugin's descriptor says.
-    package struct Descriptor: Sendable, Equatable, FrameCodable {
+    package struct Descriptor: Sendable, Equatable, FrameRecord {
         /// The plugin's name.
         package var name: String
         /// The plugin's version.
@@ -28,22 +28,13 @@ package enum LoadReply: Sendable, Equatable, FrameCodable {
         }
 
         /// The fields in order.
-        package func encode(to writer: inout FrameWriter) {
-            writer.write(name)
-            writer.write(version)
-            writer.write(metadata)
-        }
-
-        /// The fields in order.
-        package init(from reader: inout FrameReader) throws(FrameError) {
-            name = try reader.read()
-            version = try reader.read()
-            metadata = try reader.read()
+        package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+            Self(name: try fields.field(\.name), version: try fields.field(\.version), metadata: try fields.field(\.metadata))
         }
     }
 
     /// What `register_fetcher` took and refused.
-    package struct Registrations: Sendable, Equatable, FrameCodable {
+    package struct Registrations: Sendable, Equatable, FrameRecord {
         /// Every fetcher taken, in registration order.
         package var fetchers: [Fetcher]
         /// Symbols the plugin registered twice, refused with `PB_ERR_DUPLICATE`.
@@ -59,22 +50,13 @@ package enum LoadReply: Sendable, Equatable, FrameCodable {
         }
 
         /// The three lists in order.
-        package func encode(to writer: inout FrameWriter) {
-            writer.write(fetchers)
-            writer.write(duplicates)
-            writer.write(refused)
-        }
-
-        /// The three lists in order.
-        package init(from reader: inout FrameReader) throws(FrameError) {
-            fetchers = try reader.readList()
-            duplicates = try reader.readList()
-            refused = try reader.readList()
+        package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+            Self(fetchers: try fields.field(\.fetchers), duplicates: try fields.field(\.duplicates), refused: try fields.field(\.refused))
         }
     }
 
     /// A fetcher the plugin registered.
-    package struct Fetcher: Sendable, Equatable, FrameCodable {
+    package struct Fetcher: Sendable, Equatable, FrameRecord {
         /// Its symbol.
         package var symbol: String
         /// Its display name.
@@ -90,45 +72,18 @@ package enum LoadReply: Sendable, Equatable, FrameCodable {
         }
 
         /// The fields in order.
-        package func encode(to writer: inout FrameWriter) {
-            writer.write(symbol)
-            writer.write(displayName)
-            writer.write(rank)
-        }
-
-        /// The fields in order.
-        package init(from reader: inout FrameReader) throws(FrameError) {
-            symbol = try reader.read()
-            displayName = try reader.read()
-            rank = try reader.read()
+        package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+            Self(symbol: try fields.field(\.symbol), displayName: try fields.field(\.displayName), rank: try fields.field(\.rank))
         }
     }
 
     /// A tag byte, then the case's fields.
-    package func encode(to writer: inout FrameWriter) {
-        switch self {
-        case .registered(let descriptor, let registrations):
-            writer.write(UInt8(1))
-            writer.write(descriptor)
-            writer.write(registrations)
-        case .registrationFailed(let descriptor, let status, let lastError):
-            writer.write(UInt8(2))
-            writer.write(descriptor)
-            writer.write(status)
-            writer.write(lastError)
-        case .refused(let error):
-            writer.write(UInt8(3))
-            writer.write(error)
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        try fields.variant(1, Self.registered) { if case .registered(let descriptor, let registrations) = $0 { (descriptor, registrations) } else { nil } }
+        try fields.variant(2, Self.registrationFailed) {
+            if case .registrationFailed(let descriptor, let status, let lastError) = $0 { (descriptor, status, lastError) } else { nil }
         }
-    }
-
-    /// A tag byte, then the case's fields.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        switch try reader.readByte() {
-        case 1: self = .registered(try reader.read(), try reader.read())
-        case 2: self = .registrationFailed(try reader.read(), status: try reader.read(), lastError: try reader.readOptional())
-        case 3: self = .refused(try reader.read())
-        case let tag: throw .undecodable(.unknownTag(tag, of: "load reply"))
-        }
+        try fields.variant(3, Self.refused) { if case .refused(let error) = $0 { error } else { nil } }
+        return try fields.end("load reply")
     }
 }

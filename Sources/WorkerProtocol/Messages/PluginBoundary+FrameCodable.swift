@@ -2,118 +2,70 @@ import PluginBoundary
 
 // The encodings of the plugin boundary's values that travel in frames.
 
-extension PluginMetadata: FrameCodable {
+extension PluginMetadata: FrameRecord {
     /// The ABI version and size, then the five optional texts.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(abiVersion)
-        writer.write(descriptorSize)
-        writer.write(description)
-        writer.write(author)
-        writer.write(license)
-        writer.write(homepage)
-        writer.write(apiBaseURL)
-    }
-
-    /// The ABI version and size, then the five optional texts.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        self.init(
-            abiVersion: try reader.read(), descriptorSize: try reader.read(), description: try reader.readOptional(),
-            author: try reader.readOptional(), license: try reader.readOptional(), homepage: try reader.readOptional(),
-            apiBaseURL: try reader.readOptional())
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(
+            abiVersion: try fields.field(\.abiVersion), descriptorSize: try fields.field(\.descriptorSize), description: try fields.field(\.description),
+            author: try fields.field(\.author), license: try fields.field(\.license), homepage: try fields.field(\.homepage),
+            apiBaseURL: try fields.field(\.apiBaseURL))
     }
 }
 
-extension PluginOutputRules.Violation: FrameCodable {
-    /// The field's name, then the rule.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(field.rawValue)
-        writer.write(rule)
-    }
+extension PluginOutputRules.Field: FrameCodable {
+    /// Its name.
+    package func encode(to writer: inout FrameWriter) { writer.write(rawValue) }
 
-    /// The field's name, which must be one of ``PluginOutputRules/Field``'s, then the rule.
+    /// Its name, which must be one of the fields'.
     package init(from reader: inout FrameReader) throws(FrameError) {
         let name: String = try reader.read()
-        guard let field = PluginOutputRules.Field(rawValue: name) else { throw .undecodable(.unknownName(name, of: "plugin input field")) }
-        self.init(field: field, rule: try reader.read())
+        guard let field = Self(rawValue: name) else { throw .undecodable(.unknownName(name, of: "plugin input field")) }
+        self = field
     }
 }
 
-extension PluginOutputRules.Answer: FrameCodable {
+extension PluginOutputRules.Violation: FrameRecord {
+    /// The field's name, then the rule.
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(field: try fields.field(\.field), rule: try fields.field(\.rule))
+    }
+}
+
+extension PluginOutputRules.Answer: FrameRecord {
     /// The four optional texts.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(base)
-        writer.write(currency)
-        writer.write(amount)
-        writer.write(error)
-    }
-
-    /// The four optional texts.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        self.init(base: try reader.readOptional(), currency: try reader.readOptional(), amount: try reader.readOptional(), error: try reader.readOptional())
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(base: try fields.field(\.base), currency: try fields.field(\.currency), amount: try fields.field(\.amount), error: try fields.field(\.error))
     }
 }
 
-extension FetcherRegistrations.Duplicate: FrameCodable {
+extension FetcherRegistrations.Duplicate: FrameRecord {
     /// The symbol, then its owner.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(symbol)
-        writer.write(owner)
-    }
-
-    /// The symbol, then its owner.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        self.init(symbol: try reader.read(), owner: try reader.read())
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(symbol: try fields.field(\.symbol), owner: try fields.field(\.owner))
     }
 }
 
-extension FetchCallOutcome: FrameCodable {
+extension FetchCallOutcome: FrameRecord {
     /// A tag byte, then the case's fields.
-    package func encode(to writer: inout FrameWriter) {
-        switch self {
-        case .answered(let answer): writer.write(UInt8(1)); writer.write(answer)
-        case .unreadable(let violation): writer.write(UInt8(2)); writer.write(violation)
-        case .malformed: writer.write(UInt8(3))
-        }
-    }
-
-    /// A tag byte, then the case's fields.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        switch try reader.readByte() {
-        case 1: self = .answered(try reader.read())
-        case 2: self = .unreadable(try reader.read())
-        case 3: self = .malformed
-        case let tag: throw .undecodable(.unknownTag(tag, of: "fetch call outcome"))
-        }
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        try fields.variant(1, Self.answered) { if case .answered(let answer) = $0 { answer } else { nil } }
+        try fields.variant(2, Self.unreadable) { if case .unreadable(let violation) = $0 { violation } else { nil } }
+        try fields.variant(3, .malformed) { if case .malformed = $0 { true } else { false } }
+        return try fields.end("fetch call outcome")
     }
 }
 
-extension PluginImageError: FrameCodable {
+extension PluginImageError: FrameRecord {
     /// A tag byte, then the case's fields.
-    package func encode(to writer: inout FrameWriter) {
-        switch self {
-        case .notALibrary(let reason): writer.write(UInt8(1)); writer.write(reason)
-        case .missingEntryPoint: writer.write(UInt8(2))
-        case .nullDescriptor: writer.write(UInt8(3))
-        case .badMagic(let found): writer.write(UInt8(4)); writer.write(found)
-        case .abiMismatch(let plugin): writer.write(UInt8(5)); writer.write(plugin)
-        case .descriptorTooSmall(let plugin): writer.write(UInt8(6)); writer.write(plugin)
-        case .incompleteDescriptor(let field): writer.write(UInt8(7)); writer.write(field)
-        case .invalidDescriptor(let violation): writer.write(UInt8(8)); writer.write(violation)
-        }
-    }
-
-    /// A tag byte, then the case's fields.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        switch try reader.readByte() {
-        case 1: self = .notALibrary(reason: try reader.read())
-        case 2: self = .missingEntryPoint
-        case 3: self = .nullDescriptor
-        case 4: self = .badMagic(found: try reader.read())
-        case 5: self = .abiMismatch(plugin: try reader.read())
-        case 6: self = .descriptorTooSmall(plugin: try reader.read())
-        case 7: self = .incompleteDescriptor(field: try reader.read())
-        case 8: self = .invalidDescriptor(try reader.read())
-        case let tag: throw .undecodable(.unknownTag(tag, of: "load failure"))
-        }
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        try fields.variant(1, Self.notALibrary) { if case .notALibrary(let reason) = $0 { reason } else { nil } }
+        try fields.variant(2, .missingEntryPoint) { if case .missingEntryPoint = $0 { true } else { false } }
+        try fields.variant(3, .nullDescriptor) { if case .nullDescriptor = $0 { true } else { false } }
+        try fields.variant(4, Self.badMagic) { if case .badMagic(let found) = $0 { found } else { nil } }
+        try fields.variant(5, Self.abiMismatch) { if case .abiMismatch(let plugin) = $0 { plugin } else { nil } }
+        try fields.variant(6, Self.descriptorTooSmall) { if case .descriptorTooSmall(let plugin) = $0 { plugin } else { nil } }
+        try fields.variant(7, Self.incompleteDescriptor) { if case .incompleteDescriptor(let field) = $0 { field } else { nil } }
+        try fields.variant(8, Self.invalidDescriptor) { if case .invalidDescriptor(let violation) = $0 { violation } else { nil } }
+        return try fields.end("load failure")
     }
 }

@@ -5,7 +5,7 @@ import PluginBoundary
 /// Everything but the first frame may come from the plugin itself, which
 /// can write to the worker's pipe: the host checks every field as it
 /// checks what an in-process plugin passes.
-package enum WorkerToHost: Sendable, Equatable, FrameCodable {
+package enum WorkerToHost: Sendable, Equatable, FrameRecord {
     /// The sandbox the worker confined itself with. Sent once, first, before
     /// the plugin is loaded: the host takes no other.
     case sandboxed(SandboxReport)
@@ -23,33 +23,19 @@ package enum WorkerToHost: Sendable, Equatable, FrameCodable {
     case refusedSystemCall(UInt32)
 
     /// A tag byte, then the case's message.
-    package func encode(to writer: inout FrameWriter) {
-        switch self {
-        case .sandboxed(let report): writer.write(UInt8(1)); writer.write(report)
-        case .loaded(let reply): writer.write(UInt8(2)); writer.write(reply)
-        case .log(let line): writer.write(UInt8(3)); writer.write(line)
-        case .httpGet(let request): writer.write(UInt8(4)); writer.write(request)
-        case .fetched(let reply): writer.write(UInt8(5)); writer.write(reply)
-        case .refusedSystemCall(let number): writer.write(UInt8(6)); writer.write(number)
-        }
-    }
-
-    /// A tag byte, then the case's message.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        switch try reader.readByte() {
-        case 1: self = .sandboxed(try reader.read())
-        case 2: self = .loaded(try reader.read())
-        case 3: self = .log(try reader.read())
-        case 4: self = .httpGet(try reader.read())
-        case 5: self = .fetched(try reader.read())
-        case 6: self = .refusedSystemCall(try reader.readUInt32())
-        case let tag: throw .undecodable(.unknownTag(tag, of: "message from a worker"))
-        }
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        try fields.variant(1, Self.sandboxed) { if case .sandboxed(let report) = $0 { report } else { nil } }
+        try fields.variant(2, Self.loaded) { if case .loaded(let reply) = $0 { reply } else { nil } }
+        try fields.variant(3, Self.log) { if case .log(let line) = $0 { line } else { nil } }
+        try fields.variant(4, Self.httpGet) { if case .httpGet(let request) = $0 { request } else { nil } }
+        try fields.variant(5, Self.fetched) { if case .fetched(let reply) = $0 { reply } else { nil } }
+        try fields.variant(6, Self.refusedSystemCall) { if case .refusedSystemCall(let number) = $0 { number } else { nil } }
+        return try fields.end("message from a worker")
     }
 }
 
 /// A log line.
-package struct LogFrame: Sendable, Equatable, FrameCodable {
+package struct LogFrame: Sendable, Equatable, FrameRecord {
     /// How severe a line is, from the plugin's `pb_log_level` or the worker's own.
     package enum Level: UInt8, Sendable, Comparable, FrameCodable {
         /// `PB_LOG_DEBUG`, and what `-v` shows.
@@ -87,20 +73,13 @@ package struct LogFrame: Sendable, Equatable, FrameCodable {
     }
 
     /// The level, then the text.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(level)
-        writer.write(message)
-    }
-
-    /// The level, then the text.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        level = try reader.read()
-        message = try reader.read()
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(level: try fields.field(\.level), message: try fields.field(\.message))
     }
 }
 
 /// A plugin's `http_get`, for the host to perform.
-package struct HTTPRequestFrame: Sendable, Equatable, FrameCodable {
+package struct HTTPRequestFrame: Sendable, Equatable, FrameRecord {
     /// The worker's number for it, echoed in the ``HTTPResponseFrame``.
     package var id: UInt64
     /// The URL as the plugin wrote it.
@@ -116,29 +95,20 @@ package struct HTTPRequestFrame: Sendable, Equatable, FrameCodable {
     }
 
     /// The fields in order.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(id)
-        writer.write(url)
-        writer.write(timeoutMilliseconds)
-    }
-
-    /// The fields in order.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        id = try reader.read()
-        url = try reader.read()
-        timeoutMilliseconds = try reader.read()
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(id: try fields.field(\.id), url: try fields.field(\.url), timeoutMilliseconds: try fields.field(\.timeoutMilliseconds))
     }
 }
 
 /// What one fetch of the worker's plugin produced.
-package struct FetchReply: Sendable, Equatable, FrameCodable {
+package struct FetchReply: Sendable, Equatable, FrameRecord {
     /// The host's number for the fetch.
     package var id: UInt64
     /// The plugin's answer, or why there is none.
     package var outcome: Outcome
 
     /// The plugin's answer, or why it was not asked.
-    package enum Outcome: Sendable, Equatable, FrameCodable {
+    package enum Outcome: Sendable, Equatable, FrameRecord {
         /// The plugin answered; not yet checked as a quote.
         case called(FetchCallOutcome)
         /// The plugin registered no fetcher for the symbol.
@@ -146,24 +116,13 @@ package struct FetchReply: Sendable, Equatable, FrameCodable {
         /// No thread could be had to call the plugin.
         case notCalled(SystemError)
 
-        /// A tag byte, then the case's fields.
-        package func encode(to writer: inout FrameWriter) {
-            switch self {
-            case .called(let outcome): writer.write(UInt8(1)); writer.write(outcome)
-            case .noSuchFetcher: writer.write(UInt8(2))
-            case .notCalled(let error): writer.write(UInt8(3)); writer.write(error.code)
-            }
-        }
-
-        /// A tag byte, then the case's fields.
-        package init(from reader: inout FrameReader) throws(FrameError) {
-            switch try reader.readByte() {
-            case 1: self = .called(try reader.read())
-            case 2: self = .noSuchFetcher
-            // Only the errno crosses: the words are the host's.
-            case 3: self = .notCalled(PluginCallThread.startError(try reader.read()))
-            case let tag: throw .undecodable(.unknownTag(tag, of: "fetch outcome"))
-            }
+        /// A tag byte, then the case's fields. Only the errno of
+        /// `notCalled` crosses: the words are the host's.
+        package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+            try fields.variant(1, Self.called) { if case .called(let outcome) = $0 { outcome } else { nil } }
+            try fields.variant(2, .noSuchFetcher) { if case .noSuchFetcher = $0 { true } else { false } }
+            try fields.variant(3, { .notCalled(PluginCallThread.startError($0)) }) { if case .notCalled(let error) = $0 { error.code } else { nil } }
+            return try fields.end("fetch outcome")
         }
     }
 
@@ -174,14 +133,7 @@ package struct FetchReply: Sendable, Equatable, FrameCodable {
     }
 
     /// The number, then the outcome.
-    package func encode(to writer: inout FrameWriter) {
-        writer.write(id)
-        writer.write(outcome)
-    }
-
-    /// The number, then the outcome.
-    package init(from reader: inout FrameReader) throws(FrameError) {
-        id = try reader.read()
-        outcome = try reader.read()
+    package static func frameFields<Fields: FrameFields<Self>>(_ fields: inout Fields) throws(Fields.Failure) -> Self {
+        Self(id: try fields.field(\.id), outcome: try fields.field(\.outcome))
     }
 }
