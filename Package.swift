@@ -110,11 +110,7 @@ let package = Package(
                 "PluginABI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: hostOnly),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: hostOnly),
-            ],
-            // NB: the library's references to its own symbols (SwiftNIO's,
-            // AsyncHTTPClient's) bind when it is linked, not at every dlopen:
-            // nothing outside it may interpose them, as only C crosses to it.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
+            ]
         ),
         .target(
             name: "PluginHost",
