@@ -10,9 +10,6 @@
  *                                else "<call>: succeeded"
  *   fixture_await_answer(host)   one http_get made and its answer awaited:
  *                                the worker's pipe to the host then works
- *   fixture_await_reader()       until the worker's reading thread waits on
- *                                the host's pipe (fd 3), before a plugin
- *                                hides that pipe behind another
  */
 #ifndef FIXTURE_PROBE_H
 #define FIXTURE_PROBE_H
@@ -20,14 +17,10 @@
 #include "patchbay_plugin.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
 
 /* "<call>: <strerror(errno)>" when `failed`, else "<call>: succeeded". */
 static inline void fixture_outcome(char *message, size_t capacity, const char *call, int failed) {
@@ -70,26 +63,6 @@ static inline void fixture_await_answer(const pb_host_services *host) {
     host->http_get(host->host_context, "file:///", 1000, fixture_on_answer, NULL);
     while (!fixture_answered) pthread_cond_wait(&fixture_answer, &fixture_awaited);
     pthread_mutex_unlock(&fixture_awaited);
-}
-
-/* Waits until the worker's main thread, which reads the host's frames, is
- * blocked in read(3, ...), as its own /proc says ("<nr> 0x3 ..."). A plugin
- * that replaces fd 3 before then makes that thread's first read the new
- * pipe's, and the host's next answer never arrives. Without a readable
- * /proc it goes on at once. */
-static inline void fixture_await_reader(void) {
-    char expected[32];
-    snprintf(expected, sizeof expected, "%d 0x3 ", (int)SYS_read);
-    for (int tries = 0; tries < 100000; tries++) {
-        char line[128] = {0};
-        int fd = open("/proc/self/syscall", O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return;
-        ssize_t count = read(fd, line, sizeof line - 1);
-        close(fd);
-        if (count > 0 && strncmp(line, expected, strlen(expected)) == 0) return;
-        struct timespec pause_for = {.tv_sec = 0, .tv_nsec = 1000000};
-        nanosleep(&pause_for, NULL);
-    }
 }
 
 /* The plugin's descriptor, named NAME (a string literal), and its entry point. */

@@ -69,6 +69,7 @@
  */
 #define _GNU_SOURCE
 #include "fixture_probe.h"
+#include "fixture_reader.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -43,6 +43,7 @@
  */
 #define _GNU_SOURCE
 #include "fixture_probe.h"
+#include "fixture_reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
