@@ -55,31 +55,7 @@ openssl x509 -req -in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca.key
     -extfile "$work/server.ext" -out "$work/server.pem" 2>/dev/null
 
 # One loopback server, plain and TLS on two ports, answering from the shipped fixtures.
-python3 - "$repo/Fixtures/coinbase" "$work" <<'PY' &
-import http.server, pathlib, ssl, sys, threading
-root, work = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_GET(self):
-        path = root / self.path.lstrip("/")
-        candidate = path.with_name(path.name + ".json")
-        body = candidate.read_bytes() if candidate.is_file() else b'{"errors":[{"id":"not_found","message":"Not found"}]}'
-        self.send_response(200 if candidate.is_file() else 404)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *args):
-        pass
-plain = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-secure = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain(work / "server.pem", work / "server.key")
-secure.socket = context.wrap_socket(secure.socket, server_side=True)
-threading.Thread(target=secure.serve_forever, daemon=True).start()
-(work / "ports").write_text(f"{plain.server_address[1]} {secure.server_address[1]}\n")
-plain.serve_forever()
-PY
+python3 scripts/lib/coinbase_server.py "$repo/Fixtures/coinbase" "$work/ports" "$work/server.pem" "$work/server.key" &
 server_pid=$!
 for _ in $(seq 100); do [ -s "$work/ports" ] && break; sleep 0.1; done
 read -r http_port https_port <"$work/ports"

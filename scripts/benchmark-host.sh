@@ -59,27 +59,7 @@ hyperfine --warmup 10 --runs 200 -N --export-markdown "$work/list.md" --export-j
 
 # A loopback Coinbase-compatible server answering from the shipped fixtures.
 port_file="$work/port"
-python3 - "$port_file" <<'PY' &
-import http.server, pathlib, sys, threading
-root = pathlib.Path("Fixtures/coinbase")
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    def do_GET(self):
-        path = root / self.path.lstrip("/")
-        candidate = path.with_name(path.name + ".json")
-        body = candidate.read_bytes() if candidate.is_file() else b'{"errors":[{"id":"not_found","message":"Not found"}]}'
-        self.send_response(200 if candidate.is_file() else 404)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *args):
-        pass
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-pathlib.Path(sys.argv[1]).write_text(str(server.server_address[1]))
-threading.Timer(600, server.shutdown).start()
-server.serve_forever()
-PY
+python3 scripts/lib/coinbase_server.py Fixtures/coinbase "$port_file" &
 server_pid=$!
 trap 'kill $server_pid 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -s "$port_file" ] && break; sleep 0.1; done
