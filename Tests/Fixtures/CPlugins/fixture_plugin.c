@@ -30,6 +30,9 @@
  *   FIXTURE_SEGV_IN_REGISTER    write through NULL inside register_plugin
  *   FIXTURE_HANG_IN_REGISTER    never return from register_plugin
  *   FIXTURE_ALLOCATE_MIB=n      allocate and touch n MiB in register_plugin, and hold them
+ *   FIXTURE_ALLOCATE_UNTOUCHED  with FIXTURE_ALLOCATE_MIB: reserve the address space
+ *                               only, without touching it (no resident pages, so
+ *                               no time under memory pressure)
  *   FIXTURE_ABORT_IN_FETCH      abort() inside fetch
  *   FIXTURE_EXIT_IN_FETCH       exit(3) inside fetch
  *   FIXTURE_HANG_IN_FETCH       never return from fetch (blocks its thread)
@@ -265,8 +268,10 @@ static pb_status register_plugin(const pb_host_services *services) {
             services->log(services->host_context, PB_LOG_ERROR, "cannot allocate the fixture's memory");
             return PB_ERR_PLUGIN_FAILED;
         }
+#ifndef FIXTURE_ALLOCATE_UNTOUCHED
         /* Touched, page by page: resident, not only reserved. */
         memset(bytes, 1, size);
+#endif
         held = bytes;
     }
 #endif
