@@ -91,7 +91,9 @@ let package = Package(
 
         .target(name: "HostShared", dependencies: ["HostHTTPABI", "PluginABI"]),
         // The host's side of the C boundary, for the host's own loader and a worker's alike: no Foundation.
-        .target(name: "PluginBoundary", dependencies: ["PluginABI"], swiftSettings: workerSwiftSettings),
+        // CWorkerSandbox for the Swift runtime's directory, which a worker's root maps and a plugin's
+        // missing runtime libraries are taken from (SwiftRuntime).
+        .target(name: "PluginBoundary", dependencies: ["CWorkerSandbox", "PluginABI"], swiftSettings: workerSwiftSettings),
         // The frames between the host and a worker, and the worker's start-up contract: no Foundation.
         .target(name: "WorkerProtocol", dependencies: ["CWorkerSandbox", "PluginBoundary"], swiftSettings: workerSwiftSettings),
         // `patchbay-worker`: only the sandbox, the frames and the boundary; PluginHost is out of its reach.

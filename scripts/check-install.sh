@@ -11,11 +11,18 @@
 #      a loopback server, through the installed HTTP library;
 #   4. new-plugin --language c finds the installed header; make builds the
 #      project; inspect passes it; fetch gets its price;
+#   4b. new-plugin --language swift (against this checkout's PluginSDK), built
+#      with the toolchain on the caller's PATH in each configuration of
+#      SWIFT_PLUGIN_CONFIGS: inspect passes it in a sandboxed worker, fetch
+#      gets its price sandboxed, then `host trust` and fetch in-process;
 #   5. --uninstall leaves nothing in the prefix.
 #
 # Usage: scripts/check-install.sh                      release build, then the checks
-#        scripts/check-install.sh --build-dir DIR      install from an existing build (CI reuses .build/release)
+#        scripts/check-install.sh --build-dir DIR      install from an existing build (CI reuses .build/debug)
 #        KEEP=1 scripts/check-install.sh               keep the temporary folder
+#        SWIFT_PLUGIN_CONFIGS=debug scripts/check-install.sh ...
+#                                                      build the Swift plugin in debug only (default: "debug release";
+#                                                      CI: debug, about 15 s, where release adds about 30 s)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -38,7 +45,9 @@ pass "install into a temporary prefix"
 # itself, `ldconfig -p`), none from the toolchain or the build.
 system=$(ldconfig -p | awk '$NF ~ /^\// { print $NF }' | xargs realpath -m | sort -u)
 outside=
-for binary in "$prefix/bin/host" "$prefix"/lib/patchbay/*.so "$prefix"/lib/patchbay/plugins/*.so $( [ -f "$prefix/lib/patchbay/patchbay-worker" ] && echo "$prefix/lib/patchbay/patchbay-worker"); do
+# The runtime set beside them (libFoundationNetworking.so needs the system's
+# libcurl, ...) is for plugins that link it, and is not checked here.
+for binary in "$prefix/bin/host" "$prefix/lib/patchbay/libHostHTTP.so" "$prefix"/lib/patchbay/plugins/*.so $( [ -f "$prefix/lib/patchbay/patchbay-worker" ] && echo "$prefix/lib/patchbay/patchbay-worker"); do
     resolved=$(env -i PATH=/usr/bin:/bin ldd "$binary" 2>&1)
     if grep -q "not found" <<< "$resolved"; then outside+="$binary: $(grep "not found" <<< "$resolved")"$'\n'; fi
     while read -r path; do
@@ -119,6 +128,46 @@ if command -v make >/dev/null && command -v cc >/dev/null; then
     fi
 else
     echo "SKIP new-plugin --language c: no make or cc"
+fi
+
+# 4b. A Swift plugin made with new-plugin, built with the caller's toolchain
+# (the one that built the host), against the installed host: sandboxed (a
+# stranger's), then in-process once trusted, in each configuration.
+if command -v swift >/dev/null; then
+    mkdir -p "$home/swift-fixtures/v2/prices/SWFT-USD"
+    echo '{"data":{"base":"SWFT","currency":"USD","amount":"4.5678"}}' > "$home/swift-fixtures/v2/prices/SWFT-USD/spot.json"
+    if output=$(user host new-plugin SwiftCoin --language swift --symbol SWFT --sdk-path "$repo" 2>&1); then pass "host new-plugin --language swift"; else fail "host new-plugin --language swift" "$output"; fi
+    for config in ${SWIFT_PLUGIN_CONFIGS:-debug release}; do
+        started=$(date +%s)
+        plugins="$home/SwiftCoin/plugins-$config"
+        if ! output=$(cd "$home/SwiftCoin" && HOME="$home" swift build -c "$config" --product SwiftCoinPlugin --cache-path "$work/swift-cache" 2>&1); then
+            fail "swift build -c $config (the Swift plugin)" "$output"
+            continue
+        fi
+        mkdir -p "$plugins" && cp "$home/SwiftCoin/.build/$config/libSwiftCoinPlugin.so" "$plugins/"
+        plugin="$plugins/libSwiftCoinPlugin.so"
+        if output=$(user host inspect "$plugin" 2>&1) && grep -q "Inspected in  an isolated worker" <<< "$output"; then
+            pass "host inspect: the $config Swift plugin loads in a sandboxed worker"
+        else
+            fail "host inspect: the $config Swift plugin loads in a sandboxed worker" "$output"
+        fi
+        if output=$(user host fetch SWFT --plugins-dir "$plugins" --api-base-url "file://$home/swift-fixtures" 2>&1) \
+            && grep -q "^SWFT .*4.5678 .*SwiftCoinPlugin (unvouched" <<< "$output"; then
+            pass "host fetch SWFT: the $config Swift plugin, sandboxed"
+        else
+            fail "host fetch SWFT: the $config Swift plugin, sandboxed" "$output"
+        fi
+        if output=$(user host trust "$plugin" 2>&1) && output=$(user host list-plugins --plugins-dir "$plugins" 2>&1) \
+            && grep -q -E "^SwiftCoinPlugin +[^ ]+ +loaded +in-process " <<< "$output" \
+            && output=$(user host fetch SWFT --plugins-dir "$plugins" --api-base-url "file://$home/swift-fixtures" 2>&1) \
+            && grep -q -E "^SWFT .*4.5678 +SwiftCoinPlugin\$" <<< "$output"; then
+            pass "host trust, then fetch SWFT: the $config Swift plugin, in-process ($(( $(date +%s) - started )) s with its build)"
+        else
+            fail "host trust, then fetch SWFT: the $config Swift plugin, in-process" "$output"
+        fi
+    done
+else
+    echo "SKIP new-plugin --language swift: no swift on the PATH"
 fi
 
 # 5. Uninstalling leaves nothing behind.

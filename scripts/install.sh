@@ -3,8 +3,8 @@
 #
 #   PREFIX/bin/host
 #   PREFIX/lib/patchbay/          libHostHTTP.so, patchbay-worker (when the
-#                                 build has it) and the Swift runtime
-#                                 libraries these need
+#                                 build has it), the libraries these need
+#                                 and the toolchain's Swift runtime set
 #   PREFIX/lib/patchbay/plugins/  the bundled plugins
 #   PREFIX/include/patchbay/      patchbay_plugin.h, for `host new-plugin --language c`
 #   PREFIX/share/patchbay/        the example C plugin new-plugin starts from
@@ -14,8 +14,9 @@
 # The host finds each piece beside itself first, then under ../lib/patchbay/
 # (InstalledLayout), and every binary's RUNPATH points into PREFIX/lib/patchbay,
 # so the installed host needs neither the toolchain nor LD_LIBRARY_PATH. The
-# runtime libraries are the ones ldd resolves into the toolchain, not a list
-# kept by hand. Every file written is recorded in
+# runtime libraries are the ones ldd resolves into the toolchain, and every
+# library of that runtime's directory, for Swift plugins: not a list kept by
+# hand. Every file written is recorded in
 # PREFIX/lib/patchbay/install-manifest, which --uninstall reads to remove
 # exactly those files (and the folders it created, once empty).
 #
@@ -148,8 +149,19 @@ runtime=$(
             grep -q -x -F "$(realpath -m "$library")" <<< "$system" || echo "$library"
         done
 )
+# With them, the toolchain's whole runtime set: every library in the
+# directory the host's libswiftCore.so comes from (usr/lib/swift/linux), so
+# that a plugin built with the same toolchain finds whatever of it it links
+# (libFoundation.so, libswiftObservation.so, a debug build's
+# libswiftSwiftOnoneSupport.so), in-process and in a worker, whose root
+# holds this folder and not the toolchain.
+toolchain=$(ldd "$prefix/bin/host" | awk '$1 == "libswiftCore.so" && $3 ~ /^\// { print $3 }')
+if [ -n "$toolchain" ]; then
+    runtime=$(printf '%s\n' $runtime "$(dirname "$toolchain")"/lib*.so | sort -u)
+fi
 for library in $runtime; do
     case $library in "$prefix"/*) continue ;; esac
+    [ -e "$prefix/lib/patchbay/$(basename "$library")" ] && continue
     put "$library" "lib/patchbay/$(basename "$library")" 0644
 done
 

@@ -6,6 +6,7 @@ extension SettingNames {
     static let host: SettingNames = {
         var names = hostFlags
         names.memoryBudget = "--memory-budget"
+        names.swiftToolchain = "Swift \(BuildInfo.swiftVersion), the toolchain that built this host (`host --version`)"
         return names
     }()
 

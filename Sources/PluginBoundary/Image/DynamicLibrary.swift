@@ -15,13 +15,25 @@ package struct DynamicLibrary: @unchecked Sendable {
     /// `RTLD_NOW` surfaces missing symbols here rather than as a crash at the
     /// first call; `RTLD_LOCAL` keeps one plugin's symbols from resolving
     /// another's.
-    /// - Throws: ``PluginImageError/notALibrary(reason:)`` with `dlerror()`'s reason.
+    ///
+    /// A library it needs that the loader cannot find is taken from the
+    /// running Swift runtime's directory (``SwiftRuntime``), where an
+    /// installed host keeps the toolchain's runtime set: a Swift plugin built
+    /// with the host's toolchain loads alike in the host and in a worker.
+    /// - Throws: ``PluginImageError/missingLibrary(name:runtimeDirectory:)``
+    ///   when a library it needs is neither there nor where the loader
+    ///   looks; else ``PluginImageError/notALibrary(reason:)`` with `dlerror()`'s reason.
     package static func open(_ path: String) throws(PluginImageError) -> DynamicLibrary {
-        _ = dlerror()
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
-            throw .notALibrary(reason: lastError(trimming: path))
+        var budget = SwiftRuntime.openingBudget
+        while true {
+            _ = dlerror()
+            if let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) { return DynamicLibrary(handle: handle) }
+            let reason = lastError(trimming: path)
+            guard let missing = SwiftRuntime.missingLibrary(in: reason) else { throw .notALibrary(reason: reason) }
+            guard SwiftRuntime.open(missing, budget: &budget) else {
+                throw .missingLibrary(name: missing, runtimeDirectory: SwiftRuntime.directory ?? "")
+            }
         }
-        return DynamicLibrary(handle: handle)
     }
 
     /// The address of `name` in this library, or nil when it is not exported.

@@ -10,6 +10,10 @@ package enum PluginImageError: Error, Sendable, Equatable {
     /// Not a complete shared library for this machine, or `dlopen` refused
     /// it; the reason is one phrase, e.g. "it is not an ELF file".
     case notALibrary(reason: String)
+    /// It needs the library `name` (a file name), which neither the loader
+    /// nor the running Swift runtime's directory, `runtimeDirectory` (empty
+    /// when unknown), has.
+    case missingLibrary(name: String, runtimeDirectory: String)
     /// It does not export `patchbay_plugin_entry`.
     case missingEntryPoint
     /// `patchbay_plugin_entry` returned NULL.

@@ -60,6 +60,7 @@ extension PluginImageError {
         func text(_ text: String) throws(PluginOutputRules.Violation) -> String { try PluginOutputRules.text(text, .error, limit: PluginOutputRules.Limit.error) }
         switch self {
         case .notALibrary(let reason): return .notALibrary(reason: try text(reason))
+        case .missingLibrary(let name, let directory): return .missingLibrary(name: try text(name), runtimeDirectory: try text(directory))
         case .incompleteDescriptor(let field):
             guard ["name", "version", "register_plugin"].contains(field) else { throw PluginOutputRules.Violation(field: .error, rule: "names no descriptor field") }
             return self

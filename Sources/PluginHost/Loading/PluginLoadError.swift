@@ -94,6 +94,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
         switch kind {
         case .notALibrary, .unreadable, .notStarted:
             Self.message(for: .notALibrary(reason: libraryProblem ?? ""))
+        case .descriptor(.missingLibrary(let library, let directory)):
+            Self.missingLibrary(library, runtimeDirectory: directory, toolchain: names.swiftToolchain)
         case .descriptor(let problem):
             Self.message(for: problem)
         case .registrationFailed(let status, let lastError):
@@ -131,6 +133,15 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 extension PluginLoadError {
+    /// A library the plugin needs that neither the system's loader nor the
+    /// host's Swift runtime has: a plugin built with another toolchain, or
+    /// linking a library nobody installed. Removing the plugin is no fix.
+    private static func missingLibrary(_ library: String, runtimeDirectory: String, toolchain: String) -> String {
+        let runtime = runtimeDirectory.isEmpty ? "this host's Swift runtime" : "this host's Swift runtime (\(runtimeDirectory))"
+        return "it needs \(library), which neither \(runtime) nor the system's libraries have: "
+            + "rebuild the plugin with \(toolchain), or install \(library) where the system's loader finds it (a directory `ldconfig` knows)"
+    }
+
     /// What is wrong with a descriptor, and the fix.
     private static func message(for problem: PluginImageError) -> String {
         switch problem {
@@ -150,6 +161,8 @@ extension PluginLoadError {
             "descriptor field \(field) is NULL; set it in the plugin's pb_plugin_descriptor"
         case .invalidDescriptor(let violation):
             "refused: the descriptor's \(violation.field.rawValue) \(violation.rule); fix the plugin's pb_plugin_descriptor"
+        case .missingLibrary(let library, let directory):
+            missingLibrary(library, runtimeDirectory: directory, toolchain: SettingNames().swiftToolchain)
         }
     }
 }

@@ -51,6 +51,9 @@ package struct SettingNames: Sendable, Equatable {
     package var rescan = "run `host rescan`"
     /// The setting of what all plugin workers may take together.
     package var memoryBudget = "the memory budget"
+    /// The Swift toolchain the program was built with, for a plugin that
+    /// needs a runtime library the program does not have.
+    package var swiftToolchain = "the Swift toolchain that built this program"
     /// The switch that counts answers of plugins nobody vouched for in a consensus.
     package var countUnvouched: String
 

@@ -66,6 +66,7 @@ extension PluginImageError: FrameRecord {
         try fields.variant(6, Self.descriptorTooSmall) { if case .descriptorTooSmall(let plugin) = $0 { plugin } else { nil } }
         try fields.variant(7, Self.incompleteDescriptor) { if case .incompleteDescriptor(let field) = $0 { field } else { nil } }
         try fields.variant(8, Self.invalidDescriptor) { if case .invalidDescriptor(let violation) = $0 { violation } else { nil } }
+        try fields.variant(9, Self.missingLibrary) { if case .missingLibrary(let name, let directory) = $0 { (name, directory) } else { nil } }
         return try fields.end("load failure")
     }
 }
