@@ -17,13 +17,13 @@ struct RuntimeLibrariesEndToEndTests {
         ("in-process", ["HOST_ISOLATE": "0", "HOST_NO_CACHE": "1"]),
     ]
 
-    /// The directory of the `libswiftCore.so` this test runs on: the one a
-    /// checkout's `host` runs on too, built by the same toolchain.
-    private static func swiftRuntimeDirectory() throws -> String {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-        let line = try #require(maps.split(separator: "\n").first { $0.hasSuffix("/libswiftCore.so") })
-        let path = String(line[line.firstIndex(of: "/")!...])
-        return URL(filePath: path).deletingLastPathComponent().path
+    /// The directory of the `libswiftCore.so` the built `host` runs on, as
+    /// `ldd` finds it: the toolchain's runtime directory, for a checkout build.
+    private static func swiftRuntimeDirectory() async throws -> String {
+        let ldd = try await CommandRunner.run(URL(filePath: "/usr/bin/ldd"), [CommandRunner.buildDirectory.appending(path: "host").path])
+        let line = try #require(ldd.stdout.split(separator: "\n").first { $0.contains("libswiftCore.so => /") }, "\(ldd.stdout)")
+        let path = try #require(line.split(separator: " ").first { $0.hasPrefix("/") })
+        return URL(filePath: String(path)).deletingLastPathComponent().path
     }
 
     /// A plugin that links `libswiftObservation.so`, which neither `host`
@@ -33,7 +33,7 @@ struct RuntimeLibrariesEndToEndTests {
         let plugin = FixturePlugins.Fixture(
             fileName: "libruntime-observation.so",
             defines: ["-DFIXTURE_SYMBOL=\"RTLIB\"", "-DFIXTURE_NAME=\"RuntimeLibraryPlugin\"",
-                      "-Wl,--no-as-needed", "-L\(try swiftRuntimeDirectory())", "-lswiftObservation"])
+                      "-Wl,--no-as-needed", "-L\(try await swiftRuntimeDirectory())", "-lswiftObservation"])
         return try await FixturePlugins.directory(containing: [plugin])
     }
 
@@ -65,7 +65,7 @@ struct RuntimeLibrariesEndToEndTests {
         let plugins = try await Self.missingLibraryPlugin()
         let version = try await CommandRunner.host(["--version"]).stdout
             .split(separator: "\n").first { $0.hasPrefix("Swift ") }.map(String.init) ?? "Swift ?"
-        let expected = "it needs liblibrary_path_dependency.so, which neither this host's Swift runtime (\(try Self.swiftRuntimeDirectory())) "
+        let expected = "it needs liblibrary_path_dependency.so, which neither this host's Swift runtime (\(try await Self.swiftRuntimeDirectory())) "
             + "nor the system's libraries have: rebuild the plugin with \(version), the toolchain that built this host (`host --version`), "
             + "or install liblibrary_path_dependency.so where the system's loader finds it (a directory `ldconfig` knows)"
 
