@@ -30,7 +30,7 @@ package enum SwiftRuntime {
         let suffix = ": cannot open shared object file: No such file or directory"
         guard message.hasSuffix(suffix) else { return nil }
         let name = String(message.dropLast(suffix.count))
-        guard !name.isEmpty, !name.contains("/"), name != "." , name != ".." else { return nil }
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else { return nil }
         return name
     }
 
