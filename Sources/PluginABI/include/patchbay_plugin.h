@@ -334,7 +334,8 @@ typedef enum pb_rank {
  * (`PB_FETCHER_MIN_SIZE`). `rank` and `has_rank` were appended in a minor
  * revision: the host reads them only when `struct_size` covers both, so a
  * plugin built against the earlier, smaller struct still registers, with
- * `PB_RANK_SECONDARY` (`pb_fetcher_rank`).
+ * `PB_RANK_SECONDARY` (`pb_fetcher_rank`). Initialise it by field name,
+ * with `PB_FETCHER_INIT`, so that fields appended later stay zero.
  *
  * Ownership: the host copies `symbol` and `display_name` during the
  * registration call, so the struct and its strings may be temporary.
