@@ -3,19 +3,23 @@
 # the installed copy the way a user would, with nothing but the prefix and
 # the system: `env -i`, PATH=PREFIX/bin:/usr/bin:/bin and a fresh HOME.
 #
+#   0. the installer names the host(1) that PREFIX/bin/host now hides (a
+#      fake one, behind PREFIX/bin on the PATH it runs with);
 #   1. ldd finds every library of the host, its HTTP library, its worker and
 #      its bundled plugins inside the prefix or among the system's own;
 #   2. list-fetchers lists the bundled plugins, list-plugins runs them
-#      in-process (the install vouches for them), and --version runs;
+#      in-process (the install vouches for them), and --version runs; so
+#      does the second name, patchbay;
 #   3. fetch from the Coinbase-shaped file:// fixtures, and over http:// from
-#      a loopback server, through the installed HTTP library;
+#      a loopback server, through the installed HTTP library; offline advice
+#      names each failed request's own file and no fixtures the install lacks;
 #   4. new-plugin --language c finds the installed header; make builds the
 #      project; inspect passes it; fetch gets its price;
 #   4b. new-plugin --language swift (against this checkout's PluginSDK), built
 #      with the toolchain on the caller's PATH in each configuration of
 #      SWIFT_PLUGIN_CONFIGS: inspect passes it in a sandboxed worker, fetch
 #      gets its price sandboxed, then `host trust` and fetch in-process;
-#   5. --uninstall leaves nothing in the prefix.
+#   5. --uninstall leaves nothing in the prefix (patchbay included).
 #
 # Usage: scripts/check-install.sh                      release build, then the checks
 #        scripts/check-install.sh --build-dir DIR      install from an existing build (CI reuses .build/debug)
@@ -30,7 +34,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/patchbay-install.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "check-install: keeping $work"; else trap 'rm -rf "$work"' EXIT; fi
 prefix="$work/prefix"
 home="$work/home"
-mkdir -p "$prefix" "$home"
+mkdir -p "$prefix" "$home" "$work/dns-bin"
+prefix=$(cd "$prefix" && pwd -P)
 
 failures=0
 pass() { echo "PASS $1"; }
@@ -38,8 +43,19 @@ fail() { echo "FAIL $1"; [ $# -lt 2 ] || printf '%s\n' "$2" | sed 's/^/    /' | 
 # user CMD...: runs CMD as a user of the installed host would, in $home.
 user() { (cd "$home" && env -i PATH="$prefix/bin:/usr/bin:/bin" HOME="$home" "$@"); }
 
-"$repo/scripts/install.sh" --prefix "$prefix" "$@" > "$work/install.log" 2>&1 || { cat "$work/install.log"; echo "FAIL install"; exit 1; }
+# A stand-in for host(1), the DNS lookup tool, behind PREFIX/bin on the installer's PATH.
+printf '#!/bin/sh\necho "the DNS lookup tool"\n' > "$work/dns-bin/host"
+chmod +x "$work/dns-bin/host"
+PATH="$prefix/bin:$work/dns-bin:$PATH" "$repo/scripts/install.sh" --prefix "$prefix" "$@" > "$work/install.log" 2>&1 || { cat "$work/install.log"; echo "FAIL install"; exit 1; }
 pass "install into a temporary prefix"
+
+# 0. The installer says which host(1) the install hides, and how to call it.
+shadowed="note: $prefix/bin/host now comes before $work/dns-bin/host (the DNS lookup tool); call that one as $work/dns-bin/host, or this one as patchbay"
+if grep -q -x -F "$shadowed" "$work/install.log"; then
+    pass "install.sh names the host(1) it hides"
+else
+    fail "install.sh names the host(1) it hides" "$(cat "$work/install.log")"
+fi
 
 # 1. Every library from the prefix or the system (what the loader finds by
 # itself, `ldconfig -p`), none from the toolchain or the build.
@@ -71,12 +87,36 @@ else
     fail "host list-plugins: the bundled plugins run in-process, vouched for by the install" "$output"
 fi
 if output=$(user host --version 2>&1) && grep -q "plugin ABI" <<< "$output"; then pass "host --version"; else fail "host --version" "$output"; fi
+if [ "$(readlink "$prefix/bin/patchbay")" = host ] && output=$(user patchbay fetch ETH --api-base-url "file://$repo/Fixtures/coinbase" 2>&1) \
+    && grep -q "^ETH .*2718.281828459045235360287" <<< "$output"; then
+    pass "patchbay, the second name, fetches as host does"
+else
+    fail "patchbay, the second name, fetches as host does" "$output"
+fi
 
 # 3. A fetch from the file:// fixtures goes through the installed HTTP routing and the bundled plugins.
 if output=$(user host fetch ETH BTC --api-base-url "file://$repo/Fixtures/coinbase" 2>&1) && grep -q "^ETH .*2718.281828459045235360287" <<< "$output"; then
     pass "host fetch ETH BTC from file://"
 else
     fail "host fetch ETH BTC from file://" "$output"
+fi
+
+# 3a. Offline, each source's line names the file its own request needs, and
+# no fixture folder, which the install does not have; a Bitstamp fixture
+# missing reads as Bitstamp's 404. Port 1 on loopback refuses at once.
+if ! output=$(user host fetch BTC --all-sources --api-base-url http://127.0.0.1:1 2>&1) \
+    && grep -q "BitcoinPlugin failed: .*; with no network, give --api-base-url file:///DIR, a folder that holds DIR/v2/prices/BTC-USD/spot.json$" <<< "$output" \
+    && grep -q "BitstampPlugin failed: .*; with no network, give --api-base-url file:///DIR, a folder that holds DIR/api/v2/ticker/btcusd.json$" <<< "$output" \
+    && ! grep -q -e "ETH-USD" -e "Fixtures/" <<< "$output"; then
+    pass "offline advice names each source's own file, and no fixtures the install lacks"
+else
+    fail "offline advice names each source's own file, and no fixtures the install lacks" "$output"
+fi
+if ! output=$(user host fetch BTC --source BitstampPlugin --api-base-url "BitstampPlugin=file://$home/no-fixtures" 2>&1) \
+    && grep -q "^host: error: BTC: Bitstamp answered HTTP 404 for BTC/USD: no fixture file at " <<< "$output" && ! grep -q Coinbase <<< "$output"; then
+    pass "a missing Bitstamp fixture reads as Bitstamp's 404"
+else
+    fail "a missing Bitstamp fixture reads as Bitstamp's 404" "$output"
 fi
 
 # 3b. An http:// fetch goes through the installed libHostHTTP.so, to a

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the plugin host from this checkout, like any command-line tool:
 #
-#   PREFIX/bin/host
+#   PREFIX/bin/host, and PREFIX/bin/patchbay, a second name for it (a
+#                                 symlink) that host(1), the DNS lookup tool, cannot hide
 #   PREFIX/lib/patchbay/          libHostHTTP.so, patchbay-worker (when the
 #                                 build has it), the libraries these need
 #                                 and the toolchain's Swift runtime set
@@ -95,13 +96,17 @@ plugins=("$build_dir"/lib*Plugin.so)
 worker=
 [ -f "$build_dir/patchbay-worker" ] && worker="$build_dir/patchbay-worker"
 
-# A host this script did not install is someone else's: never overwrite it silently.
-if [ -e "$prefix/bin/host" ] && ! { [ -f "$manifest" ] && grep -q $'^file\tbin/host$' "$manifest"; }; then
-    if [ "$force" != 1 ]; then
-        echo "install.sh: error: $prefix/bin/host exists and was not installed by this script (is it host(1), the DNS lookup tool?); pass --force to replace it, or choose another --prefix" >&2
-        exit 1
+# A host (or patchbay) this script did not install is someone else's: never overwrite it silently.
+for name in host patchbay; do
+    if [ -e "$prefix/bin/$name" ] || [ -L "$prefix/bin/$name" ]; then
+        if ! { [ -f "$manifest" ] && grep -q "^file"$'\t'"bin/$name\$" "$manifest"; } && [ "$force" != 1 ]; then
+            what=
+            if [ "$name" = host ]; then what=" (is it host(1), the DNS lookup tool?)"; fi
+            echo "install.sh: error: $prefix/bin/$name exists and was not installed by this script$what; pass --force to replace it, or choose another --prefix" >&2
+            exit 1
+        fi
     fi
-fi
+done
 
 # A previous install's files go first, so nothing stale stays behind.
 [ -f "$manifest" ] && uninstall >/dev/null
@@ -128,6 +133,10 @@ put() {
 }
 
 put "$build_dir/host" bin/host 0755
+# The same executable by a name no system command has.
+rm -f "$prefix/bin/patchbay"
+ln -s host "$prefix/bin/patchbay"
+files+=(bin/patchbay)
 put "$build_dir/libHostHTTP.so" lib/patchbay/libHostHTTP.so 0644
 [ -n "$worker" ] && put "$worker" lib/patchbay/patchbay-worker 0755
 for plugin in "${plugins[@]}"; do
@@ -196,12 +205,24 @@ files+=(lib/patchbay/install-manifest)
 } > "$manifest"
 
 echo "installed Patchbay's host into $prefix (${#files[@]} files; scripts/install.sh --prefix $prefix --uninstall removes them)"
-# host(1), the DNS lookup tool, has the same name: say which one the PATH finds.
-found=$(command -v host 2>/dev/null || true)
-case ":$PATH:" in
-    *":$prefix/bin:"*)
-        if [ -n "$found" ] && [ "$found" != "$prefix/bin/host" ]; then
-            echo "note: \`host\` on your PATH is $found (host(1), the DNS lookup tool?), which comes before $prefix/bin; run $prefix/bin/host, or put $prefix/bin first in PATH"
-        fi ;;
-    *) echo "note: $prefix/bin is not on your PATH; add it with: export PATH=\"$prefix/bin:\$PATH\"" ;;
-esac
+# host(1), the DNS lookup tool, has the same name: say which one each name
+# finds. `before` is the first other host ahead of PREFIX/bin on the PATH
+# (any, when PREFIX/bin is not on it), `after` the first behind it.
+on_path=0 seen=0 before= after=
+IFS=: read -r -a path_dirs <<< "$PATH"
+for dir in "${path_dirs[@]}"; do
+    [ -n "$dir" ] || continue
+    if [ "$dir" -ef "$prefix/bin" ]; then on_path=1 seen=1; continue; fi
+    [ -f "$dir/host" ] && [ -x "$dir/host" ] || continue
+    if [ "$seen" = 0 ]; then before=${before:-$dir/host}; else after=${after:-$dir/host}; fi
+done
+if [ "$on_path" = 1 ]; then
+    if [ -n "$before" ]; then
+        echo "note: \`host\` on your PATH is $before (host(1), the DNS lookup tool?), which comes before $prefix/bin; run this one as patchbay or $prefix/bin/host, or put $prefix/bin first in PATH"
+    elif [ -n "$after" ]; then
+        echo "note: $prefix/bin/host now comes before $after (the DNS lookup tool); call that one as $after, or this one as patchbay"
+    fi
+else
+    echo "note: $prefix/bin is not on your PATH; add it with: export PATH=\"$prefix/bin:\$PATH\""
+    [ -z "$before" ] || echo "note: then $prefix/bin/host comes before $before (the DNS lookup tool); call that one as $before, or this one as patchbay"
+fi

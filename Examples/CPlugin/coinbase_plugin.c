@@ -187,7 +187,7 @@ static void fail(pending_fetch *pending, const char *format, ...) {
     vsnprintf(message, sizeof message, format, arguments);
     va_end(arguments);
     for (char *p = message; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
-    pb_fetch_result result = {sizeof result, NULL, NULL, NULL, message};
+    pb_fetch_result result = PB_FETCH_RESULT_INIT(.error = message);
     pending->completion(pending->completion_context, &result);
 }
 
@@ -231,7 +231,7 @@ static void on_response(void *request_context, const pb_http_response *response)
             fail(pending, "Could not decode the Coinbase response for %s-%s: \"%s\" is not a decimal amount",
                      FETCHER_SYMBOL, pending->currency, amount);
         } else {
-            pb_fetch_result result = {sizeof result, FETCHER_SYMBOL, pending->currency, amount, NULL};
+            pb_fetch_result result = PB_FETCH_RESULT_INIT(.base = FETCHER_SYMBOL, .currency = pending->currency, .amount = amount);
             pending->completion(pending->completion_context, &result);
         }
     }
@@ -244,7 +244,7 @@ static void fetch(void *fetcher_context, const pb_fetch_request *request, pb_fet
     (void)fetcher_context;
     pending_fetch *pending = calloc(1, sizeof *pending);
     if (pending == NULL) {
-        pb_fetch_result result = {sizeof result, NULL, NULL, NULL, "Could not fetch " FETCHER_SYMBOL ": out of memory"};
+        pb_fetch_result result = PB_FETCH_RESULT_INIT(.error = "Could not fetch " FETCHER_SYMBOL ": out of memory");
         completion(completion_context, &result);
         return;
     }
@@ -274,17 +274,18 @@ static pb_status register_plugin(const pb_host_services *services) {
     }
     snprintf(api_base_url, sizeof api_base_url, "%s", base);
 
-    /* rank: how early `host fetch` asks this plugin when others provide the
-     * symbol too; has_rank says it is set (a zeroed one means the default). */
-    pb_fetcher fetcher = {
-        .struct_size = sizeof fetcher,
+    /* By field name, so fields a later header appends stay zero, their
+     * default, and this keeps compiling. rank: how early `host fetch` asks
+     * this plugin when others provide the symbol too; has_rank says it is
+     * set (a zeroed one means the default). */
+    pb_fetcher fetcher = PB_FETCHER_INIT(
         .symbol = FETCHER_SYMBOL,
         .display_name = FETCHER_DISPLAY_NAME,
         .context = NULL,
         .fetch = fetch,
         .rank = PB_RANK_SECONDARY,
         .has_rank = true,
-    };
+    );
     pb_status status = services->register_fetcher(services->host_context, &fetcher);
     if (status == PB_ERR_DUPLICATE) {
         services->log(services->host_context, PB_LOG_WARNING, FETCHER_SYMBOL " is registered twice; the first fetcher stays");
@@ -295,10 +296,7 @@ static pb_status register_plugin(const pb_host_services *services) {
     return PB_OK;
 }
 
-static const pb_plugin_descriptor descriptor = {
-    .magic = PB_PLUGIN_MAGIC,
-    .abi_version = PB_PLUGIN_ABI_VERSION,
-    .struct_size = sizeof(pb_plugin_descriptor),
+static const pb_plugin_descriptor descriptor = PB_PLUGIN_DESCRIPTOR_INIT(
     .name = PLUGIN_NAME,
     .version = PLUGIN_VERSION,
     .register_plugin = register_plugin,
@@ -306,7 +304,7 @@ static const pb_plugin_descriptor descriptor = {
     .license = "MIT",
     /* .api_base_url left NULL: the host's default API, https://api.coinbase.com,
      * unless the user names another with --api-base-url. */
-};
+);
 
 /* Exported as PB_PLUGIN_ENTRY_SYMBOL, the name the host looks up. */
 PB_PLUGIN_ENTRY(coinbase_plugin_entry) {

@@ -51,14 +51,9 @@ struct NetworkOptions: ParsableArguments {
             ? "pass --ca-file PATH with the CA certificate that signed it, or drop --no-system-ca"
             : "pass --ca-file PATH or set SSL_CERT_FILE to the CA certificate that signed it"
         // Offline, the fixtures a checkout ships answer like Coinbase and like Bitstamp.
-        let offline =
-            if let checkout = InstalledLayout.running.checkout {
-                "with no network, fetch from the offline fixtures instead: --api-base-url file://\(checkout)/Fixtures/coinbase --api-base-url BitstampPlugin=file://\(checkout)/Fixtures/bitstamp"
-            } else {
-                "with no network, give --api-base-url file:///DIR, a folder of Coinbase-shaped files (DIR/v2/prices/ETH-USD/spot.json)"
-            }
+        let fixtures = OfflineFixtures(checkout: InstalledLayout.running.checkout)
         return NetworkAdvice(
             untrusted: untrusted, wrongName: "give --api-base-url a host name the certificate was issued for",
-            unreachable: "check the address and your network connection; \(offline)")
+            unreachable: "check the address and your network connection", offline: { fixtures.advice(for: $0) })
     }
 }

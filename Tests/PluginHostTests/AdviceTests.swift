@@ -17,8 +17,7 @@ struct AdviceTests {
         #expect(output.stderrLines.count == 1, "\(output.stderr)")
         #expect(
             output.stderr.contains(
-                "; with no network, fetch from the offline fixtures instead: --api-base-url file://\(Self.checkout)/Fixtures/coinbase "
-                    + "--api-base-url BitstampPlugin=file://\(Self.checkout)/Fixtures/bitstamp\n"),
+                "; with no network, fetch from the offline fixtures instead: --api-base-url file://\(Self.checkout)/Fixtures/coinbase\n"),
             "\(output.stderr)")
     }
 

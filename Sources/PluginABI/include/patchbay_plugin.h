@@ -54,6 +54,22 @@
 extern "C" {
 #endif
 
+/*
+ * Old sources keep compiling. A positional initialiser written against an
+ * earlier revision, such as `pb_fetcher f = {sizeof f, "ETH", "Ethereum",
+ * NULL, fetch};`, leaves the fields appended since zero, and zero is each
+ * appended field's default; but compilers warn about it
+ * (-Wmissing-field-initializers, in -Wextra), which broke the -Werror
+ * builds of plugins made by an earlier `host new-plugin`. So this header
+ * turns that one warning off for the rest of the file that includes it.
+ * To keep it, define PB_KEEP_MISSING_FIELD_INITIALIZERS before including
+ * the header, and initialise by field name (`PB_FETCHER_INIT` and the
+ * others below), as new code should anyway.
+ */
+#if !defined(PB_KEEP_MISSING_FIELD_INITIALIZERS) && (defined(__GNUC__) || defined(__clang__))
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+
 /** 'PBAY' in ASCII. Identifies a Patchbay plugin descriptor. */
 #define PB_PLUGIN_MAGIC 0x50424159u
 
@@ -259,6 +275,13 @@ typedef struct pb_fetch_result {
 } pb_fetch_result;
 
 /**
+ * A `pb_fetch_result` initialiser by field name, as `PB_FETCHER_INIT`:
+ *
+ *     pb_fetch_result result = PB_FETCH_RESULT_INIT(.error = "Could not fetch SOL: out of memory");
+ */
+#define PB_FETCH_RESULT_INIT(...) {.struct_size = sizeof(pb_fetch_result), __VA_ARGS__}
+
+/**
  * Delivers a fetch result to the host. The plugin must call it exactly once
  * per `fetch`, from any thread, possibly before `fetch` returns.
  *
@@ -311,7 +334,8 @@ typedef enum pb_rank {
  * (`PB_FETCHER_MIN_SIZE`). `rank` and `has_rank` were appended in a minor
  * revision: the host reads them only when `struct_size` covers both, so a
  * plugin built against the earlier, smaller struct still registers, with
- * `PB_RANK_SECONDARY` (`pb_fetcher_rank`).
+ * `PB_RANK_SECONDARY` (`pb_fetcher_rank`). Initialise it by field name,
+ * with `PB_FETCHER_INIT`, so that fields appended later stay zero.
  *
  * Ownership: the host copies `symbol` and `display_name` during the
  * registration call, so the struct and its strings may be temporary.
@@ -351,6 +375,18 @@ typedef struct pb_fetcher {
      */
     bool has_rank;
 } pb_fetcher;
+
+/**
+ * A `pb_fetcher` initialiser by field name: `struct_size` filled in, and
+ * every field not named zero, which is each appended field's default. A
+ * source written with it keeps compiling, warning-free, when a later
+ * revision appends fields. C99 designated initialisers (in C++20, name the
+ * fields in declaration order).
+ *
+ *     pb_fetcher fetcher = PB_FETCHER_INIT(.symbol = "ETH", .display_name = "Ethereum", .fetch = fetch,
+ *                                          .rank = PB_RANK_PRIMARY, .has_rank = true);
+ */
+#define PB_FETCHER_INIT(...) {.struct_size = sizeof(pb_fetcher), __VA_ARGS__}
 
 /**
  * The smallest `struct_size` a host accepts: the fetcher of the first
@@ -537,6 +573,16 @@ typedef struct pb_plugin_descriptor {
  * revision, which ends at `register_plugin`.
  */
 #define PB_PLUGIN_DESCRIPTOR_MIN_SIZE (offsetof(pb_plugin_descriptor, register_plugin) + sizeof(pb_register_plugin_fn))
+
+/**
+ * A `pb_plugin_descriptor` initialiser by field name, as `PB_FETCHER_INIT`,
+ * with `magic`, `abi_version` and `struct_size` filled in:
+ *
+ *     static const pb_plugin_descriptor descriptor = PB_PLUGIN_DESCRIPTOR_INIT(
+ *         .name = "SolanaCPlugin", .version = "1.0.0", .register_plugin = register_plugin);
+ */
+#define PB_PLUGIN_DESCRIPTOR_INIT(...) \
+    {.magic = PB_PLUGIN_MAGIC, .abi_version = PB_PLUGIN_ABI_VERSION, .struct_size = sizeof(pb_plugin_descriptor), __VA_ARGS__}
 
 /**
  * The type of the exported `PB_PLUGIN_ENTRY_SYMBOL` function. It must be

@@ -68,7 +68,7 @@ package struct HostHTTPNetworking: HostNetworking {
     ///   "response body larger than 1048576 bytes", or why the library could
     ///   not be loaded.
     package func get(_ url: URL, timeout: Duration) async -> HTTPOutcome {
-        await perform(url, timeout: timeout).outcome(advice: settings.advice)
+        await perform(url, timeout: timeout).outcome(advice: settings.advice, for: url)
     }
 
     /// Performs one hop of a GET: a 3xx with a `Location` comes back as a
@@ -82,7 +82,7 @@ package struct HostHTTPNetworking: HostNetworking {
     ///   ``get(_:timeout:)`` would answer.
     package func hop(_ url: URL, timeout: Duration) async -> HTTPHop {
         let answer = await perform(url, timeout: timeout)
-        let outcome = answer.outcome(advice: settings.advice)
+        let outcome = answer.outcome(advice: settings.advice, for: url)
         switch answer.reply {
         case .response(let status, _) where (300..<400).contains(status) && answer.location != nil:
             return .redirect(status: status, location: answer.location ?? "")
@@ -151,7 +151,10 @@ private struct LibraryRequest: Sendable {
 
 extension HostHTTPAnswer {
     /// The outcome a plugin sees: a refused certificate, or a server out of reach, gets its fix.
-    func outcome(advice: NetworkAdvice) -> HTTPOutcome {
+    /// - Parameters:
+    ///   - advice: The fixes.
+    ///   - url: The URL asked for, whose offline fixtures an unreachable server's fix names.
+    func outcome(advice: NetworkAdvice, for url: URL? = nil) -> HTTPOutcome {
         switch reply {
         case .response(let status, let body):
             return .response(status: status, body: body)
@@ -161,7 +164,7 @@ extension HostHTTPAnswer {
             case Int32(HOST_HTTP_FAILURE_CERTIFICATE_WRONG_NAME): return .failure("\(reason); \(advice.wrongName)")
             case Int32(HOST_HTTP_FAILURE_CERTIFICATE_EXPIRED), Int32(HOST_HTTP_FAILURE_CERTIFICATE_NOT_YET_VALID):
                 return .failure("\(reason); \(advice.outOfDate)")
-            case Int32(HOST_HTTP_FAILURE_UNREACHABLE): return .failure("\(reason); \(advice.unreachable)")
+            case Int32(HOST_HTTP_FAILURE_UNREACHABLE): return .failure("\(reason); \(advice.unreachable(url))")
             default: return .failure(reason)
             }
         }

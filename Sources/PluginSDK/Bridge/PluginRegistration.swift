@@ -118,15 +118,17 @@ enum PluginRegistration {
         let context = Unmanaged.passRetained(FetcherBox(fetcher)).toOpaque()
         let status = symbol.withCString { symbolText in
             fetcher.displayName.withCString { displayName in
-                var record = pb_fetcher(
-                    struct_size: UInt32(MemoryLayout<pb_fetcher>.size),
-                    symbol: symbolText,
-                    display_name: displayName,
-                    context: context,
-                    fetch: fetchTrampoline,
-                    rank: rank.value,
-                    has_rank: true
-                )
+                // Zeroed, then set by name: Swift's memberwise initialiser
+                // of a C struct takes every field, so it would break here
+                // the day the header appends one (C's PB_FETCHER_INIT).
+                var record = pb_fetcher()
+                record.struct_size = UInt32(MemoryLayout<pb_fetcher>.size)
+                record.symbol = symbolText
+                record.display_name = displayName
+                record.context = context
+                record.fetch = fetchTrampoline
+                record.rank = rank.value
+                record.has_rank = true
                 return host.registerFetcher(&record)
             }
         }
