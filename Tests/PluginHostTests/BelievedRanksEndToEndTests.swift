@@ -23,7 +23,9 @@ struct BelievedRanksEndToEndTests {
         let directory = try await FixturePlugins.directory(containing: [Self.ranked])
         let file = directory.appending(path: "ranked.so").path
 
-        let json = try await CommandRunner.host(["list-fetchers", "--format", "json", "--plugins-dir", directory.path])
+        // From ./plugins, one of the usual directories, beside the bundled plugins.
+        let work = directory.deletingLastPathComponent()
+        let json = try await CommandRunner.host(["list-fetchers", "--format", "json"], in: work)
         #expect(json.status == 0, "\(json.stderr)")
         let row = try #require(try rows(json.stdout).first { $0["symbol"] as? String == "RANKD" })
         #expect(row["rank"] as? Int == 128)
@@ -35,9 +37,9 @@ struct BelievedRanksEndToEndTests {
         #expect(ethereum["rank"] as? Int == 256 && ethereum["declaredRank"] as? Int == 256)
         #expect(ethereum["rankReason"] == nil)
 
-        let table = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path])
+        let table = try await CommandRunner.host(["list-fetchers"], in: work)
         #expect(table.stdout.contains("RankedPlugin (unvouched, \(file))  128 (declared 256, capped: nobody vouched for it)  yes\n"), "\(table.stdout)")
-        #expect(table.stdout.contains("EthereumPlugin  256 "), "\(table.stdout)")
+        #expect(table.stdout.replacing(#/ {2,}/#, with: "|").contains("|EthereumPlugin|256|yes\n"), "\(table.stdout)")
     }
 
     @Test("HOST_RANKS shows as the reason, by name for a bundled plugin and by file for a stranger")
@@ -46,7 +48,7 @@ struct BelievedRanksEndToEndTests {
         let file = directory.appending(path: "ranked.so").path
 
         let output = try await CommandRunner.host(
-            ["list-fetchers", "--format", "json", "--plugins-dir", directory.path], environment: ["HOST_RANKS": "EthereumPlugin:64,\(file):32"])
+            ["list-fetchers", "--format", "json"], environment: ["HOST_RANKS": "EthereumPlugin:64,\(file):32"], in: directory.deletingLastPathComponent())
 
         #expect(output.status == 0, "\(output.stderr)")
         let rows = try rows(output.stdout)

@@ -64,6 +64,8 @@ struct CallbackMisbehaviourTests {
         }
         let log = LogLines()
         let registry = FetcherRegistry(PluginLoader(services: .simulated(networking, logger: log.logger())).load(files).fetchers)
+        // Nobody vouched for it: its lines name its file too.
+        let lateLine = "LatePlugin (unvouched, \(files[0])): answered late"
 
         // NB: other suites run blocking helpers (clang, sha256sum) on the
         // cooperative pool while this runs, which can hold back the host's
@@ -87,8 +89,7 @@ struct CallbackMisbehaviourTests {
             // finished, and is ignored; the plugin logs this line once the
             // host has handled it, so the fetches below come after it.
             try await Deadline.within(.seconds(120), "LATE's late answer, round \(round)") {
-                // Nobody vouched for it: its lines name its file too.
-                await log.wait(for: "LatePlugin (unvouched, \(files[0])): answered late", count: round)
+                await log.wait(for: lateLine, count: round)
             }
             let twice = try await Deadline.within(.seconds(120), "TWICE's price, round \(round)") {
                 try await registry.fetcher(for: "TWICE").price(in: "USD", timeout: .seconds(60))

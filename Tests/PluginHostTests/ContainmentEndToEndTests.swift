@@ -251,7 +251,7 @@ struct ContainmentEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
-        #expect(output.unlabelled.stdout.replacing(#/ +/#, with: " ") == "SYMBOL NAME PLUGIN RANK DEFAULT\nETH Ethereum EthereumPlugin 128 yes\n")
+        #expect(output.unlabelled.stdout.replacing(#/ +/#, with: " ") == "SYMBOL NAME PLUGIN RANK DEFAULT\nETH Ethereum EthereumPlugin 128 (declared 256, capped: nobody vouched for it) yes\n")
         #expect(output.stderrLines == [
             // A worker reports every symbol and the host orders ETH's sources; the symbol rule refuses the report.
             #"host: warning: skipping \#(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol "E\u{1B}[31mVIL" is not 1 to 16 upper-case letters or digits); remove it from the plugins directory or ask its author for a fix"#
@@ -283,7 +283,7 @@ struct ContainmentEndToEndTests {
             BTC Bitcoin BitstampPlugin 128 -
             ETH Ethereum EthereumPlugin 256 yes
             ETH Ethereum BitstampPlugin 128 -
-            ETH Ethereum FrameForger 128 -
+            ETH Ethereum FrameForger 128 (declared 4294967295, capped: nobody vouched for it) -
 
             """)
         #expect(output.stderrLines.isEmpty)
