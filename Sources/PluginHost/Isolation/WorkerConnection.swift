@@ -36,7 +36,7 @@ final class WorkerConnection: Sendable {
     private let endpoint = Mutex<PluginEndpoint?>(nil)
     /// Its plugin's log lines, held until the host has checked the name the
     /// worker reported, then shown under its label.
-    private let lines = Mutex(PluginLines())
+    private let lines: PluginLines
     /// Whether its log lines are dropped (a scan's worker).
     private let quiet: Bool
 
@@ -60,13 +60,12 @@ final class WorkerConnection: Sendable {
         stream = FrameStream(input: process.fromWorker, output: process.toWorker)
         let allowance = services.allowances.make(for: FilePaths.name(of: path))
         self.allowance = allowance
-        let logger = services.logger
+        let (logger, lines) = (services.logger, PluginLines())
+        self.lines = lines
         output = WorkerOutput(input: process.output) { line in
-            // As the plugin's log lines: escaped where they are shown, and counted.
+            // As the plugin's log lines: escaped where they are shown, counted, and named alike.
             guard !quiet, allowance.admitLogLine() else { return }
-            var logger = logger
-            logger[metadataKey: "plugin"] = "\(allowance.name)"
-            logger.warning("\(line)")
+            lines.receive(LogFrame(level: .warning, message: line)) { Self.show($0, as: $1, to: logger) }
         }
     }
 
@@ -186,14 +185,19 @@ final class WorkerConnection: Sendable {
         machine.withLock { $0.identify(as: plugin) }
         allowance.identify(as: plugin)
         self.endpoint.withLock { $0 = endpoint }
-        lines.withLock { $0.label(label, show: show) }
+        lines.label(label, show: show)
     }
 
     /// Shows one of the plugin's log lines under `label`. Attributed to the
     /// worker's plugin whatever the frame says: the plugin can write log
     /// frames itself, and must not speak as the host or as another plugin.
     private func show(_ line: LogFrame, as label: String) {
-        var logger = services.logger
+        Self.show(line, as: label, to: services.logger)
+    }
+
+    /// Shows one line of its plugin's under `label`, cut as every plugin line is.
+    private static func show(_ line: LogFrame, as label: String, to logger: Logger) {
+        var logger = logger
         logger[metadataKey: "plugin"] = "\(label)"
         logger.log(level: Self.level(line.level), "\(PluginOutputRules.logLine(line.message))")
     }
@@ -216,7 +220,7 @@ final class WorkerConnection: Sendable {
         case .log(let line):
             // Counted against the cap only when it would be shown.
             guard !quiet, Self.level(line.level) >= services.logger.logLevel, allowance.admitLogLine() else { return }
-            lines.withLock { $0.receive(line, show: show) }
+            lines.receive(line, show: show)
         case .httpGet(let request):
             let services = self.services
             // Until the worker's plugin is identified, the file names it.
@@ -259,7 +263,7 @@ final class WorkerConnection: Sendable {
     private func streamEnded() {
         // A plugin the host never identified (it crashed, hung or lied while
         // it loaded) is named by its file, as the host's own lines name it.
-        lines.withLock { $0.label(FilePaths.name(of: path), show: show) }
+        lines.label(FilePaths.name(of: path), show: show)
         Task {
             let cause: WorkerError.Cause =
                 switch await reap() {
