@@ -9,7 +9,8 @@ struct Inspect: AsyncParsableCommand {
         abstract: "Show what the host sees in one plugin file, without fetching anything.",
         discussion: """
             Prints the descriptor (name, version, ABI version, struct_size, description, author, license, homepage), \
-            every fetcher, each trust check with its verdict, the lock file's verdict and the file's SHA-256, \
+            every fetcher with the rank it declares and the rank fetch would use (and why they differ: capped when nobody vouched for it, or HOST_RANKS), \
+            the API base it declares and the one it would be told, each trust check with its verdict, the lock file's verdict and the file's SHA-256, \
             the mode the plugin would load in with the same options, and its problem, if any. \
             The plugin's code runs only in an isolated, sandboxed worker, never in this process, \
             so inspecting a file you do not trust is safe. \
@@ -42,7 +43,8 @@ struct Inspect: AsyncParsableCommand {
         }
         let policy = try plugins.checked { wiring in try wiring.policy() }
         let isolation = try plugins.checked { wiring in try wiring.isolationOptions() }
-        let inspection = try await plugins.host().inspect(file, isolation: isolation, policy: policy)
+        let ranks = try plugins.checked { wiring in try wiring.ranks() }
+        let inspection = try await plugins.host().inspect(file, isolation: isolation, policy: policy, ranks: ranks)
         print(Rendering.inspection(inspection, as: format), terminator: "")
         guard inspection.isWorking else {
             let problem = inspection.report.error ?? "it registered no fetchers"

@@ -17,20 +17,21 @@ final class WorkerSession: PluginServices {
     /// `api_base_url` among them: the base the host's rule gives this plugin.
     private let configuration: [String: CString]
     private let defaultTimeoutMilliseconds: UInt32
-    private let logLevel: LogFrame.Level
+    /// The least severe of the plugin's own lines the host wants; nil for none.
+    private let logLevel: LogFrame.Level?
 
     /// A session for the plugin `descriptor` describes, loaded from `path` as `request` asks.
     init(path: String, descriptor: PluginDescriptor, request: LoadRequest, link: HostLink) {
         let name = descriptor.name
-        let level = request.logLevel
-        registrations = FetcherRegistrations(path: path, name: name) { line in link.log(.warning, line, threshold: level) }
+        // The host's rules' warnings, which the user must act on: sent whatever the plugin's lines' level.
+        registrations = FetcherRegistrations(path: path, name: name) { line in link.log(.warning, line, threshold: .warning) }
         self.link = link
         var values = request.configuration
         let base = request.apiBases.base(for: name, declared: descriptor.metadata.apiBaseURL)
         values["api_base_url"] = base.url.isEmpty ? nil : base.url
         configuration = values.mapValues(CString.init)
         defaultTimeoutMilliseconds = request.defaultTimeoutMilliseconds
-        logLevel = level
+        logLevel = request.logLevel
     }
 
     /// Runs the plugin's `register_plugin` with this session's services.
@@ -55,6 +56,7 @@ final class WorkerSession: PluginServices {
             default: .error
             }
         if level == .error { registrations.noteError(message) }
+        guard let logLevel else { return }
         link.log(level, message, threshold: logLevel)
     }
 
@@ -63,7 +65,7 @@ final class WorkerSession: PluginServices {
     }
 
     func httpGet(_ url: String, timeoutMilliseconds: UInt32, reply: HTTPReply) {
-        link.log(.debug, "GET \(url)", threshold: logLevel)
+        if let logLevel { link.log(.debug, "GET \(url)", threshold: logLevel) }
         link.httpGet(url, timeoutMilliseconds: timeoutMilliseconds == 0 ? defaultTimeoutMilliseconds : timeoutMilliseconds, reply: reply)
     }
 }

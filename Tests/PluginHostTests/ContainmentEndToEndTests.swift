@@ -69,7 +69,7 @@ struct ContainmentEndToEndTests {
             ["ETH", "USD", "3000.5", "EthereumPlugin"], ["BTC", "USD", "60000.25", "BitcoinPlugin"], ["FORGE", "USD", "1.00", "TokenForger"],
         ])
         let source = flags.isEmpty ? "[TokenForger] " : ""
-        #expect(output.stderrLines == [
+        #expect(output.unlabelled.stderrLines == [
             "host: \(source)warning: ignored a fetch callback whose completion context the host never issued: a plugin forged or corrupted it; later ones are logged with -v"
         ])
     }
@@ -122,7 +122,8 @@ struct ContainmentEndToEndTests {
 
         let fetchers = try await host(["list-fetchers"])
         let plugins = try await host(["list-plugins"])
-        let fetched = try await host(["fetch", "ESC", "ESCERR"])
+        // -v: the plugin's own log lines show only then.
+        let fetched = try await host(["fetch", "ESC", "ESCERR", "-v"])
         let dot = try await host(["graph", "--format", "dot"])
         let mermaid = try await host(["graph", "--format", "mermaid"])
         let json = try await host(["list-plugins", "--format", "json"])
@@ -136,9 +137,8 @@ struct ContainmentEndToEndTests {
         #expect(plugins.stdout.replacing(#/ {2,}/#, with: "|").contains("\(name)|\(version)|loaded"), "\(plugins.stdout)")
         #expect(fetched.stdout.contains("ESC     USD       1.00    \(label)"), "\(fetched.stdout)")
         #expect(fetched.stderrLines.contains(#"host: error: ESCERR: bad\r\nhost: error: ETH: forged\u{1B}[31m"#))
-        // A worker's log lines before its report is checked name the file.
-        let source = flags.isEmpty ? "escapes.so" : name
-        #expect(fetched.stderrLines.contains(#"host: [\#(source)] warning: line\nhost: error: forged log"#))
+        // Its log lines are held until its report is checked, then named as every output names it, in both modes.
+        #expect(fetched.stderrLines.contains(#"host: [\#(label)] warning: line\nhost: error: forged log"#), "\(fetched.stderr)")
         #expect(dot.stdout.contains(label), "\(dot.stdout)")
         #expect(mermaid.stdout.contains(label), "\(mermaid.stdout)")
 
@@ -205,7 +205,7 @@ struct ContainmentEndToEndTests {
 
         #expect(output.status == 0)
         #expect(Self.cells(output.unlabelled.stdout) == [["LATEREG", "USD", "1.00", "LateRegistrar"]])
-        let source = flags.isEmpty ? "[LateRegistrar] " : ""
+        let source = flags.isEmpty ? "[LateRegistrar (unvouched, \(plugin))] " : ""
         #expect(output.stderrLines == [
             "host: \(source)warning: \(plugin): LateRegistrar called register_fetcher for LATE after register_plugin had returned; refused with PB_ERR_TOO_LATE: register every fetcher inside register_plugin"
         ])
@@ -220,13 +220,17 @@ struct ContainmentEndToEndTests {
         let output = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", directory.path] + flags)
 
         // With the cache, the registration is refused while the file is scanned, in a worker, whatever the
-        // placement. Without it, the unvouched plugin is still loaded in a worker, unless --no-isolate
-        // loads it in-process, where the host refuses it itself.
-        let source = flags == ["--no-isolate", "--no-cache"] ? "" : "[bad-symbol.so] "
-        #expect(output.stderrLines == [
-            "host: \(source)warning: \(plugin): BadSymbol called register_fetcher with a fetcher the host refused: \(reason)",
-            "host: warning: skipping \(plugin): the host refused every fetcher it registered: \(reason); fix the pb_fetcher it passes to register_fetcher",
-        ])
+        // placement: a scan is quiet, and the skipping line gives the reason. Without it, the unvouched
+        // plugin is loaded in a worker, which warns under the plugin's label, unless --no-isolate loads it
+        // in-process, where the host refuses it itself.
+        let skipping =
+            "host: warning: skipping \(plugin): the host refused every fetcher it registered: \(reason); fix the pb_fetcher it passes to register_fetcher"
+        let warning = "warning: \(plugin): BadSymbol called register_fetcher with a fetcher the host refused: \(reason)"
+        switch flags {
+        case ["--no-cache"]: #expect(output.stderrLines == ["host: [BadSymbol (unvouched, \(plugin))] \(warning)", skipping])
+        case ["--no-isolate", "--no-cache"]: #expect(output.stderrLines == ["host: \(warning)", skipping])
+        default: #expect(output.stderrLines == [skipping])
+        }
         let rows = try HostFixtures.pluginRows(output.stdout)
         #expect(rows["bad-symbol.so"]?["status"] as? String == "failed")
     }
@@ -247,7 +251,7 @@ struct ContainmentEndToEndTests {
         let output = try await CommandRunner.host(["list-fetchers", "--isolate", "--plugins-dir", directory.path])
 
         #expect(output.status == 0)
-        #expect(output.unlabelled.stdout.replacing(#/ +/#, with: " ") == "SYMBOL NAME PLUGIN RANK DEFAULT\nETH Ethereum EthereumPlugin 128 yes\n")
+        #expect(output.unlabelled.stdout.replacing(#/ +/#, with: " ") == "SYMBOL NAME PLUGIN RANK DEFAULT\nETH Ethereum EthereumPlugin 128 (declared 256, capped: nobody vouched for it) yes\n")
         #expect(output.stderrLines == [
             // A worker reports every symbol and the host orders ETH's sources; the symbol rule refuses the report.
             #"host: warning: skipping \#(forger): the plugin's isolated worker broke the frame protocol while loading (its load report was refused: its symbol "E\u{1B}[31mVIL" is not 1 to 16 upper-case letters or digits); remove it from the plugins directory or ask its author for a fix"#
@@ -279,7 +283,7 @@ struct ContainmentEndToEndTests {
             BTC Bitcoin BitstampPlugin 128 -
             ETH Ethereum EthereumPlugin 256 yes
             ETH Ethereum BitstampPlugin 128 -
-            ETH Ethereum FrameForger 128 -
+            ETH Ethereum FrameForger 128 (declared 4294967295, capped: nobody vouched for it) -
 
             """)
         #expect(output.stderrLines.isEmpty)

@@ -28,16 +28,16 @@ struct HostEndToEndTests {
         #expect(output.stderr.isEmpty)
     }
 
-    @Test("list-fetchers --format json is an array of {symbol, name, plugin, path, vouchedBy, rank, default}")
+    @Test("list-fetchers --format json is an array of {symbol, name, plugin, path, vouchedBy, rank, declaredRank, rankReason?, default}")
     func listFetchersJSON() async throws {
         let output = try await CommandRunner.host(["list-fetchers", "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [NSDictionary])
         let (bitcoin, bitstamp, ethereum) = (FixturePlugins.bundledPlugin("Bitcoin").path, FixturePlugins.bundledPlugin("Bitstamp").path, FixturePlugins.bundledPlugin("Ethereum").path)
         #expect(rows == [
-            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitcoinPlugin", "path": bitcoin, "vouchedBy": "bundled", "rank": 256, "default": true],
-            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitstampPlugin", "path": bitstamp, "vouchedBy": "bundled", "rank": 128, "default": false],
-            ["symbol": "ETH", "name": "Ethereum", "plugin": "EthereumPlugin", "path": ethereum, "vouchedBy": "bundled", "rank": 256, "default": true],
-            ["symbol": "ETH", "name": "Ethereum", "plugin": "BitstampPlugin", "path": bitstamp, "vouchedBy": "bundled", "rank": 128, "default": false],
+            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitcoinPlugin", "path": bitcoin, "vouchedBy": "bundled", "rank": 256, "declaredRank": 256, "default": true],
+            ["symbol": "BTC", "name": "Bitcoin", "plugin": "BitstampPlugin", "path": bitstamp, "vouchedBy": "bundled", "rank": 128, "declaredRank": 128, "default": false],
+            ["symbol": "ETH", "name": "Ethereum", "plugin": "EthereumPlugin", "path": ethereum, "vouchedBy": "bundled", "rank": 256, "declaredRank": 256, "default": true],
+            ["symbol": "ETH", "name": "Ethereum", "plugin": "BitstampPlugin", "path": bitstamp, "vouchedBy": "bundled", "rank": 128, "declaredRank": 128, "default": false],
         ])
     }
 

@@ -42,8 +42,8 @@ struct InspectTests {
         #expect(descriptor["hostMinimumStructSize"] as? Int == 40)
         #expect(descriptor["license"] as? String == "MIT")
         #expect(descriptor["author"] as? String == "Patchbay tests <tests@example.invalid>")
-        let fetchers = try #require(json["fetchers"] as? [[String: String]])
-        #expect(fetchers == [["symbol": "META", "displayName": "MetadataPlugin"]])
+        let fetchers = try #require(json["fetchers"] as? [[String: Any]])
+        #expect(fetchers.map { $0.mapValues { "\($0)" } } == [["symbol": "META", "displayName": "MetadataPlugin", "declaredRank": "128", "rank": "128"]])
         #expect(checks(json).values.allSatisfy { $0 }, "\(checks(json))")
         #expect(checks(json)["owner with-metadata.so"] == true && checks(json)["ELF shared library with-metadata.so"] == true)
         let lock = try #require(json["lock"] as? [String: Any])
@@ -60,7 +60,7 @@ struct InspectTests {
 
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.hasPrefix("\(file): a working plugin\n"))
-        for line in ["  name         MetadataPlugin", "  license      MIT", "  META    MetadataPlugin", "  Problem       none"] {
+        for line in ["  name         MetadataPlugin", "  license      MIT", "  META    MetadataPlugin  128", "  Problem       none"] {
             #expect(output.stdout.contains(line + "\n"), "\(output.stdout)")
         }
         #expect(output.stdout.contains("  Would load    isolated worker, sandbox "), "\(output.stdout)")

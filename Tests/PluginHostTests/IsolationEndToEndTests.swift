@@ -37,7 +37,7 @@ struct IsolationEndToEndTests {
 
         let fetchers = try await CommandRunner.host(["list-fetchers", "--plugins-dir", directory.path] + flags, environment: environment)
         // In a directory the test named, nobody vouched for the Ethereum plugin: its primary rank is believed up to secondary.
-        #expect(fetchers.unlabelled.stdout.replacing(#/ +/#, with: " ") == "SYMBOL NAME PLUGIN RANK DEFAULT\nETH Ethereum EthereumPlugin 128 yes\n")
+        #expect(fetchers.unlabelled.stdout.replacing(#/ +/#, with: " ") == "SYMBOL NAME PLUGIN RANK DEFAULT\nETH Ethereum EthereumPlugin 128 (declared 256, capped: nobody vouched for it) yes\n")
     }
 
     @Test("A plugin that hangs while loading is stopped after --load-timeout")
@@ -177,7 +177,7 @@ struct IsolationEndToEndTests {
         // Nobody vouched for either in a directory the test named: each is shown with its file.
         #expect(fetchers.stdout.split(separator: "\n").map { $0.replacing(#/ {2,}/#, with: "|") } == [
             "SYMBOL|NAME|PLUGIN|RANK|DEFAULT",
-            "BTC|Bitcoin|BitcoinPlugin (unvouched, \(directory.path)/libBitcoinPlugin.so)|128|yes",
+            "BTC|Bitcoin|BitcoinPlugin (unvouched, \(directory.path)/libBitcoinPlugin.so)|128 (declared 256, capped: nobody vouched for it)|yes",
             "BTC|Dogecoin (C)|DuplicateBitcoinPlugin (unvouched, \(directory.path)/zz-duplicate-btc.so)|128|-",
         ], "\(fetchers.stdout)")
     }

@@ -120,7 +120,6 @@ struct StrangerScansEndToEndTests {
         #expect(refused.status == 2)
         #expect(refused.stdout.isEmpty)
         #expect(refused.stderrLines == [
-            "host: [bulky.so] error: cannot allocate the fixture's memory",
             "host: warning: skipping \(path): registration failed with status 4: cannot allocate the fixture's memory",
             "host: error: BULKY: unknown symbol BULKY; available symbols: BTC, ETH; 1 plugin file failed to load and may provide it: run `host list-plugins` to see why",
         ])

@@ -88,7 +88,7 @@ struct TerminalOutputEndToEndTests {
             #"  n1["PluginIdentity(name: #quot;EvilPlugin (unvouched, "# + directory.path + #"/ev\u{1B}[2J\u{202E}os.so)#quot;)<br/>(singleton)"]"#
         ]))
         runs.append(("inspect", try await host(["inspect", plugin]), [
-            "\(shownPlugin): a working plugin", "  name         EvilPlugin", "  ESC     \(Self.shownDisplay)",
+            "\(shownPlugin): a working plugin", "  name         EvilPlugin", "  ESC     \(Self.shownDisplay)  128",
         ]))
         runs.append(("inspect junk", try await host(["inspect", junk]), [
             "host: error: \(shownJunk) is not a working plugin: not a loadable plugin library: the file is too short for an ELF header (4 bytes); remove it from the plugins directory or rebuild it"

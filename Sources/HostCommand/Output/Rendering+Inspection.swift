@@ -7,10 +7,11 @@ extension Rendering {
     /// The JSON shape is a contract, like the listings':
     /// `{"path","working","name","version"?,"descriptor"?:{"abiVersion","hostABIVersion","structSize",
     /// "hostMinimumStructSize","hostStructSize","description"?,"author"?,"license"?,"homepage"?},
-    /// "fetchers":[{"symbol","displayName"}],"checks":[{"check","path","passed","problem"?}],
+    /// "fetchers":[{"symbol","displayName","declaredRank","rank","rankReason"?}],"checks":[{"check","path","passed","problem"?}],
     /// "lock":{"verdict","lockFile"?,"sha256"?,"problem"?},"mode":"in-process"|"isolated","modeReason",
     /// "vouchedBy":"bundled"|"trust-store"|"allowlist"|"nobody",
-    /// "sandbox":"full"|"partial"|"none","refusedSystemCall"?,"problem"?,"warnings":[…]}`.
+    /// "sandbox":"full"|"partial"|"none","refusedSystemCall"?,"problem"?,"warnings":[…],
+    /// "declaredAPIBaseURL"?,"apiBaseURL"?,"apiBaseOrigin"?}`.
     /// - Parameters:
     ///   - inspection: From ``Host/inspect(_:isolation:policy:)``.
     ///   - format: Table or JSON.
@@ -59,9 +60,12 @@ private struct InspectionTable {
             sections.append("Descriptor\n  not read: loading stopped before it\n")
         }
 
-        var fetchers = TextTable("SYMBOL", "NAME")
-        fetchers.rows = inspection.fetchers.map { [$0.symbol, $0.displayName] }
+        var fetchers = TextTable("SYMBOL", "NAME", "RANK")
+        fetchers.rows = inspection.fetchers.map {
+            [$0.symbol, $0.displayName, Rendering.rankCell($0.rank.value, declared: $0.declaredRank.value, reason: $0.rankOrigin.reason)]
+        }
         sections.append("Fetchers\n" + (inspection.fetchers.isEmpty ? "  none registered\n" : indented(fetchers.rendered)))
+        if let apiBase = apiBase(report) { sections.append(apiBase) }
 
         var checks = TextTable("CHECK", "VERDICT", "ON")
         checks.rows = inspection.checks.map { [$0.check, $0.passed ? "pass" : "FAIL", $0.path] }
@@ -86,6 +90,15 @@ private struct InspectionTable {
                 ("Memory", inspection.memoryBudget),
             ] + refusedCall(report) + [("Problem", report.error ?? "none")] + report.warnings.map { ("Warning", $0) }))
         return sections.joined(separator: "\n")
+    }
+
+    /// What the host believed of the API base: the one the descriptor
+    /// declares, and the one the plugin would be told, with who chose it.
+    /// Its own section, apart from the grant lines of `host allow`.
+    private func apiBase(_ report: PluginReport) -> String? {
+        guard let descriptor = inspection.descriptor else { return nil }
+        let told = report.apiBase.map { "\($0.url.isEmpty ? "none" : $0.url) (\($0.origin.rawValue))" } ?? "-"
+        return "API base\n" + pairs([("declared", descriptor.apiBaseURL ?? "none"), ("told", told)])
     }
 
     /// The first system call the plugin's sandbox refused while it loaded, if one was.

@@ -5,8 +5,9 @@ import WorkerProtocol
 /// Turns the host's results into what `host` prints.
 ///
 /// The JSON shapes are a contract that scripts rely on:
-/// - `list-fetchers`: `[{"symbol","name","plugin","path","vouchedBy","rank","default"}]`, `vouchedBy` as in `list-plugins`;
-///   the table's PLUGIN is `NAME (unvouched, PATH)` for a plugin nobody vouched for
+/// - `list-fetchers`: `[{"symbol","name","plugin","path","vouchedBy","rank","declaredRank","rankReason"?,"default"}]`, `vouchedBy` as in `list-plugins`,
+///   `rank` the one `fetch` uses, `declaredRank` the fetcher's own and `rankReason` why they differ;
+///   the table's PLUGIN is `NAME (unvouched, PATH)` for a plugin nobody vouched for, and its RANK `128 (declared 256, capped: …)`
 /// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"error"?,"warnings"?,"sandboxMissing"?}]`,
 ///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `vouchedBy` is `bundled`, `trust-store`,
 ///   `allowlist` or `nobody`, `cached` whether the scan cache
@@ -25,7 +26,8 @@ enum Rendering {
             return providers.providers(of: symbol).map { provider in
                 FetcherRow(
                     symbol: provider.symbol, name: provider.displayName, plugin: provider.plugin.name, path: provider.plugin.path,
-                    vouchedBy: provider.voucher.name, label: provider.plugin.label, rank: provider.rank.value, default: provider == first)
+                    vouchedBy: provider.voucher.name, label: provider.plugin.label, rank: provider.rank.value, declaredRank: provider.declared.value,
+                    rankReason: provider.rankOrigin.reason, default: provider == first)
             }
         }
         switch format {
@@ -33,7 +35,7 @@ enum Rendering {
             return json(rows)
         case .table:
             var table = TextTable("SYMBOL", "NAME", "PLUGIN", "RANK", "DEFAULT")
-            table.rows = rows.map { [$0.symbol, $0.name, $0.label, "\($0.rank)", $0.default ? "yes" : "-"] }
+            table.rows = rows.map { [$0.symbol, $0.name, $0.label, rankCell($0.rank, declared: $0.declaredRank, reason: $0.rankReason), $0.default ? "yes" : "-"] }
             return table.rendered
         }
     }
@@ -141,9 +143,11 @@ private struct FetcherRow: Encodable {
     /// What the table shows; JSON has `plugin`, `path` and `vouchedBy` apart.
     let label: String
     let rank: UInt32
+    let declaredRank: UInt32
+    let rankReason: String?
     let `default`: Bool
 
-    private enum CodingKeys: String, CodingKey { case symbol, name, plugin, path, vouchedBy, rank, `default` }
+    private enum CodingKeys: String, CodingKey { case symbol, name, plugin, path, vouchedBy, rank, declaredRank, rankReason, `default` }
 }
 
 private struct PluginRow: Encodable {

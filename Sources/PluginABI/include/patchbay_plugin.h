@@ -252,13 +252,36 @@ static inline uint32_t pb_milliseconds_from_duration(int64_t seconds, int64_t at
  *
  * Ownership: plugin-owned; valid only during the completion call. The host
  * copies every string before the call returns.
+ *
+ * Every rule the host applies to an answer, in this order (the host's
+ * `PluginOutputRules`, the same in-process and in a worker). An answer that
+ * breaks one shows no price: the symbol fails with a line naming the
+ * plugin and the rule, and `fetch` asks the next source.
+ *  1. `result` is not NULL and `struct_size` is at least
+ *     `sizeof(pb_fetch_result)`.
+ *  2. Every string is valid UTF-8: `base` and `currency` at most
+ *     `PB_SYMBOL_MAX_LENGTH` bytes, `amount` at most
+ *     `PB_AMOUNT_MAX_DIGITS` + 2, `error` at most 512.
+ *  3. A non-NULL `error` is a failure, whatever the other fields say.
+ *  4. Otherwise `amount` is set, not empty, and a plain decimal (below).
+ *  5. `base`, when set, equals the symbol asked, which is the `symbol` the
+ *     fetcher registered, byte for byte: a fetcher registered for "XBT"
+ *     may not answer "BTC", nor "xbt". NULL means the symbol asked.
+ *  6. `currency`, when set, equals the currency asked, byte for byte; NULL
+ *     means the currency asked.
  */
 typedef struct pb_fetch_result {
     /** `sizeof(pb_fetch_result)` as the plugin compiled it. */
     uint32_t struct_size;
-    /** On success, the base asset, e.g. "BTC". NULL on failure. */
+    /**
+     * On success, the base asset, e.g. "BTC": the symbol asked, or NULL for
+     * it. NULL on failure.
+     */
     const char *base;
-    /** On success, the quote currency, e.g. "USD". NULL on failure. */
+    /**
+     * On success, the quote currency, e.g. "USD": the currency asked, or
+     * NULL for it. NULL on failure.
+     */
     const char *currency;
     /**
      * On success, the decimal amount exactly as the API sent it, e.g.

@@ -11,8 +11,10 @@ extension Host {
     ///   - isolation: How the worker is started; its load timeout applies.
     ///   - policy: Where this host's options put plugins, for the inspection
     ///     to report the file's mode.
+    ///   - ranks: The user's `HOST_RANKS`, for the inspection to report the
+    ///     rank each fetcher would get.
     /// - Returns: The verdicts and what the plugin registered.
-    package func inspect(_ path: String, isolation: IsolationOptions, policy: IsolationPolicy) async -> PluginInspection {
+    package func inspect(_ path: String, isolation: IsolationOptions, policy: IsolationPolicy, ranks: RankOverrides = RankOverrides()) async -> PluginInspection {
         let run = PluginLoad(services: services, trust: trust, policy: policy, isolation: isolation)
         let placement = run.rule.placement(of: path, origin: PluginDiscovery.origin(ofFile: path), lock: run.locks.lock(for: path))
         run.noteLockFilesThatOnlyPin()
@@ -27,7 +29,11 @@ extension Host {
         if report.apiBase == nil { report.allowedURLs = services.allowedURLs }
         var inspection = PluginInspection(
             path: path, report: report,
-            fetchers: result.fetchers.map { PluginInspection.Fetcher(symbol: $0.symbol, displayName: $0.displayName) },
+            fetchers: result.fetchers.map { fetcher in
+                let plugin = PluginIdentity(name: fetcher.plugin.name, version: fetcher.plugin.version, path: path, voucher: voucher)
+                let (rank, origin) = SymbolProviders.believedRank(declared: fetcher.rank, wanted: ranks.rank(for: plugin), voucher: voucher)
+                return PluginInspection.Fetcher(symbol: fetcher.symbol, displayName: fetcher.displayName, declaredRank: fetcher.rank, rank: rank, rankOrigin: origin)
+            },
             checks: checks, lock: lock, placement: placement)
         inspection.memoryBudget = isolation.slots.keepingDescription
         isolation.slots.finish()

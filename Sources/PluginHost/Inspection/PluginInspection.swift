@@ -31,12 +31,30 @@ package struct PluginInspection: Sendable, Encodable {
     /// by the kernel in a delegated cgroup v2 subtree, or by the host's caps, and why.
     package var memoryBudget = ""
 
-    /// One registered fetcher.
+    /// One registered fetcher, and the rank the host would give it.
     package struct Fetcher: Sendable, Encodable, Equatable {
         /// The ticker, e.g. "DOGE".
         package let symbol: String
         /// Its display name, e.g. "Dogecoin".
         package let displayName: String
+        /// The rank it declares (`pb_fetcher_rank`).
+        package let declaredRank: SourceRank
+        /// The rank `fetch` would order it by, with the same options.
+        package let rank: SourceRank
+        /// Why ``rank`` is not ``declaredRank``, when it is not.
+        package let rankOrigin: SymbolProviders.RankOrigin
+
+        private enum CodingKeys: String, CodingKey { case symbol, displayName, declaredRank, rank, rankReason }
+
+        /// `{"symbol","displayName","declaredRank","rank","rankReason"?}`, as `list-fetchers` words ranks.
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(symbol, forKey: .symbol)
+            try container.encode(displayName, forKey: .displayName)
+            try container.encode(declaredRank.value, forKey: .declaredRank)
+            try container.encode(rank.value, forKey: .rank)
+            try container.encodeIfPresent(rankOrigin.reason, forKey: .rankReason)
+        }
     }
 
     /// One trust check and its verdict.
@@ -82,6 +100,7 @@ package struct PluginInspection: Sendable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case path, working, name, version, descriptor, fetchers, checks, lock, mode, modeReason, vouchedBy, sandbox, refusedSystemCall, problem, warnings
+        case declaredAPIBaseURL, apiBaseURL, apiBaseOrigin
     }
 
     /// The JSON shape `host inspect --format json` prints, a contract scripts rely on.
@@ -102,6 +121,15 @@ package struct PluginInspection: Sendable, Encodable {
         try container.encodeIfPresent(report.refusedSystemCall?.name ?? report.refusedSystemCall.map { "\($0.number)" }, forKey: .refusedSystemCall)
         try container.encodeIfPresent(report.error, forKey: .problem)
         try container.encode(report.warnings, forKey: .warnings)
+        try encodeAPIBase(into: &container)
+    }
+
+    /// What the host believed of the API base: the one the descriptor
+    /// declares, and the one the plugin is told, with who chose it.
+    private func encodeAPIBase(into container: inout KeyedEncodingContainer<CodingKeys>) throws {
+        try container.encodeIfPresent(descriptor?.apiBaseURL, forKey: .declaredAPIBaseURL)
+        try container.encodeIfPresent(report.apiBase?.url, forKey: .apiBaseURL)
+        try container.encodeIfPresent(report.apiBase?.origin.rawValue, forKey: .apiBaseOrigin)
     }
 
     /// The descriptor's fields, with the sizes the host accepts beside the plugin's.

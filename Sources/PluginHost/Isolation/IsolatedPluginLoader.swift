@@ -31,6 +31,10 @@ struct IsolatedPluginLoader: Sendable {
     /// when it is stopped. Off for `--no-cache`, which keeps every worker it
     /// loads until the run ends: there, only each worker's limit applies.
     var takesSlots = false
+    /// Whether its workers' log lines are dropped: a scan's, since the
+    /// plugin is loaded again when it is used, and its failure is reported
+    /// apart; shown, they would print twice on a first run.
+    var quiet = false
 
     /// Loads `files`, all at once; the result's fetchers call into the workers.
     func load(_ files: [String]) async -> (PluginLoader.Outcome, [WorkerConnection]) {
@@ -153,7 +157,7 @@ struct IsolatedPluginLoader: Sendable {
                 addressSpace: options.memoryBudget.perWorkerBytes)
             // Before the load request, which is when the worker first runs plugin code.
             options.slots.admit(process.pid, logger: services.logger)
-            let worker = WorkerConnection.connect(to: process, path: path, services: services)
+            let worker = WorkerConnection.connect(to: process, path: path, services: services, quiet: quiet)
             if let slots { worker.whenShutDown { slots.release() } }
             return .success(worker)
         } catch {
@@ -162,12 +166,20 @@ struct IsolatedPluginLoader: Sendable {
         }
     }
 
+    /// How the plugin's log lines name it, once its report is checked: as
+    /// every output names it (``PluginIdentity/label``), never by the name
+    /// it declares alone unless someone vouched for it.
+    private func label(of descriptor: LoadReply.Descriptor, _ path: String) -> String {
+        PluginIdentity.label(name: descriptor.name, path: path, voucher: voucher(path))
+    }
+
     /// Has the worker load its plugin, and checks its reply as an
     /// in-process registration is checked.
     private func load(_ path: String, in worker: WorkerConnection) async -> Result<(PluginReport, [PluginFetcher]), PluginLoadError> {
         let request = LoadRequest(
             path: path, configuration: services.configurationValues, apiBases: services.apiBases.forFile(path, vouched: voucher(path) != .nobody),
-            defaultTimeoutMilliseconds: services.defaultTimeout.timeoutMilliseconds, logLevel: LogFrame.Level(services.logger.logLevel))
+            defaultTimeoutMilliseconds: services.defaultTimeout.timeoutMilliseconds,
+            logLevel: services.showsPluginLines && !quiet ? LogFrame.Level(services.logger.logLevel) : nil)
         let reply: LoadReply
         switch await worker.load(request, timeout: options.loadTimeout) {
         case .failure(let failure): return .failure(PluginLoadError(.isolated(failure)))
@@ -190,11 +202,11 @@ struct IsolatedPluginLoader: Sendable {
         case .refused(let error):
             return .failure(PluginLoadError(image: error))
         case .registrationFailed(let descriptor, let status, let lastError):
-            worker.identify(as: descriptor.name, endpoint: endpoint(of: descriptor, path: path))
+            worker.identify(as: descriptor.name, label: label(of: descriptor, path), endpoint: endpoint(of: descriptor, path: path))
             return .failure(fail(PluginLoadError(.registrationFailed(status: status, lastError: lastError)), descriptor))
         case .registered(let descriptor, let registrations):
             let endpoint = endpoint(of: descriptor, path: path)
-            worker.identify(as: descriptor.name, endpoint: endpoint)
+            worker.identify(as: descriptor.name, label: label(of: descriptor, path), endpoint: endpoint)
             guard !registrations.fetchers.isEmpty else {
                 return .failure(fail(PluginLoadError(.nothingRegistered(refused: registrations.refused)), descriptor))
             }

@@ -34,6 +34,11 @@ final class WorkerConnection: Sendable {
     /// The policy its plugin's `http_get`s are held to, once the host knows
     /// the plugin; before that, the policy of a plugin that declares nothing.
     private let endpoint = Mutex<PluginEndpoint?>(nil)
+    /// Its plugin's log lines, held until the host has checked the name the
+    /// worker reported, then shown under its label.
+    private let lines: PluginLines
+    /// Whether its log lines are dropped (a scan's worker).
+    private let quiet: Bool
 
     /// What waits for an answer in the shell.
     typealias Waiter = CheckedContinuation<Answer, Never>
@@ -47,26 +52,27 @@ final class WorkerConnection: Sendable {
         case timedOut(waitingOnNetwork: Bool)
     }
 
-    private init(process: WorkerProcess, path: String, services: HostServices) {
+    private init(process: WorkerProcess, path: String, services: HostServices, quiet: Bool) {
         self.process = process
         self.path = path
         self.services = services
+        self.quiet = quiet
         stream = FrameStream(input: process.fromWorker, output: process.toWorker)
         let allowance = services.allowances.make(for: FilePaths.name(of: path))
         self.allowance = allowance
-        let logger = services.logger
+        let (logger, lines) = (services.logger, PluginLines())
+        self.lines = lines
         output = WorkerOutput(input: process.output) { line in
-            // As the plugin's log lines: escaped where they are shown, and counted.
-            guard allowance.admitLogLine() else { return }
-            var logger = logger
-            logger[metadataKey: "plugin"] = "\(allowance.name)"
-            logger.warning("\(line)")
+            // As the plugin's log lines: escaped where they are shown, counted, and named alike.
+            guard !quiet, allowance.admitLogLine() else { return }
+            lines.receive(LogFrame(level: .warning, message: line)) { Self.show($0, as: $1, to: logger) }
         }
     }
 
     /// Connects to a freshly spawned worker, taking over the host's ends of its pipes.
-    static func connect(to process: WorkerProcess, path: String, services: HostServices) -> WorkerConnection {
-        let connection = WorkerConnection(process: process, path: path, services: services)
+    /// - Parameter quiet: Whether the worker's log lines are dropped (a scan's worker).
+    static func connect(to process: WorkerProcess, path: String, services: HostServices, quiet: Bool = false) -> WorkerConnection {
+        let connection = WorkerConnection(process: process, path: path, services: services, quiet: quiet)
         connection.stream.start { body throws(FrameError) in
             connection.receive(try Frame.decode(WorkerToHost.self, from: body))
         } onEnd: { end in
@@ -173,11 +179,27 @@ final class WorkerConnection: Sendable {
 
     /// Names the worker's plugin in later messages, and holds its later
     /// `http_get`s to its own policy, once the host has checked the name
-    /// the worker reported.
-    func identify(as plugin: String, endpoint: PluginEndpoint) {
+    /// the worker reported; shows the log lines it held under `label`
+    /// (``PluginIdentity/label``), as in-process lines are.
+    func identify(as plugin: String, label: String, endpoint: PluginEndpoint) {
         machine.withLock { $0.identify(as: plugin) }
         allowance.identify(as: plugin)
         self.endpoint.withLock { $0 = endpoint }
+        lines.label(label, show: show)
+    }
+
+    /// Shows one of the plugin's log lines under `label`. Attributed to the
+    /// worker's plugin whatever the frame says: the plugin can write log
+    /// frames itself, and must not speak as the host or as another plugin.
+    private func show(_ line: LogFrame, as label: String) {
+        Self.show(line, as: label, to: services.logger)
+    }
+
+    /// Shows one line of its plugin's under `label`, cut as every plugin line is.
+    private static func show(_ line: LogFrame, as label: String, to logger: Logger) {
+        var logger = logger
+        logger[metadataKey: "plugin"] = "\(label)"
+        logger.log(level: Self.level(line.level), "\(PluginOutputRules.logLine(line.message))")
     }
 
     /// The worker sent something that is not a frame of the protocol.
@@ -197,13 +219,8 @@ final class WorkerConnection: Sendable {
             run(machine.withLock { $0.fetchReplyReceived(reply) })
         case .log(let line):
             // Counted against the cap only when it would be shown.
-            guard Self.level(line.level) >= services.logger.logLevel, allowance.admitLogLine() else { return }
-            // Attributed to the worker's plugin whatever the frame says: the
-            // plugin can write log frames itself, and must not speak as the host
-            // or as another plugin.
-            var logger = services.logger
-            logger[metadataKey: "plugin"] = "\(machine.withLock { $0.plugin } ?? FilePaths.name(of: path))"
-            logger.log(level: Self.level(line.level), "\(PluginOutputRules.logLine(line.message))")
+            guard !quiet, Self.level(line.level) >= services.logger.logLevel, allowance.admitLogLine() else { return }
+            lines.receive(line, show: show)
         case .httpGet(let request):
             let services = self.services
             // Until the worker's plugin is identified, the file names it.
@@ -244,6 +261,9 @@ final class WorkerConnection: Sendable {
 
     /// The worker's end of the pipe closed: it exited, crashed or was killed.
     private func streamEnded() {
+        // A plugin the host never identified (it crashed, hung or lied while
+        // it loaded) is named by its file, as the host's own lines name it.
+        lines.label(FilePaths.name(of: path), show: show)
         Task {
             let cause: WorkerError.Cause =
                 switch await reap() {

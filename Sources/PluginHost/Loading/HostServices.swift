@@ -34,6 +34,12 @@ package final class HostServices: Sendable {
     package let defaultTimeout: Duration
     /// Receives the plugins' log lines, with `plugin` metadata.
     package let logger: Logger
+
+    /// Whether a plugin's own log lines (its `log` calls) are shown: only
+    /// when the user asked for `-v`, which logs at debug. The host's own
+    /// warnings about a plugin, which the user must act on, are shown
+    /// whatever this says.
+    var showsPluginLines: Bool { logger.logLevel <= .debug }
     /// When a transient answer is asked for again, within the request's deadline.
     let retries: RetryPolicy
     /// What the program calls the settings its users change, for the fixes

@@ -87,11 +87,12 @@ final class PluginLoad: Sendable {
     /// - Parameters:
     ///   - vouchers: Who vouched for the plugin at a path.
     ///   - takesSlots: Whether a stranger's worker waits for a place under the memory budget.
-    func isolatedLoader(vouchers: @escaping @Sendable (String) -> Placement.Voucher, takesSlots: Bool = false) -> IsolatedPluginLoader {
+    func isolatedLoader(vouchers: @escaping @Sendable (String) -> Placement.Voucher, takesSlots: Bool = false, quiet: Bool = false) -> IsolatedPluginLoader {
         var loader = IsolatedPluginLoader(services: services, trust: trust, options: isolation)
         loader.warnedAboutSandbox = warnedAboutSandbox
         loader.voucher = vouchers
         loader.takesSlots = takesSlots
+        loader.quiet = quiet
         return loader
     }
 

@@ -101,7 +101,7 @@ package struct PluginLoader: Sendable {
         func fail(_ error: PluginLoadError) -> PluginLoadError { error.describing(name: name, version: version, metadata: descriptor.metadata) }
 
         let endpoint = services.endpoint(for: identity, declared: descriptor.metadata.apiBaseURL)
-        let session = PluginSession(path: path, name: name, services: services, endpoint: endpoint)
+        let session = PluginSession(path: path, name: name, label: identity.label, services: services, endpoint: endpoint)
         let status = session.register(descriptor)
         let registered = session.registrations.outcome
         guard status == PB_OK else {

@@ -29,14 +29,16 @@ final class PluginSession: PluginServices {
     /// blame the network or the plugin.
     private let requestsInFlight = Atomic<Int>(0)
 
-    init(path: String, name: String, services: HostServices, endpoint: PluginEndpoint) {
+    /// - Parameter label: How its log lines name it (``PluginIdentity/label``):
+    ///   by name when vouched for, else with its file too.
+    init(path: String, name: String, label: String, services: HostServices, endpoint: PluginEndpoint) {
         self.path = path
         self.name = name
         self.services = services
         self.endpoint = endpoint
         self.apiBaseURL = endpoint.base.url.isEmpty ? nil : CString(endpoint.base.url)
         var logger = services.logger
-        logger[metadataKey: "plugin"] = "\(name)"
+        logger[metadataKey: "plugin"] = "\(label)"
         self.logger = logger
         let hostLogger = services.logger
         registrations = FetcherRegistrations(path: path, name: name) { hostLogger.warning("\($0)") }
@@ -61,12 +63,12 @@ final class PluginSession: PluginServices {
     var isWaitingOnNetwork: Bool { requestsInFlight.load(ordering: .relaxed) > 0 }
 
     /// Handles `log`, remembering the last error so a failed registration can
-    /// say why.
+    /// say why; shown only with `-v` (``HostServices/showsPluginLines``).
     func log(_ level: pb_log_level, _ message: String) {
         let level = Self.level(level)
         if level == .error { registrations.noteError(message) }
         // Counted against the cap only when it would be shown.
-        guard level >= logger.logLevel, allowance.admitLogLine() else { return }
+        guard services.showsPluginLines, level >= logger.logLevel, allowance.admitLogLine() else { return }
         logger.log(level: level, "\(message)")
     }
 

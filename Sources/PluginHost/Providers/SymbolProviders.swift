@@ -41,6 +41,8 @@ package struct SymbolProviders: Sendable {
         package let displayName: String
         /// The rank its order comes from.
         package let rank: SourceRank
+        /// The rank its fetcher declares, before the user's and the cap.
+        package let declared: SourceRank
         /// Why it has that rank.
         package let rankOrigin: RankOrigin
         /// Who vouched for its plugin: a vouched provider is asked before
@@ -62,6 +64,16 @@ package struct SymbolProviders: Sendable {
         case capped
         /// The user's `HOST_RANKS`.
         case overridden
+
+        /// Why the rank is not the declared one, as `list-fetchers` and
+        /// `inspect` print it; nil when it is the declared one.
+        package var reason: String? {
+            switch self {
+            case .declared: nil
+            case .capped: "capped: nobody vouched for it"
+            case .overridden: "HOST_RANKS"
+            }
+        }
     }
 
     /// A fetcher as a plugin registered it.
@@ -112,18 +124,25 @@ package struct SymbolProviders: Sendable {
         let plugin = PluginIdentity(name: plugin.name, version: plugin.version, path: plugin.path, voucher: voucher)
         let wanted = overrides.rank(for: plugin)
         for fetcher in fetchers {
-            let (rank, origin) = Self.rank(of: fetcher, wanted: wanted, voucher: voucher)
+            let (rank, origin) = Self.believedRank(declared: fetcher.declared, wanted: wanted, voucher: voucher)
             let provider = Provider(
-                plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, rankOrigin: origin, voucher: voucher, searchIndex: searchIndex)
+                plugin: plugin, symbol: fetcher.symbol, displayName: fetcher.displayName, rank: rank, declared: fetcher.declared, rankOrigin: origin,
+                voucher: voucher, searchIndex: searchIndex)
             container.register(Provider.self, name: fetcher.symbol, rank: Self.registrationRank(provider)) { _ in provider }
             registeredSymbols.insert(fetcher.symbol)
         }
     }
 
     /// The rank a fetcher gets: the user's, else what it declares; then, for
-    /// a plugin nobody vouched for, capped.
-    private static func rank(of fetcher: Fetcher, wanted: SourceRank?, voucher: Placement.Voucher) -> (SourceRank, RankOrigin) {
-        let rank = wanted ?? fetcher.declared
+    /// a plugin nobody vouched for, capped. The one rule: `inspect` asks it
+    /// too, to show the rank a file would get.
+    /// - Parameters:
+    ///   - declared: What the fetcher declares.
+    ///   - wanted: The user's rank for its plugin (``RankOverrides/rank(for:)``), if any.
+    ///   - voucher: Who vouched for its plugin.
+    /// - Returns: The rank, and why it is that one.
+    package static func believedRank(declared: SourceRank, wanted: SourceRank?, voucher: Placement.Voucher) -> (SourceRank, RankOrigin) {
+        let rank = wanted ?? declared
         if voucher == .nobody, rank > .secondary { return (.secondary, .capped) }
         return (rank, wanted == nil ? .declared : .overridden)
     }

@@ -50,7 +50,8 @@ struct PluginScanner: Sendable {
         _ candidates: [PluginDiscovery.Candidate], locks: LockFileCache, limit: ScanLimit = .none,
         finished: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in }
     ) async -> [Outcome?] {
-        let loader = run.isolatedLoader(vouchers: { _ in .nobody }, takesSlots: true)
+        // Quiet: the plugin's lines print when it is loaded to be used, and a failure in its own line.
+        let loader = run.isolatedLoader(vouchers: { _ in .nobody }, takesSlots: true, quiet: true)
         var outcomes = [Outcome?](repeating: nil, count: candidates.count)
         enum Step: Sendable {
             case scanned(Int, Outcome?, WorkerConnection?)

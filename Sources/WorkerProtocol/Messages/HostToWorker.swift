@@ -30,12 +30,14 @@ package struct LoadRequest: Sendable, Equatable, FrameRecord {
     package var apiBases: APIBases
     /// The HTTP timeout for a plugin that asks for 0, in milliseconds.
     package var defaultTimeoutMilliseconds: UInt32
-    /// The least severe log line worth sending back.
-    package var logLevel: LogFrame.Level
+    /// The least severe of its plugin's own log lines worth sending back;
+    /// nil for none (the user did not ask for them with `-v`). The worker's
+    /// own warnings about its plugin go back whatever this says.
+    package var logLevel: LogFrame.Level?
 
     /// A request to load the plugin found at `path`.
     package init(
-        path: String, configuration: [String: String], apiBases: APIBases = APIBases(), defaultTimeoutMilliseconds: UInt32, logLevel: LogFrame.Level
+        path: String, configuration: [String: String], apiBases: APIBases = APIBases(), defaultTimeoutMilliseconds: UInt32, logLevel: LogFrame.Level?
     ) {
         self.path = path
         self.configuration = configuration

@@ -17,6 +17,7 @@
  * A plugin among several sources of one symbol:
  *
  *   FIXTURE_RANK=n              declare rank n (has_rank true); default: none declared
+ *   FIXTURE_LOG_WHILE_REGISTERING="text"  log text at warning level in register_plugin
  *   FIXTURE_OLD_FETCHER         register a pb_fetcher of the first revision's size,
  *                               with PB_RANK_PRIMARY in memory after it, unread
  *   FIXTURE_API_BASE="..."      declare this API base in the descriptor
@@ -279,6 +280,9 @@ static pb_status register_plugin(const pb_host_services *services) {
     *(volatile int *)(uintptr_t)0 = 1;
 #elif defined(FIXTURE_HANG_IN_REGISTER)
     for (;;) pause();
+#endif
+#ifdef FIXTURE_LOG_WHILE_REGISTERING
+    services->log(services->host_context, PB_LOG_WARNING, FIXTURE_LOG_WHILE_REGISTERING);
 #endif
 #ifdef FIXTURE_REGISTER_FAILS
     (void)fetch;
