@@ -18,6 +18,9 @@ final class WorkerConnection: Sendable {
     let process: WorkerProcess
     /// The plugin file as found.
     let path: String
+    /// The user's network grant for the file and the digest of the file
+    /// the worker was handed, for the host to judge once it knows the plugin.
+    let grant: NetworkGrant.Claim?
     private let services: HostServices
     private let stream: FrameStream
     /// What the worker writes to its stdout and stderr.
@@ -47,9 +50,10 @@ final class WorkerConnection: Sendable {
         case timedOut(waitingOnNetwork: Bool)
     }
 
-    private init(process: WorkerProcess, path: String, services: HostServices) {
+    private init(process: WorkerProcess, path: String, services: HostServices, grant: NetworkGrant.Claim?) {
         self.process = process
         self.path = path
+        self.grant = grant
         self.services = services
         stream = FrameStream(input: process.fromWorker, output: process.toWorker)
         let allowance = services.allowances.make(for: FilePaths.name(of: path))
@@ -65,8 +69,8 @@ final class WorkerConnection: Sendable {
     }
 
     /// Connects to a freshly spawned worker, taking over the host's ends of its pipes.
-    static func connect(to process: WorkerProcess, path: String, services: HostServices) -> WorkerConnection {
-        let connection = WorkerConnection(process: process, path: path, services: services)
+    static func connect(to process: WorkerProcess, path: String, services: HostServices, grant: NetworkGrant.Claim? = nil) -> WorkerConnection {
+        let connection = WorkerConnection(process: process, path: path, services: services, grant: grant)
         connection.stream.start { body throws(FrameError) in
             connection.receive(try Frame.decode(WorkerToHost.self, from: body))
         } onEnd: { end in

@@ -54,7 +54,8 @@ extension TrustStore {
     /// of the store will (``PathWalk/into(_:)``): a store is never written
     /// where it would not be believed, nor refused where it would be (a
     /// sticky, shared `XDG_CONFIG_HOME` whose `patchbay` is the user's).
-    private static func prepare(directory: String, for path: String, rules: TrustRules) throws(TrustStoreError) {
+    /// - Parameter guarded: What the file is, for a refusal to name; the trust store by default.
+    static func prepare(directory: String, for path: String, rules: TrustRules, guarded: TrustViolation.Guarded? = nil) throws(TrustStoreError) {
         try makeDirectories(directory)
         let walk: PathWalk
         do throws(PathWalkError) {
@@ -62,7 +63,7 @@ extension TrustStore {
         } catch {
             throw TrustStoreError(path: error.path, .system(error.error))
         }
-        if let violation = rules.violation(onTheWay: walk, to: .trustStore(path)) {
+        if let violation = rules.violation(onTheWay: walk, to: guarded ?? .trustStore(path)) {
             throw TrustStoreError(path: path, .untrusted(violation))
         }
     }
