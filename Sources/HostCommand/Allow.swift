@@ -8,14 +8,11 @@ struct Allow: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Let a plugin nobody vouched for fetch under its API base, while it keeps running in a sandboxed worker.",
         discussion: """
-            Checks the file first, as `host trust` does (the trust checks, then a load in a sandboxed worker, which must \
-            register a fetcher and tells the API base the plugin declares), then records its SHA-256 and the URL in your \
-            network grants, $XDG_CONFIG_HOME/patchbay/network-grants (~/.config/patchbay/network-grants). The plugin may \
-            then fetch under that URL too; it still runs sandboxed. \
-            If the file changes, it loses the grant until you allow it again; `host list-plugins` says so. \
-            Plugins bundled with the host or vouched for (host trust) fetch under their declared base already. \
-            A plugin may fetch under a URL when: --api-base-url PLUGIN=URL (or a bare --api-base-url) names it; \
-            host allow granted it; or the plugin declares it and is bundled or vouched for. \
+            Checks the file first, as `host trust` does, then records its SHA-256 and the URL in your network grants, \
+            $XDG_CONFIG_HOME/patchbay/network-grants (~/.config/patchbay/network-grants). The plugin may then fetch \
+            under that URL, and still runs sandboxed; if the file changes, it loses the grant until you allow it again \
+            (host list-plugins says so). A plugin may fetch under a base that --api-base-url PLUGIN=URL gives it, that \
+            host allow granted it, or that it declares when it is bundled or vouched for (host trust), which need no grant. \
             Exit status: \(ExitCode.success.rawValue) when the grant is recorded; \
             \(ExitCode.failure.rawValue) when the file failed a check, needs no grant, declares no base and no --url was given, \
             or the grants cannot be changed; \(ExitCode.validationFailure.rawValue) for a usage error.

@@ -128,6 +128,31 @@ struct NetworkGrantEndToEndTests {
         #expect(elsewhereRequests.isEmpty)
     }
 
+    @Test("A grant of another URL is that URL's, not the base the plugin declares")
+    func grantOfAnotherURL() async throws {
+        let server = try await LoopbackPriceServer(routes: ["/v2/prices/GGG-USD/spot": APIBaseEndToEndTests.spot("GGG", "7.25")])
+        let directory = try await FixturePlugins.directory(containing: [
+            APIBaseEndToEndTests.plugin("GammaPlugin", "GGG", ["-DFIXTURE_API_BASE=\"\(server.baseURL)\""]),
+        ])
+        let real = directory.resolvingSymlinksInPath().path
+        let environment = try Self.userDirectories()
+        let other = "http://127.0.0.1:9/other"
+        let allowed = try await CommandRunner.host(["allow", "\(real)/libGammaPlugin.so", "--url", other], environment: environment)
+        let fetched = try await CommandRunner.host(["fetch", "GGG", "--plugins-dir", real], environment: environment)
+        let listed = try await CommandRunner.host(["list-plugins", "--format", "json", "--plugins-dir", real], environment: environment)
+        let requests = server.requests
+        await server.stop()
+
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(fetched.status == 1)
+        #expect(fetched.stderrLines.last?.contains("it is under \(server.baseURL), the API base GammaPlugin declares, and nobody vouched for GammaPlugin") == true,
+            "\(fetched.stderr)")
+        let row = try #require(try HostFixtures.pluginRows(listed.stdout)["libGammaPlugin.so"])
+        #expect(row["allowedURLs"] as? [String] == [other])
+        #expect(row["withheldAPIBaseURL"] as? String == server.baseURL)
+        #expect(requests.isEmpty)
+    }
+
     @Test("Bad input to allow and disallow is one line, with a meaningful exit status")
     func badInput() async throws {
         let directory = try await FixturePlugins.directory(
