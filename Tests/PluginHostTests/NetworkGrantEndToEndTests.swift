@@ -153,6 +153,33 @@ struct NetworkGrantEndToEndTests {
         #expect(requests.isEmpty)
     }
 
+    @Test("Grants others can write grant nothing, and are not written: the trust store's rules")
+    func grantsOthersCanWrite() async throws {
+        let server = try await LoopbackPriceServer(routes: ["/v2/prices/GGG-USD/spot": APIBaseEndToEndTests.spot("GGG", "7.25")])
+        let directory = try await FixturePlugins.directory(containing: [
+            APIBaseEndToEndTests.plugin("GammaPlugin", "GGG", ["-DFIXTURE_API_BASE=\"\(server.baseURL)\""]),
+        ])
+        let real = directory.resolvingSymlinksInPath().path
+        let environment = try Self.userDirectories()
+        let gamma = "\(real)/libGammaPlugin.so"
+        #expect(try await CommandRunner.host(["allow", gamma], environment: environment).status == 0)
+        let grants = "\(environment["XDG_CONFIG_HOME"]!)/patchbay/network-grants"
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: grants)
+        let fetched = try await CommandRunner.host(["fetch", "GGG", "--plugins-dir", real], environment: environment)
+        let allowed = try await CommandRunner.host(["allow", gamma], environment: environment)
+        let requests = server.requests
+        await server.stop()
+
+        #expect(fetched.status == 1)
+        #expect(fetched.stderrLines.first?.hasPrefix("host: warning: your network grants grant nothing until they are fixed: ") == true, "\(fetched.stderr)")
+        #expect(fetched.stderrLines.first?.contains("so other users could let any plugin fetch anywhere") == true, "\(fetched.stderr)")
+        #expect(allowed.status == 1)
+        // The warning every command gives about such grants, then the one error line.
+        #expect(allowed.stderrLines.count == 2, "\(allowed.stderr)")
+        #expect(allowed.stderrLines.last?.hasPrefix("host: error: cannot change your network grants: refused (not writable by others): ") == true, "\(allowed.stderr)")
+        #expect(requests.isEmpty)
+    }
+
     @Test("Bad input to allow and disallow is one line, with a meaningful exit status")
     func badInput() async throws {
         let directory = try await FixturePlugins.directory(

@@ -16,7 +16,7 @@ import Synchronization
 /// plugin asks for, and every redirect it leads to, is checked against that
 /// plugin's ``URLPolicy`` in `get(_:timeout:policy:for:)`, the one path both
 /// in-process plugins and workers' requests take. Each plugin's policy is
-/// its own API base and the user's grants (``endpoint(for:declared:)``),
+/// its own API base and the user's grants (``endpoint(for:declared:grant:)``),
 /// so one plugin's base never lets another fetch there.
 package final class HostServices: Sendable {
     /// Performs what a policy allows; reached only through `get(_:timeout:policy:for:)`.
@@ -173,7 +173,7 @@ package final class HostServices: Sendable {
     }
 
     /// Performs an `http_get` of a plugin that declares no base, with the
-    /// policy ``endpoint(for:declared:)`` gives a plugin nobody vouched for.
+    /// policy ``endpoint(for:declared:grant:)`` gives a plugin nobody vouched for.
     func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
         await get(text, timeout: timeout, policy: endpoint(for: nil, declared: nil).policy, for: plugin)
     }

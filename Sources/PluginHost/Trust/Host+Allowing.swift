@@ -26,23 +26,17 @@ extension Host {
         }
         // Checked as if nothing vouched for it or granted it anything, as `trust` checks a file.
         let checking = PluginTrust(allowlist: trust.allowlist, store: nil, currentUser: trust.rules.currentUser)
-        let sha256: String
-        let identity: FileIdentity?
-        do throws(PluginLoadError) {
-            let opened = try PluginFile.open(file, rules: checking.rules, lock: LockFileCache(trust: checking).lock(for: file))
-            defer { opened.closeUnloaded() }
-            if let digest = opened.digest { sha256 = digest } else { sha256 = try opened.sha256() }
-            identity = opened.identity()
-        } catch {
-            return NetworkGrantChange(path: path, outcome: .refused(error.message(naming: names)))
-        }
         let loader = IsolatedPluginLoader(services: services, trust: checking, options: isolation)
-        let (outcome, _, worker) = await loader.loadOne(file, locks: LockFileCache(trust: checking), expecting: identity)
-        await worker?.shutdown()
+        let sha256: String
         let declared: String?
-        switch outcome {
-        case .success(let (report, _)): declared = report.metadata?.apiBaseURL.flatMap { $0.isEmpty ? nil : APIBase($0, .declared).url }
-        case .failure(let failure): return NetworkGrantChange(path: path, outcome: .refused(failure.message(naming: names)))
+        switch await check(file, loader: loader, trust: checking) {
+        case (.passed(let digest), let report):
+            sha256 = digest
+            declared = report?.metadata?.apiBaseURL.flatMap { $0.isEmpty ? nil : APIBase($0, .declared).url }
+        case (.refused(let reason), _):
+            return NetworkGrantChange(path: path, outcome: .refused(reason))
+        case (.bundled(let placement), _):
+            return NetworkGrantChange(path: path, outcome: .needsNone(placement))
         }
         guard let granted = url ?? declared else {
             return NetworkGrantChange(

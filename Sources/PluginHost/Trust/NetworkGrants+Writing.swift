@@ -19,12 +19,8 @@ extension NetworkGrants {
         do throws(TrustStoreError) {
             let directory = FilePaths.directory(of: path)
             try TrustStore.prepare(directory: directory, for: path, rules: rules, guarded: .networkGrants(path))
-            let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard lock >= 0 else { throw TrustStoreError(path: directory, .system(SystemError(operation: "open", errno: errno))) }
+            let lock = try TrustStore.lockDirectory(directory)
             defer { close(lock) }
-            while flock(lock, LOCK_EX) != 0 {
-                guard errno == EINTR else { throw TrustStoreError(path: directory, .system(SystemError(operation: "lock", errno: errno))) }
-            }
             let before = read(at: path, rules: rules)
             let current: [String: NetworkGrant]
             switch before.contents {

@@ -24,12 +24,8 @@ extension TrustStore {
     ) throws(TrustStoreError) -> (before: TrustStore, after: TrustStore) {
         let directory = FilePaths.directory(of: path)
         try prepare(directory: directory, for: path, rules: rules)
-        let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard lock >= 0 else { throw TrustStoreError(path: directory, .system(SystemError(operation: "open", errno: errno))) }
+        let lock = try lockDirectory(directory)
         defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw TrustStoreError(path: directory, .system(SystemError(operation: "lock", errno: errno))) }
-        }
 
         let before = read(at: path, rules: rules)
         let current: PluginLock
@@ -47,6 +43,22 @@ extension TrustStore {
             throw TrustStoreError(path: path, .system(error))
         }
         return (before, after)
+    }
+
+    /// Opens `directory` and takes an exclusive lock on it, which closing
+    /// the descriptor returned gives back: the trust store and the network
+    /// grants are each changed under their directory's lock.
+    static func lockDirectory(_ directory: String) throws(TrustStoreError) -> Int32 {
+        let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0 else { throw TrustStoreError(path: directory, .system(SystemError(operation: "open", errno: errno))) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let error = SystemError(operation: "lock", errno: errno)
+                close(lock)
+                throw TrustStoreError(path: directory, .system(error))
+            }
+        }
+        return lock
     }
 
     /// Creates the store's directory if needed and checks the way to the
