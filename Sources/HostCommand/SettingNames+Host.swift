@@ -6,6 +6,7 @@ extension SettingNames {
     static let host: SettingNames = {
         var names = hostFlags
         names.memoryBudget = "--memory-budget"
+        names.allow = "`host allow`"
         return names
     }()
 

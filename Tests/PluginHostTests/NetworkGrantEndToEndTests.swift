@@ -51,7 +51,8 @@ struct NetworkGrantEndToEndTests {
         await server.stop()
 
         let refusal = "refused http_get of \(server.baseURL)/v2/prices/GGG-USD/spot: it is under \(server.baseURL), the API base GammaPlugin declares, "
-            + "and nobody vouched for GammaPlugin; to let it fetch there, pass --api-base-url \(gamma)=\(server.baseURL), or vouch for the plugin with `host trust`"
+            + "and nobody vouched for GammaPlugin; to let it fetch there, pass --api-base-url \(gamma)=\(server.baseURL), "
+            + "run `host allow` on its file (it stays sandboxed), or vouch for the plugin with `host trust`"
         #expect(before.status == 1)
         #expect(before.stderrLines.last == "host: error: GGG: request failed: \(refusal)")
 

@@ -115,7 +115,8 @@ enum Rendering {
             var line = "\(group.plugins.joined(separator: ", ")): \(group.allowed.isEmpty ? "nothing" : group.allowed.joined(separator: ", "))"
             if let withheld = group.withheld {
                 let grants = group.selectors.map { "--api-base-url \($0)=\(withheld)" }.joined(separator: " ")
-                line += "; not \(withheld), which \(group.plugins.count == 1 ? "it declares" : "they declare") and nobody vouched for: pass \(grants)"
+                let allows = group.selectors.map { "`host allow \($0)`" }.joined(separator: " ")
+                line += "; not \(withheld), which \(group.plugins.count == 1 ? "it declares" : "they declare") and nobody vouched for: pass \(grants), or run \(allows)"
             }
             return "  " + TerminalText.escaped(line)
         }

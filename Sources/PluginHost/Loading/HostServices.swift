@@ -155,6 +155,7 @@ package final class HostServices: Sendable {
             granted = []
             withheld = URLPolicy.WithheldBase(
                 plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust }, selector: identity?.selector)
+            if identity != nil { withheld?.allowCommand = baseOption.map { _ in names.allow } }
         }
         if let networkGrant, !granted.contains(networkGrant) { granted.append(networkGrant) }
         return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld), grant: grantState)

@@ -51,6 +51,8 @@ package struct SettingNames: Sendable, Equatable {
     package var rescan = "run `host rescan`"
     /// The setting of what all plugin workers may take together.
     package var memoryBudget = "the memory budget"
+    /// The command that lets a plugin file fetch under a URL, still sandboxed, as a noun.
+    package var allow = "the program's allow command"
     /// The switch that counts answers of plugins nobody vouched for in a consensus.
     package var countUnvouched: String
 
