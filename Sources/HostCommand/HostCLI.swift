@@ -14,6 +14,6 @@ struct HostCLI: AsyncParsableCommand {
             Plugins bundled with the host, or that you vouched for (host trust), run in this process; any other in a sandboxed worker.
             """,
         version: PatchbayVersion.report,
-        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Trust.self, Untrust.self, Inspect.self, NewPlugin.self]
+        subcommands: [ListFetchers.self, ListPlugins.self, Fetch.self, Graph.self, Rescan.self, LockPlugins.self, Trust.self, Untrust.self, Allow.self, Disallow.self, Inspect.self, NewPlugin.self]
     )
 }

@@ -7,6 +7,7 @@ extension SettingNames {
         var names = hostFlags
         names.memoryBudget = "--memory-budget"
         names.swiftToolchain = "Swift \(BuildInfo.swiftVersion), the toolchain that built this host (`host --version`)"
+        names.allow = "`host allow`"
         return names
     }()
 

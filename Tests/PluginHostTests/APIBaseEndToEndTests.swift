@@ -65,12 +65,13 @@ struct APIBaseEndToEndTests {
         // Nobody vouched for it: the user names it by its file.
         let file = "\(directory.path)/libGammaPlugin.so"
         let refusal = "refused http_get of \(url): it is under \(server.baseURL), the API base GammaPlugin declares, and nobody vouched for GammaPlugin; "
-            + "to let it fetch there, pass --api-base-url \(file)=\(server.baseURL), or vouch for the plugin with `host trust`"
+            + "to let it fetch there, pass --api-base-url \(file)=\(server.baseURL), run `host allow` on its file (it stays sandboxed), "
+            + "or vouch for the plugin with `host trust`"
         #expect(refused.status == 1)
         #expect(refused.stderrLines == ["host: warning: plugin GammaPlugin: \(refusal)", "host: error: GGG: request failed: \(refusal)"])
         #expect(listed.stdout.hasSuffix(
             "\nWhere plugins may fetch:\n  GammaPlugin: nothing; not \(server.baseURL), which it declares and nobody vouched for: "
-                + "pass --api-base-url \(file)=\(server.baseURL)\n"), "\(listed.stdout)")
+                + "pass --api-base-url \(file)=\(server.baseURL), or run `host allow \(file)`\n"), "\(listed.stdout)")
 
         #expect(vouched.status == 0, "\(vouched.stderr)")
         #expect(vouched.stdout == "SYMBOL  CURRENCY  AMOUNT  PLUGIN\nGGG     USD       7.25    GammaPlugin\n")

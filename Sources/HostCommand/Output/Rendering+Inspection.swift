@@ -88,7 +88,7 @@ private struct InspectionTable {
                 ("Would load", mode),
                 ("Inspected in", inspection.sandboxSummary.map { "an isolated worker, sandbox \($0)" } ?? "nothing: refused before any of its code ran"),
                 ("Memory", inspection.memoryBudget),
-            ] + refusedCall(report) + [("Problem", report.error ?? "none")] + report.warnings.map { ("Warning", $0) }))
+            ] + refusedCall(report) + network(report) + [("Problem", report.error ?? "none")] + report.warnings.map { ("Warning", $0) }))
         return sections.joined(separator: "\n")
     }
 
@@ -99,6 +99,19 @@ private struct InspectionTable {
         guard let descriptor = inspection.descriptor else { return nil }
         let told = report.apiBase.map { "\($0.url.isEmpty ? "none" : $0.url) (\($0.origin.rawValue))" } ?? "-"
         return "API base\n" + pairs([("declared", descriptor.apiBaseURL ?? "none"), ("told", told)])
+    }
+
+    /// What the plugin may fetch, and its network grant (`host allow`): one line.
+    private func network(_ report: PluginReport) -> [(String, String)] {
+        guard report.status == .loaded else { return [] }
+        var line = report.allowedURLs.isEmpty ? "may fetch nothing" : "may fetch under \(report.allowedURLs.joined(separator: ", "))"
+        switch report.networkGrant {
+        case .granted(let url)?: line += "; \(url) granted by `host allow`"
+        case .changed(let url)?: line += "; not \(url): the file changed since you allowed it; check it and run `host allow` again"
+        case nil:
+            if let withheld = report.withheldAPIBaseURL { line += "; not \(withheld), the base it declares: nobody vouched for it; grant it with `host allow`" }
+        }
+        return [("Network", line)]
     }
 
     /// The first system call the plugin's sandbox refused while it loaded, if one was.

@@ -8,7 +8,7 @@ import WorkerProtocol
 /// - `list-fetchers`: `[{"symbol","name","plugin","path","vouchedBy","rank","declaredRank","rankReason"?,"default"}]`, `vouchedBy` as in `list-plugins`,
 ///   `rank` the one `fetch` uses, `declaredRank` the fetcher's own and `rankReason` why they differ;
 ///   the table's PLUGIN is `NAME (unvouched, PATH)` for a plugin nobody vouched for, and its RANK `128 (declared 256, capped: …)`
-/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"error"?,"warnings"?,"sandboxMissing"?}]`,
+/// - `list-plugins`: `[{"name","version","path","status","mode","modeReason","vouchedBy","cached","sandbox","fetchers","allowedURLs","apiBaseURL"?,"apiBaseOrigin"?,"withheldAPIBaseURL"?,"granted"?:{"url","status":"matches"|"changed"},"error"?,"warnings"?,"sandboxMissing"?}]`,
 ///   where `mode` is `in-process` or `isolated` and `modeReason` says why, `vouchedBy` is `bundled`, `trust-store`,
 ///   `allowlist` or `nobody`, `cached` whether the scan cache
 ///   described the plugin, `sandbox` is `full`, `partial` or `none` and `sandboxMissing` names each missing layer with its reason,
@@ -56,8 +56,23 @@ enum Rendering {
             }
             let problems = reports.compactMap { report in report.error.map { TerminalText.escaped("\(report.path): \($0)") } }
             return table.rendered + (problems.isEmpty ? "" : "\n" + problems.joined(separator: "\n") + "\n") + modesNote(reports)
-                + allowedURLsNote(reports)
+                + allowedURLsNote(reports) + networkGrantsNote(reports)
         }
+    }
+
+    /// Under the plugin table: each plugin's network grant (`host allow`),
+    /// and whether it holds; nothing when no plugin has one.
+    private static func networkGrantsNote(_ reports: [PluginReport]) -> String {
+        let lines = reports.compactMap { report -> String? in
+            switch report.networkGrant {
+            case nil: nil
+            case .granted(let url)?: "\(report.name): may fetch under \(url)"
+            case .changed(let url)?:
+                "\(report.name): not under \(url): \(report.path) changed since you allowed it; check it and run `host allow` again"
+            }
+        }
+        guard !lines.isEmpty else { return "" }
+        return "\nNetwork grants (host allow):\n" + lines.map { "  " + TerminalText.escaped($0) }.joined(separator: "\n") + "\n"
     }
 
     /// Under the plugin table: why each plugin runs where it does, one line
@@ -102,7 +117,8 @@ enum Rendering {
             var line = "\(group.plugins.joined(separator: ", ")): \(group.allowed.isEmpty ? "nothing" : group.allowed.joined(separator: ", "))"
             if let withheld = group.withheld {
                 let grants = group.selectors.map { "--api-base-url \($0)=\(withheld)" }.joined(separator: " ")
-                line += "; not \(withheld), which \(group.plugins.count == 1 ? "it declares" : "they declare") and nobody vouched for: pass \(grants)"
+                let allows = group.selectors.map { "`host allow \($0)`" }.joined(separator: " ")
+                line += "; not \(withheld), which \(group.plugins.count == 1 ? "it declares" : "they declare") and nobody vouched for: pass \(grants), or run \(allows)"
             }
             return "  " + TerminalText.escaped(line)
         }
@@ -165,6 +181,7 @@ private struct PluginRow: Encodable {
     let apiBaseURL: String?
     let apiBaseOrigin: String?
     let withheldAPIBaseURL: String?
+    let granted: GrantedRow?
     let error: String?
     let warnings: [String]?
     let sandboxMissing: [String]?
@@ -188,6 +205,7 @@ private struct PluginRow: Encodable {
         apiBaseURL = report.apiBase?.url
         apiBaseOrigin = report.apiBase?.origin.rawValue
         withheldAPIBaseURL = report.withheldAPIBaseURL
+        granted = report.networkGrant.map(GrantedRow.init)
         error = report.error
         warnings = report.warnings.isEmpty ? nil : report.warnings
         sandboxMissing = report.sandbox.missing.isEmpty ? nil : report.sandbox.missing.map(\.description)
@@ -195,6 +213,21 @@ private struct PluginRow: Encodable {
         author = report.metadata?.author
         license = report.metadata?.license
         homepage = report.metadata?.homepage
+    }
+}
+
+/// `"granted"` in `list-plugins`: the URL `host allow` granted, and whether
+/// the file still `matches` the one granted or has `changed` (and so has no grant).
+private struct GrantedRow: Encodable {
+    let url: String
+    let status: String
+
+    init(_ state: NetworkGrant.State) {
+        url = state.url
+        switch state {
+        case .granted: status = "matches"
+        case .changed: status = "changed"
+        }
     }
 }
 

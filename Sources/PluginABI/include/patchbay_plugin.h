@@ -582,11 +582,19 @@ typedef struct pb_plugin_descriptor {
      * and no trailing slash; at most 512 bytes. May be NULL: the plugin then
      * gets the host's default, https://api.coinbase.com. Whatever the base,
      * the plugin reads it as `config_value("api_base_url")`, and the host
-     * fetches for it only under it and the user's grants. The host fetches
-     * under a base a plugin declares only when the user vouched for the
-     * plugin (bundled with the host, or pinned in a lock file); for any
-     * other plugin it refuses, naming the flag that grants it
-     * (`--api-base-url PLUGIN=URL`).
+     * fetches for it only under it and the user's grants. Declaring a base
+     * grants nothing by itself; the host fetches under it for a plugin only
+     * when one of these grants it:
+     * - the user names it for the plugin, `--api-base-url PLUGIN=URL` (or a
+     *   bare `--api-base-url URL` for every plugin), on each command;
+     * - the user granted it to the plugin's file, `host allow FILE` (or
+     *   `--url URL`), which keeps the plugin in its sandboxed worker and
+     *   holds while the file's SHA-256 is the one allowed;
+     * - someone vouched for the plugin: it is bundled with the host, or the
+     *   user trusted it (`host trust`) or named it in `--allowlist`, which
+     *   also runs it in-process.
+     * A `plugins.lock` beside the plugin only pins its digest: it grants no
+     * base. For any other plugin the host refuses, naming the grants.
      */
     const char *api_base_url;
 } pb_plugin_descriptor;

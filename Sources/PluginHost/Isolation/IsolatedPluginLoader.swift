@@ -157,7 +157,7 @@ struct IsolatedPluginLoader: Sendable {
                 addressSpace: options.memoryBudget.perWorkerBytes)
             // Before the load request, which is when the worker first runs plugin code.
             options.slots.admit(process.pid, logger: services.logger)
-            let worker = WorkerConnection.connect(to: process, path: path, services: services, quiet: quiet)
+            let worker = WorkerConnection.connect(to: process, path: path, services: services, quiet: quiet, grant: file.grantClaim)
             if let slots { worker.whenShutDown { slots.release() } }
             return .success(worker)
         } catch {
@@ -202,10 +202,10 @@ struct IsolatedPluginLoader: Sendable {
         case .refused(let error):
             return .failure(PluginLoadError(image: error))
         case .registrationFailed(let descriptor, let status, let lastError):
-            worker.identify(as: descriptor.name, label: label(of: descriptor, path), endpoint: endpoint(of: descriptor, path: path))
+            worker.identify(as: descriptor.name, label: label(of: descriptor, path), endpoint: endpoint(of: descriptor, path: path, grant: worker.grant))
             return .failure(fail(PluginLoadError(.registrationFailed(status: status, lastError: lastError)), descriptor))
         case .registered(let descriptor, let registrations):
-            let endpoint = endpoint(of: descriptor, path: path)
+            let endpoint = endpoint(of: descriptor, path: path, grant: worker.grant)
             worker.identify(as: descriptor.name, label: label(of: descriptor, path), endpoint: endpoint)
             guard !registrations.fetchers.isEmpty else {
                 return .failure(fail(PluginLoadError(.nothingRegistered(refused: registrations.refused)), descriptor))
@@ -229,8 +229,12 @@ extension IsolatedPluginLoader {
     /// descriptor the worker reported: its name and declared base are the
     /// plugin's own claims, which can win it nothing the host would not
     /// give any plugin of that name.
-    func endpoint(of descriptor: LoadReply.Descriptor, path: String) -> PluginEndpoint {
-        services.endpoint(for: PluginIdentity(name: descriptor.name, version: descriptor.version, path: path, voucher: voucher(path)), declared: descriptor.metadata.apiBaseURL)
+    /// The user's network grant, with the digest of the file the worker
+    /// was handed (`grant`), holds only while they match.
+    func endpoint(of descriptor: LoadReply.Descriptor, path: String, grant: NetworkGrant.Claim?) -> PluginEndpoint {
+        services.endpoint(
+            for: PluginIdentity(name: descriptor.name, version: descriptor.version, path: path, voucher: voucher(path)), declared: descriptor.metadata.apiBaseURL,
+            grant: grant)
     }
 }
 

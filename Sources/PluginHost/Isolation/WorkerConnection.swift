@@ -18,6 +18,9 @@ final class WorkerConnection: Sendable {
     let process: WorkerProcess
     /// The plugin file as found.
     let path: String
+    /// The user's network grant for the file and the digest of the file
+    /// the worker was handed, for the host to judge once it knows the plugin.
+    let grant: NetworkGrant.Claim?
     private let services: HostServices
     private let stream: FrameStream
     /// What the worker writes to its stdout and stderr.
@@ -52,9 +55,10 @@ final class WorkerConnection: Sendable {
         case timedOut(waitingOnNetwork: Bool)
     }
 
-    private init(process: WorkerProcess, path: String, services: HostServices, quiet: Bool) {
+    private init(process: WorkerProcess, path: String, services: HostServices, quiet: Bool, grant: NetworkGrant.Claim?) {
         self.process = process
         self.path = path
+        self.grant = grant
         self.services = services
         self.quiet = quiet
         stream = FrameStream(input: process.fromWorker, output: process.toWorker)
@@ -71,8 +75,8 @@ final class WorkerConnection: Sendable {
 
     /// Connects to a freshly spawned worker, taking over the host's ends of its pipes.
     /// - Parameter quiet: Whether the worker's log lines are dropped (a scan's worker).
-    static func connect(to process: WorkerProcess, path: String, services: HostServices, quiet: Bool = false) -> WorkerConnection {
-        let connection = WorkerConnection(process: process, path: path, services: services, quiet: quiet)
+    static func connect(to process: WorkerProcess, path: String, services: HostServices, quiet: Bool = false, grant: NetworkGrant.Claim? = nil) -> WorkerConnection {
+        let connection = WorkerConnection(process: process, path: path, services: services, quiet: quiet, grant: grant)
         connection.stream.start { body throws(FrameError) in
             connection.receive(try Frame.decode(WorkerToHost.self, from: body))
         } onEnd: { end in

@@ -16,7 +16,7 @@ import Synchronization
 /// plugin asks for, and every redirect it leads to, is checked against that
 /// plugin's ``URLPolicy`` in `get(_:timeout:policy:for:)`, the one path both
 /// in-process plugins and workers' requests take. Each plugin's policy is
-/// its own API base and the user's grants (``endpoint(for:declared:)``),
+/// its own API base and the user's grants (``endpoint(for:declared:grant:)``),
 /// so one plugin's base never lets another fetch there.
 package final class HostServices: Sendable {
     /// Performs what a policy allows; reached only through `get(_:timeout:policy:for:)`.
@@ -126,15 +126,19 @@ package final class HostServices: Sendable {
 
     /// One plugin's API base and what it may fetch: its base when the user
     /// or the host chose it, or when the plugin declared it and someone
-    /// vouched for the plugin (or it is the host's default anyway); and
-    /// the user's grants.
+    /// vouched for the plugin (or it is the host's default anyway); the
+    /// user's network grant for its file (`host allow`), while the file is
+    /// the one granted; and the user's grants for every plugin.
     /// - Parameters:
     ///   - identity: The plugin, its file and who vouched for it; nil while
     ///   the host does not know it. A base the user gave by name applies
     ///   only to a vouched plugin of that name (``PluginSelector``).
     ///   - declared: The base its descriptor declares.
+    ///   - claim: The user's network grant for this file and the digest of
+    ///     the file as loaded or listed; a grant holds for a plugin nobody
+    ///     vouched for only while the digests match.
     /// - Returns: The base it is told about and the policy its `http_get` is checked against.
-    package func endpoint(for identity: PluginIdentity?, declared: String?) -> PluginEndpoint {
+    package func endpoint(for identity: PluginIdentity?, declared: String?, grant claim: NetworkGrant.Claim? = nil) -> PluginEndpoint {
         let plugin = identity?.name
         let vouched = identity?.isVouched ?? false
         let bases = identity.map { apiBases.applying(toFile: $0.path, name: $0.name, vouched: vouched) } ?? apiBases
@@ -142,12 +146,25 @@ package final class HostServices: Sendable {
         let prefix = parsedPrefix(of: base.url)
         var granted = prefix.map { [$0] } ?? []
         var withheld: URLPolicy.WithheldBase?
-        if base.origin == .declared, !vouched, let prefix, prefix != parsedPrefix(of: apiBases.fallback) {
+        // A vouched plugin needs no grant; a file that changed since it was granted has none.
+        var grantState: NetworkGrant.State?
+        var networkGrant: URLPrefix?
+        if let claim, identity != nil, !vouched {
+            if claim.digest == claim.grant.sha256, let grantPrefix = parsedPrefix(of: claim.grant.url) {
+                networkGrant = grantPrefix
+                grantState = .granted(url: claim.grant.url)
+            } else {
+                grantState = .changed(url: claim.grant.url)
+            }
+        }
+        if base.origin == .declared, !vouched, let prefix, prefix != parsedPrefix(of: apiBases.fallback), !(networkGrant?.admits(prefix.url) ?? false) {
             granted = []
             withheld = URLPolicy.WithheldBase(
                 plugin: plugin ?? "the plugin", base: prefix, baseOption: baseOption, trustCommand: baseOption.map { _ in names.trust }, selector: identity?.selector)
+            if identity != nil { withheld?.allowCommand = baseOption.map { _ in names.allow } }
         }
-        return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld))
+        if let networkGrant, !granted.contains(networkGrant) { granted.append(networkGrant) }
+        return PluginEndpoint(base: base, policy: URLPolicy(allowing: granted + grants, grantOption: grantOption, withheld: withheld), grant: grantState)
     }
 
     /// Each base URL parsed, by its text: a listing asks for every plugin's
@@ -163,7 +180,7 @@ package final class HostServices: Sendable {
     }
 
     /// Performs an `http_get` of a plugin that declares no base, with the
-    /// policy ``endpoint(for:declared:)`` gives a plugin nobody vouched for.
+    /// policy ``endpoint(for:declared:grant:)`` gives a plugin nobody vouched for.
     func get(_ text: String, timeout: Duration, for plugin: String) async -> HTTPOutcome {
         await get(text, timeout: timeout, policy: endpoint(for: nil, declared: nil).policy, for: plugin)
     }

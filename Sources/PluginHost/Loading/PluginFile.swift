@@ -19,8 +19,14 @@ struct PluginFile {
     let descriptor: Int32
     /// The file size when it was checked.
     let size: Int
-    /// Its SHA-256, when a lock file applied and it matched.
+    /// Its SHA-256, when a lock file applied and it matched, or a network grant applies.
     private(set) var digest: String?
+    /// The user's network grant for it, if any, which holds only while
+    /// ``digest`` is the one granted (``HostServices/endpoint(for:declared:grant:)``).
+    private(set) var granted: NetworkGrant?
+
+    /// The grant and this file's digest, for the endpoint to judge.
+    var grantClaim: NetworkGrant.Claim? { granted.map { NetworkGrant.Claim(grant: $0, digest: digest) } }
 
     /// The path `dlopen` loads this file through.
     var loadPath: String { "/proc/self/fd/\(descriptor)" }
@@ -70,6 +76,7 @@ struct PluginFile {
 
             var file = PluginFile(descriptor: descriptor, size: facts.size)
             file.digest = try file.verify(against: lock, path: path)
+            file.granted = lock.granted
             try file.checkELFHeaders()
             return file
         } catch {

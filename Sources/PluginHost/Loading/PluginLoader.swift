@@ -66,7 +66,10 @@ package struct PluginLoader: Sendable {
         var result = Outcome()
         for (path, descriptor) in opened {
             let started = clock.now
-            let outcome = Result { () throws(PluginLoadError) in try register(path, descriptor.get()) }
+            let outcome = Result { () throws(PluginLoadError) in
+                let (opened, claim) = try descriptor.get()
+                return try register(path, opened, grant: claim)
+            }
             if case .success = outcome {
                 services.logger.debug("\(path): registered in \((clock.now - started).humanReadable)")
             }
@@ -76,14 +79,15 @@ package struct PluginLoader: Sendable {
     }
 
     /// Opens and checks one file, loads it and checks its descriptor.
-    private func open(_ path: String, locks: LockFileCache) throws(PluginLoadError) -> PluginDescriptor {
-        try Self.descriptor(of: PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path)))
+    private func open(_ path: String, locks: LockFileCache) throws(PluginLoadError) -> (PluginDescriptor, NetworkGrant.Claim?) {
+        let file = try PluginFile.open(path, rules: trust.rules, lock: locks.lock(for: path))
+        return (try Self.descriptor(of: file), file.grantClaim)
     }
 
     /// Loads one file that was already opened and checked. Logs nothing:
     /// the caller reports the outcome.
     func load(_ path: String, from file: PluginFile) throws(PluginLoadError) -> (PluginReport, [PluginFetcher]) {
-        try register(path, Self.descriptor(of: file))
+        try register(path, Self.descriptor(of: file), grant: file.grantClaim)
     }
 
     /// Opens, checks and loads one file, checking first that it is still the
@@ -94,13 +98,13 @@ package struct PluginLoader: Sendable {
         }
     }
 
-    private func register(_ path: String, _ descriptor: PluginDescriptor) throws(PluginLoadError) -> (PluginReport, [PluginFetcher]) {
+    private func register(_ path: String, _ descriptor: PluginDescriptor, grant: NetworkGrant.Claim?) throws(PluginLoadError) -> (PluginReport, [PluginFetcher]) {
         let (name, version) = (descriptor.name, descriptor.version)
         let voucher = voucher(path)
         let identity = PluginIdentity(name: name, version: version, path: path, voucher: voucher)
         func fail(_ error: PluginLoadError) -> PluginLoadError { error.describing(name: name, version: version, metadata: descriptor.metadata) }
 
-        let endpoint = services.endpoint(for: identity, declared: descriptor.metadata.apiBaseURL)
+        let endpoint = services.endpoint(for: identity, declared: descriptor.metadata.apiBaseURL, grant: grant)
         let session = PluginSession(path: path, name: name, label: identity.label, services: services, endpoint: endpoint)
         let status = session.register(descriptor)
         let registered = session.registrations.outcome

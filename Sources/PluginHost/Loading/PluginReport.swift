@@ -34,6 +34,8 @@ package struct PluginReport: Sendable, Equatable, Codable {
     /// The base it declares and may not fetch under, because nobody
     /// vouched for it; nil when there is none.
     package internal(set) var withheldAPIBaseURL: String?
+    /// The user's network grant for the file (`host allow`), and whether it still holds.
+    package internal(set) var networkGrant: NetworkGrant.State?
     /// What the descriptor says beyond name and version, or nil when it
     /// could not be read.
     package internal(set) var metadata: PluginMetadata?
@@ -54,6 +56,7 @@ package struct PluginReport: Sendable, Equatable, Codable {
 extension PluginReport {
     /// Records a plugin's API base and what it may fetch.
     mutating func record(_ endpoint: PluginEndpoint) {
+        networkGrant = endpoint.grant
         apiBase = endpoint.base
         allowedURLs = endpoint.policy.allowedURLs
         withheldAPIBaseURL = endpoint.policy.withheld?.base.description

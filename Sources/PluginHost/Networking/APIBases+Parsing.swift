@@ -61,8 +61,12 @@ extension APIBases {
         applying(toFile: path, name: nil, vouched: vouched)
     }
 
-    /// Refuses a URL the host could not fetch under as a base.
-    private static func check(_ url: String, entry: String) throws(APIBaseError) {
+    /// Refuses a URL the host could not fetch under as a base: one that is
+    /// not http, https or file, or could not be a ``URLPrefix``.
+    /// - Parameters:
+    ///   - url: The URL.
+    ///   - entry: The setting as given, for the error to repeat.
+    package static func check(_ url: String, entry: String) throws(APIBaseError) {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         let rest = url.dropFirst(scheme.count)
         guard ["http", "https", "file"].contains(scheme), rest.hasPrefix("://"),

@@ -6,4 +6,13 @@ package struct PluginEndpoint: Sendable, Equatable {
     package let base: APIBase
     /// What its `http_get` is checked against.
     package let policy: URLPolicy
+    /// The user's network grant for its file, and whether it holds; nil when none applies.
+    package var grant: NetworkGrant.State?
+
+    /// Creates an endpoint.
+    package init(base: APIBase, policy: URLPolicy, grant: NetworkGrant.State? = nil) {
+        self.base = base
+        self.policy = policy
+        self.grant = grant
+    }
 }

@@ -38,6 +38,10 @@ package struct URLPolicy: Sendable, Equatable {
         package let baseOption: String?
         /// The command that vouches for a plugin, e.g. `host trust` in backticks; nil to name none.
         package let trustCommand: String?
+        /// The command that grants the base to the plugin's file, still
+        /// sandboxed, e.g. "`host allow`"; nil for none. Named without the
+        /// file: the refusal reaches the plugin as its error, which is cut at 512 bytes.
+        package var allowCommand: String?
         /// How the user names the plugin in `--api-base-url PLUGIN=URL`: its
         /// file, since nobody vouched for it and a name selects only vouched plugins.
         package let selector: String

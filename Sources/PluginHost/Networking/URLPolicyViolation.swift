@@ -48,7 +48,8 @@ package struct URLPolicyViolation: Error, Sendable, Equatable, CustomStringConve
             return reason
         case .unvouched(let withheld):
             let grant = withheld.baseOption.map { "pass \($0) \(withheld.selector)=\(withheld.base)" } ?? "give \(withheld.plugin) that base yourself"
-            let vouch = withheld.trustCommand.map { ", or vouch for the plugin with \($0)" } ?? ""
+            let allow = withheld.allowCommand.map { ", run \($0) on its file (it stays sandboxed)" } ?? ""
+            let vouch = withheld.trustCommand.map { "\(allow), or vouch for the plugin with \($0)" } ?? allow
             return "it is under \(withheld.base), the API base \(withheld.plugin) declares, and nobody vouched for \(withheld.plugin); to let it fetch there, \(grant)\(vouch)"
         case .tooLong(let bytes):
             return "it is \(bytes) bytes long, and a URL may be at most \(URLPolicy.maximumLength)"

@@ -326,7 +326,9 @@ struct PluginCatalog: Sendable {
             var endpoint: PluginEndpoint?
             if case .success(let report) = outcome, let entry {
                 let identity = PluginIdentity(name: report.name, version: report.version ?? "", path: candidate.path, voucher: placement.voucher)
-                endpoint = services.endpoint(for: identity, declared: entries[entry].metadata?.apiBaseURL)
+                // The scan took the digest of this unchanged file, since a grant applies (``ApplicableLock/needsDigest``).
+                let claim = lock.granted.map { NetworkGrant.Claim(grant: $0, digest: entries[entry].sha256) }
+                endpoint = services.endpoint(for: identity, declared: entries[entry].metadata?.apiBaseURL, grant: claim)
                 plugins.append(OnDemandPlugins.Plugin(path: candidate.path, identity: identity, placement: placement, fileIdentity: entries[entry].identity))
                 for fetcher in entries[entry].fetchers {
                     rows.append(FetcherListing(symbol: fetcher.symbol, displayName: fetcher.displayName, plugin: identity, rank: SourceRank(fetcher.rank)))

@@ -44,6 +44,9 @@ package struct HostWiring: Sendable {
         if let problem = trust.store?.problem(naming: names) {
             logger.warning("your trust store vouches for nothing until it is fixed: \(problem)")
         }
+        if let problem = trust.grants?.problem(naming: names) {
+            logger.warning("your network grants grant nothing until they are fixed: \(problem)")
+        }
         return Host.live(
             discovery: discovery, apiBases: apiBases, allowedURLs: allowedURLs, grantOption: names.allowURL, baseOption: names.apiBaseURL,
             network: try networkSettings(advice: advice), logger: logger, trust: trust, names: names)
@@ -164,9 +167,11 @@ package struct HostWiring: Sendable {
     /// The trust policy: the allowlist setting, else each directory's
     /// `plugins.lock`; and the user's trust store, read now.
     package func trust() -> PluginTrust {
-        let store = trustStorePath().map(TrustStore.read(at:))
-        guard let allowlist = settings.allowlist else { return PluginTrust(store: store) }
-        return PluginTrust(allowlist: .file(allowlist), store: store)
+        let path = trustStorePath()
+        let store = path.map(TrustStore.read(at:))
+        let grants = path.map { NetworkGrants.read(at: NetworkGrants.path(besideTrustStore: $0)) }
+        guard let allowlist = settings.allowlist else { return PluginTrust(store: store, grants: grants) }
+        return PluginTrust(allowlist: .file(allowlist), store: store, grants: grants)
     }
 
     /// `$XDG_CONFIG_HOME/patchbay/trusted-plugins`, or under `$HOME/.config`;

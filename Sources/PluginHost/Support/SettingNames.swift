@@ -54,6 +54,8 @@ package struct SettingNames: Sendable, Equatable {
     /// The Swift toolchain the program was built with, for a plugin that
     /// needs a runtime library the program does not have.
     package var swiftToolchain = "the Swift toolchain that built this program"
+    /// The command that lets a plugin file fetch under a URL, still sandboxed, as a noun.
+    package var allow = "the program's allow command"
     /// The switch that counts answers of plugins nobody vouched for in a consensus.
     package var countUnvouched: String
 

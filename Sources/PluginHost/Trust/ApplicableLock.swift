@@ -23,13 +23,16 @@ struct ApplicableLock: Sendable {
     let lockFile: LockFile
     /// The digest the user vouched for in their trust store, and the store's path.
     let trusted: (digest: String, store: String)?
+    /// The user's network grant for the file, whose digest ``HostServices``
+    /// compares with the file's: a changed file loses it, and still loads.
+    var granted: NetworkGrant?
 
     /// Nothing applies: the plugin loads unverified.
     static let unlocked = ApplicableLock(lockFile: .none, trusted: nil)
 
     /// Whether any digest applies, so that checking it needs the file's SHA-256.
     var needsDigest: Bool {
-        if case .none = lockFile { trusted != nil } else { true }
+        if case .none = lockFile { trusted != nil || granted != nil } else { true }
     }
 
     /// The lock file that lists `pluginPath`, if one applies and lists it.
@@ -43,7 +46,8 @@ extension ApplicableLock {
     /// Checks `pluginPath`'s digest against the lock file and the trust
     /// store, where they apply.
     /// - Parameter digest: Takes the file's SHA-256; called only when a digest applies.
-    /// - Returns: The digest, when one applied and it matched.
+    /// - Returns: The digest, when one applied and it matched (a network
+    ///   grant's is compared where its URL is granted, not here).
     func verify(_ pluginPath: String, digest: () throws(PluginLoadError) -> String) throws(PluginLoadError) -> String? {
         var expected: String?
         switch lockFile {
@@ -55,7 +59,7 @@ extension ApplicableLock {
             }
             expected = listed
         }
-        guard expected != nil || trusted != nil else { return nil }
+        guard expected != nil || trusted != nil || granted != nil else { return nil }
         let actual = try digest()
         if case .lock(let lock) = lockFile, let expected, actual != expected {
             throw PluginLoadError(.digestMismatch(actual: actual, expected: expected, lock: lock.path, role: lock.role))

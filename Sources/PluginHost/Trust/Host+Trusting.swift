@@ -76,7 +76,7 @@ extension Host {
                 checked.append((file, path, .refused(refusal)))
                 continue
             }
-            checked.append((file, path, await check(file, loader: loader, trust: checking)))
+            checked.append((file, path, await check(file, loader: loader, trust: checking).checked))
         }
         let (before, after) = try TrustStore.update(at: store.path, rules: trust.rules, naming: names) { digests in
             for entry in checked {
@@ -102,8 +102,8 @@ extension Host {
         }
     }
 
-    /// What checking one file before vouching for it found.
-    private enum Checked {
+    /// What checking one file before vouching for it (or granting it a URL) found.
+    enum Checked {
         /// It passed, with this SHA-256.
         case passed(String)
         /// Bundled with the host: its location vouches, nothing to record.
@@ -113,8 +113,8 @@ extension Host {
     }
 
     /// The host's checks on `file`, then a load in a sandboxed worker; its
-    /// SHA-256 when both pass.
-    private func check(_ file: String, loader: IsolatedPluginLoader, trust checking: PluginTrust) async -> Checked {
+    /// SHA-256 when both pass, and what the worker reported of the plugin.
+    func check(_ file: String, loader: IsolatedPluginLoader, trust checking: PluginTrust) async -> (checked: Checked, report: PluginReport?) {
         let sha256: String
         let identity: FileIdentity?
         do throws(PluginLoadError) {
@@ -124,13 +124,13 @@ extension Host {
             if let digest = opened.digest { sha256 = digest } else { sha256 = try opened.sha256() }
             identity = opened.identity()
         } catch {
-            return .refused(error.message(naming: names))
+            return (.refused(error.message(naming: names)), nil)
         }
         let (outcome, _, worker) = await loader.loadOne(file, locks: LockFileCache(trust: checking), expecting: identity)
         await worker?.shutdown()
         switch outcome {
-        case .success: return .passed(sha256)
-        case .failure(let failure): return .refused(failure.message(naming: names))
+        case .success(let (report, _)): return (.passed(sha256), report)
+        case .failure(let failure): return (.refused(failure.message(naming: names)), nil)
         }
     }
 

@@ -14,10 +14,10 @@ final class LockFileCache: Sendable {
     }
 
     /// What `pluginPath` must match: its lock file's digest, or why that is
-    /// unusable, and the trust store's.
+    /// unusable, the trust store's, and the user's network grant.
     func lock(for pluginPath: String) -> ApplicableLock {
         let trusted = trust.store.flatMap { store in store.trustedDigest(for: pluginPath).map { (digest: $0, store: store.path) } }
-        return ApplicableLock(lockFile: lockFile(for: pluginPath), trusted: trusted)
+        return ApplicableLock(lockFile: lockFile(for: pluginPath), trusted: trusted, granted: trust.grants?.grant(for: pluginPath))
     }
 
     private func lockFile(for pluginPath: String) -> ApplicableLock.LockFile {

@@ -32,12 +32,16 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
         case allowlist
         /// The user's trust store, which vouches for what it lists.
         case trustStore
+        /// The user's network grants (`host allow`), which let what they
+        /// list fetch under a URL, still sandboxed.
+        case networkGrants
 
         /// The subject of a refusal of the file itself.
         func subject(_ path: String) -> TrustViolation.Subject {
             switch self {
             case .lockFile, .allowlist: .lockFile(path: path)
             case .trustStore: .trustStore(path: path)
+            case .networkGrants: .networkGrants(path: path)
             }
         }
 
@@ -47,6 +51,7 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
             case .lockFile: "write it again with `sha256sum`"
             case .allowlist: "write it again with \(names.lockPlugins)"
             case .trustStore: "delete it and vouch again with \(names.trust)"
+            case .networkGrants: "delete it and grant again with `host allow`"
             }
         }
 
@@ -55,6 +60,7 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .lockFile, .allowlist: .lockFile(path)
             case .trustStore: .trustStore(path)
+            case .networkGrants: .networkGrants(path)
             }
         }
     }
@@ -77,7 +83,13 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// One line, naming the program's command that writes the file.
     func message(naming names: SettingNames) -> String {
-        let (check, file) = role == .trustStore ? ("trust store", "your trust store \(path)") : ("lock file", "the lock file \(path)")
+        let (check, file) =
+            switch role {
+            case .trustStore: ("trust store", "your trust store \(path)")
+            case .networkGrants: ("network grants", "your network grants \(path)")
+            case .lockFile, .allowlist: ("lock file", "the lock file \(path)")
+            }
+        let shape = role == .networkGrants ? "`<sha256 hex>  <URL>  <file name>`" : "`<sha256 hex>  <file name>`"
         let rewrite = role.rewrite(naming: names)
         switch kind {
         case .untrusted(let violation):
@@ -87,7 +99,7 @@ struct LockFileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let limit):
             return "refused (\(check)): \(file) is larger than \(limit) bytes; \(rewrite)"
         case .malformed(let line):
-            return "refused (\(check)): line \(line) of \(path) is not `<sha256 hex>  <file name>`; fix the line, or \(rewrite)"
+            return "refused (\(check)): line \(line) of \(path) is not \(shape); fix the line, or \(rewrite)"
         case .duplicate(let name, let lines):
             return "refused (\(check)): \(path) lists \(name) twice (lines \(lines.0) and \(lines.1)); delete one of the lines"
         }

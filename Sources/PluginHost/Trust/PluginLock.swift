@@ -57,6 +57,12 @@ struct PluginLock: Sendable {
     ///   - role: What the file is to the host, for the words of a refusal.
     /// - Throws: ``LockFileError`` when it cannot be read, is not trusted, or a line is malformed.
     static func read(at path: String, rules: TrustRules, as role: LockFileError.Role = .lockFile) throws(LockFileError) -> PluginLock {
+        try parse(text(at: path, rules: rules, as: role), path: path, role: role)
+    }
+
+    /// The text of the file at `path`, read under the checks ``read(at:rules:as:)``
+    /// makes: the network grants share them, not the format.
+    static func text(at path: String, rules: TrustRules, as role: LockFileError.Role) throws(LockFileError) -> String {
         let walk: PathWalk
         do throws(PathWalkError) {
             walk = try PathWalk.walk(path)
@@ -92,7 +98,7 @@ struct PluginLock: Sendable {
                 throw LockFileError(path: path, role: role, .unreadable(SystemError(operation: "read", errno: errno)))
             }
         }
-        return try parse(String(decoding: bytes, as: UTF8.self), path: path, role: role)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A lock file is a few lines per plugin; anything bigger is a mistake.
@@ -173,7 +179,7 @@ struct PluginLock: Sendable {
         FilePaths.directory(of: absolute(path))
     }
 
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
+    static func isHexDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
             || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }

@@ -30,25 +30,30 @@ package struct PluginTrust: Sendable {
     /// The user's trust store, as read at the start of the run; nil when
     /// there is none to read (no configuration directory).
     package let store: TrustStore?
+    /// The user's network grants (`host allow`), as read at the start of
+    /// the run; nil when there is no configuration directory.
+    package let grants: NetworkGrants?
     let rules: TrustRules
 
     /// Creates a policy for the user this process runs as.
     /// - Parameters:
     ///   - allowlist: Which lock file applies.
     ///   - store: The user's trust store, read with ``TrustStore/read(at:)``.
-    package init(allowlist: Allowlist = .perDirectory, store: TrustStore? = nil) {
-        self.init(allowlist: allowlist, store: store, currentUser: UInt32(geteuid()))
+    ///   - grants: The user's network grants, read with ``NetworkGrants/read(at:)``.
+    package init(allowlist: Allowlist = .perDirectory, store: TrustStore? = nil, grants: NetworkGrants? = nil) {
+        self.init(allowlist: allowlist, store: store, grants: grants, currentUser: UInt32(geteuid()))
     }
 
-    init(allowlist: Allowlist, store: TrustStore? = nil, currentUser: UInt32) {
+    init(allowlist: Allowlist, store: TrustStore? = nil, grants: NetworkGrants? = nil, currentUser: UInt32) {
         self.allowlist = allowlist
         self.store = store
+        self.grants = grants
         self.rules = TrustRules(currentUser: currentUser)
     }
 
     /// The same policy with another store, as after the user changed it.
     func with(store: TrustStore) -> PluginTrust {
-        PluginTrust(allowlist: allowlist, store: store, currentUser: rules.currentUser)
+        PluginTrust(allowlist: allowlist, store: store, grants: grants, currentUser: rules.currentUser)
     }
 
     /// The lock file that governs `pluginPath`, if any.

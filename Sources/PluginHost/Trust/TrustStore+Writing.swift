@@ -24,12 +24,8 @@ extension TrustStore {
     ) throws(TrustStoreError) -> (before: TrustStore, after: TrustStore) {
         let directory = FilePaths.directory(of: path)
         try prepare(directory: directory, for: path, rules: rules)
-        let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard lock >= 0 else { throw TrustStoreError(path: directory, .system(SystemError(operation: "open", errno: errno))) }
+        let lock = try lockDirectory(directory)
         defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw TrustStoreError(path: directory, .system(SystemError(operation: "lock", errno: errno))) }
-        }
 
         let before = read(at: path, rules: rules)
         let current: PluginLock
@@ -49,12 +45,29 @@ extension TrustStore {
         return (before, after)
     }
 
+    /// Opens `directory` and takes an exclusive lock on it, which closing
+    /// the descriptor returned gives back: the trust store and the network
+    /// grants are each changed under their directory's lock.
+    static func lockDirectory(_ directory: String) throws(TrustStoreError) -> Int32 {
+        let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0 else { throw TrustStoreError(path: directory, .system(SystemError(operation: "open", errno: errno))) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let error = SystemError(operation: "lock", errno: errno)
+                close(lock)
+                throw TrustStoreError(path: directory, .system(error))
+            }
+        }
+        return lock
+    }
+
     /// Creates the store's directory if needed and checks the way to the
     /// store, its directory and every directory above it, exactly as a read
     /// of the store will (``PathWalk/into(_:)``): a store is never written
     /// where it would not be believed, nor refused where it would be (a
     /// sticky, shared `XDG_CONFIG_HOME` whose `patchbay` is the user's).
-    private static func prepare(directory: String, for path: String, rules: TrustRules) throws(TrustStoreError) {
+    /// - Parameter guarded: What the file is, for a refusal to name; the trust store by default.
+    static func prepare(directory: String, for path: String, rules: TrustRules, guarded: TrustViolation.Guarded? = nil) throws(TrustStoreError) {
         try makeDirectories(directory)
         let walk: PathWalk
         do throws(PathWalkError) {
@@ -62,7 +75,7 @@ extension TrustStore {
         } catch {
             throw TrustStoreError(path: error.path, .system(error.error))
         }
-        if let violation = rules.violation(onTheWay: walk, to: .trustStore(path)) {
+        if let violation = rules.violation(onTheWay: walk, to: guarded ?? .trustStore(path)) {
             throw TrustStoreError(path: path, .untrusted(violation))
         }
     }

@@ -16,6 +16,8 @@ package struct TrustStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// The file or directory involved.
     let path: String
     let kind: Kind
+    /// What could not be changed: "your trust store", or "your network grants".
+    var what = "your trust store"
 
     init(path: String, _ kind: Kind) {
         self.path = path
@@ -27,9 +29,9 @@ package struct TrustStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// One line with the fix, naming the program's commands.
     package func message(naming names: SettingNames) -> String {
         switch kind {
-        case .untrusted(let violation): "cannot change your trust store: \(violation)"
-        case .unusable(let error): "cannot change your trust store: \(error.message(naming: names))"
-        case .system(let error): "cannot change your trust store: \(path): \(error); check that you may write there"
+        case .untrusted(let violation): "cannot change \(what): \(violation)"
+        case .unusable(let error): "cannot change \(what): \(error.message(naming: names))"
+        case .system(let error): "cannot change \(what): \(path): \(error); check that you may write there"
         case .noConfigurationDirectory: "there is no trust store: neither XDG_CONFIG_HOME nor HOME is set; set one of them"
         }
     }

@@ -22,6 +22,8 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         case lockFile(path: String)
         /// The user's trust store.
         case trustStore(path: String)
+        /// The user's network grants (`host allow`).
+        case networkGrants(path: String)
         /// `patchbay-worker`, which every sandboxed plugin runs in.
         case workerExecutable(path: String)
         /// A directory on the way to a file that the other subjects do not
@@ -32,7 +34,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         /// The path the fix acts on.
         var path: String {
             switch self {
-            case .plugin(let path), .directory(let path), .lockFile(let path), .trustStore(let path), .workerExecutable(let path): path
+            case .plugin(let path), .directory(let path), .lockFile(let path), .trustStore(let path), .networkGrants(let path), .workerExecutable(let path): path
             case .symlinkTarget(_, let target): target
             case .targetDirectory(_, _, let directory), .onTheWay(_, let directory, _): directory
             }
@@ -54,6 +56,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             case .targetDirectory(_, let target, let directory): "it is a symlink to \(target), whose directory \(directory) is"
             case .lockFile(let path): "the lock file \(path) is"
             case .trustStore(let path): "the trust store \(path) is"
+            case .networkGrants(let path): "the network grants \(path) are"
             case .workerExecutable(let path): "the worker executable \(path) is"
             case .onTheWay(let guarded, let directory, .ancestor): "\(guarded.possessive) path passes through \(directory), which is"
             case .onTheWay(let guarded, let directory, .link(let link)):
@@ -67,6 +70,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .lockFile, .onTheWay(.lockFile, _, _): "so other users could allow any plugin"
             case .trustStore, .onTheWay(.trustStore, _, _): "so other users could vouch for any plugin"
+            case .networkGrants, .onTheWay(.networkGrants, _, _): "so other users could let any plugin fetch anywhere"
             case .workerExecutable, .onTheWay(.workerExecutable, _, _): "so other users could run their code in place of every sandboxed plugin"
             case .directory, .targetDirectory, .onTheWay: "so other users could swap the plugin"
             case .plugin, .symlinkTarget: "so other users could replace its code"
@@ -82,6 +86,8 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         case lockFile(String)
         /// The trust store, by its path.
         case trustStore(String)
+        /// The network grants, by their path.
+        case networkGrants(String)
         /// The `host` executable, by its path, whose location vouches for bundled plugins.
         case executable(String)
         /// `patchbay-worker`, by its path.
@@ -92,6 +98,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             case .plugin: "it"
             case .lockFile(let path): "the lock file \(path)"
             case .trustStore(let path): "the trust store \(path)"
+            case .networkGrants(let path): "the network grants \(path)"
             case .executable(let path): "the host executable \(path)"
             case .workerExecutable(let path): "the worker executable \(path)"
             }
@@ -101,7 +108,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
         var object: String {
             switch self {
             case .plugin: "the plugin"
-            case .lockFile(let path), .trustStore(let path), .executable(let path), .workerExecutable(let path): path
+            case .lockFile(let path), .trustStore(let path), .networkGrants(let path), .executable(let path), .workerExecutable(let path): path
             }
         }
 
@@ -110,6 +117,7 @@ struct TrustViolation: Error, Sendable, Equatable, CustomStringConvertible {
             case .plugin: "its"
             case .lockFile(let path): "the lock file \(path)'s"
             case .trustStore(let path): "the trust store \(path)'s"
+            case .networkGrants(let path): "the network grants \(path)'s"
             case .executable(let path): "the host executable \(path)'s"
             case .workerExecutable(let path): "the worker executable \(path)'s"
             }
