@@ -4,7 +4,7 @@ import PluginBoundary
 /// its descriptor and fetchers, every trust check with its verdict, the lock
 /// file's verdict, where it would run, and its problem, if any.
 ///
-/// Build one with ``Host/inspect(_:isolation:policy:)``; `host inspect`
+/// Build one with ``Host/inspect(_:isolation:policy:ranks:)``; `host inspect`
 /// prints it as a table or, through ``encode(to:)``, as JSON.
 package struct PluginInspection: Sendable, Encodable {
     /// The file, as given.

@@ -9,7 +9,7 @@ extension Host {
     /// fetcher and tells the declared base).
     /// - Parameters:
     ///   - file: The plugin file, as the user named it.
-    ///   - url: The prefix to grant, already checked with ``APIBases/check(_:entry:)``; nil for the declared base.
+    ///   - url: The prefix to grant, already checked with `APIBases.check(_:entry:)`; nil for the declared base.
     ///   - isolation: How the checking worker runs.
     ///   - policy: Where plugins run in this run, for the placement reported.
     /// - Returns: What was done.

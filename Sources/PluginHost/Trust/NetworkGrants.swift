@@ -4,7 +4,7 @@ import Glibc
 /// fetch under a URL, each by its SHA-256, while still sandboxed.
 ///
 /// They live beside the trust store, `$XDG_CONFIG_HOME/patchbay/network-grants`,
-/// and are read and written under the same rules (``TrustRules``): used only
+/// and are read and written under the same rules (`TrustRules`): used only
 /// while the file, its directory and every directory above it belong to the
 /// user or root and nobody else may write them. One line per file:
 ///
