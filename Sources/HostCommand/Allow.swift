@@ -13,8 +13,10 @@ struct Allow: AsyncParsableCommand {
             under that URL, and still runs sandboxed; if the file changes, it loses the grant until you allow it again \
             (host list-plugins says so). A plugin may fetch under a base that --api-base-url PLUGIN=URL gives it, that \
             host allow granted it, or that it declares when it is bundled or vouched for (host trust), which need no grant. \
+            A declared base that reads files (file:) or reaches link-local addresses (169.254.0.0/16, fe80::/10, where \
+            cloud machines serve their credentials) is granted only when you name it with --url. \
             Exit status: \(ExitCode.success.rawValue) when the grant is recorded; \
-            \(ExitCode.failure.rawValue) when the file failed a check, needs no grant, declares no base and no --url was given, \
+            \(ExitCode.failure.rawValue) when the file failed a check, needs no grant, declares no base (or one of those) and no --url was given, \
             or the grants cannot be changed; \(ExitCode.validationFailure.rawValue) for a usage error.
             """
     )

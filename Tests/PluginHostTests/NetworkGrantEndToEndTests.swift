@@ -77,7 +77,7 @@ struct NetworkGrantEndToEndTests {
         #expect(row["granted"] as? [String: String] == ["url": server.baseURL, "status": "matches"])
         #expect(rows["libDeltaPlugin.so"]?["granted"] == nil)
         #expect(rows["libDeltaPlugin.so"]?["withheldAPIBaseURL"] as? String == server.baseURL)
-        #expect(table.stdout.hasSuffix("\nNetwork grants (host allow):\n  GammaPlugin: may fetch under \(server.baseURL)\n"), "\(table.stdout)")
+        #expect(table.stdout.hasSuffix("\nNetwork grants (host allow):\n  \(gamma): may fetch under \(server.baseURL)\n"), "\(table.stdout)")
         #expect(inspected.stdout.contains("\n  Network       may fetch under \(server.baseURL); \(server.baseURL) granted by `host allow`\n"), "\(inspected.stdout)")
 
         #expect(disallowed.status == 0, "\(disallowed.stderr)")
@@ -205,7 +205,7 @@ struct NetworkGrantEndToEndTests {
             #expect(output.stdout.isEmpty)
             #expect(output.stderrLines.count == 1, "\(output.stderr)")
         }
-        #expect(missing.stderr.hasPrefix("host: error: not allowing \(real)/libMissing.so: "), "\(missing.stderr)")
+        #expect(missing.stderr == "host: error: not allowing \(real)/libMissing.so: there is no such file: check the path\n")
         #expect(notAPlugin.stderr.hasPrefix("host: error: not allowing \(real)/libNotAPlugin.so: "), "\(notAPlugin.stderr)")
         #expect(badURL.status == 64)
         #expect(badURL.stderr.contains("--url 'ftp://example.com/' is not an http, https or file URL"), "\(badURL.stderr)")
@@ -217,5 +217,38 @@ struct NetworkGrantEndToEndTests {
             + "it runs in a sandboxed worker (nobody vouched for it); `host list-plugins` shows what each plugin may fetch\n")
         #expect(withURL.status == 0, "\(withURL.stderr)")
         #expect(withURL.stdout.hasSuffix(") to fetch under http://127.0.0.1:9/prices: it still runs in a sandboxed worker (nobody vouched for it)\n"))
+    }
+
+    @Test("A declared base that reaches files or link-local addresses is granted only when the user names it with --url")
+    func declaredBaseBeyondTheNetwork() async throws {
+        let directory = try await FixturePlugins.directory(containing: [
+            APIBaseEndToEndTests.plugin("FilesPlugin", "FLS", ["-DFIXTURE_API_BASE=\"file:///etc\""]),
+            APIBaseEndToEndTests.plugin("MetadataPlugin", "MTA", ["-DFIXTURE_API_BASE=\"http://169.254.169.254/latest\""]),
+            APIBaseEndToEndTests.plugin("DecimalPlugin", "DEC", ["-DFIXTURE_API_BASE=\"http://2852039166/\""]),
+        ])
+        let real = directory.resolvingSymlinksInPath().path
+        let environment = try Self.userDirectories()
+        func host(_ arguments: [String]) async throws -> CommandRunner.Output {
+            try await CommandRunner.host(arguments, environment: environment)
+        }
+        let files = try await host(["allow", "\(real)/libFilesPlugin.so"])
+        let metadata = try await host(["allow", "\(real)/libMetadataPlugin.so"])
+        let decimal = try await host(["allow", "\(real)/libDecimalPlugin.so"])
+        let listed = try await host(["list-plugins", "--format", "json", "--plugins-dir", real])
+        let named = try await host(["allow", "\(real)/libFilesPlugin.so", "--url", "file://\(real)/"])
+
+        let advice = "a plugin nobody vouched for is granted that only when you name the URL yourself: add --url URL if you mean it\n"
+        #expect(files.status == 1)
+        #expect(files.stdout.isEmpty)
+        #expect(files.stderr == "host: error: not allowing \(real)/libFilesPlugin.so: it declares the API base file:///etc, which reaches files on this machine; " + advice)
+        let linkLocal = "which reaches link-local addresses (where cloud machines serve their credentials); "
+        #expect(metadata.status == 1)
+        #expect(metadata.stderr == "host: error: not allowing \(real)/libMetadataPlugin.so: it declares the API base http://169.254.169.254/latest, " + linkLocal + advice)
+        #expect(decimal.status == 1)
+        #expect(decimal.stderr == "host: error: not allowing \(real)/libDecimalPlugin.so: it declares the API base http://2852039166, " + linkLocal + advice)
+        // Nothing was recorded.
+        for row in try HostFixtures.pluginRows(listed.stdout).values { #expect(row["granted"] == nil) }
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout.hasSuffix(") to fetch under file://\(real)/: it still runs in a sandboxed worker (nobody vouched for it)\n"), "\(named.stdout)")
     }
 }

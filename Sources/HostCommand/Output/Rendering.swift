@@ -66,9 +66,9 @@ enum Rendering {
         let lines = reports.compactMap { report -> String? in
             switch report.networkGrant {
             case nil: nil
-            case .granted(let url)?: "\(report.name): may fetch under \(url)"
-            case .changed(let url)?:
-                "\(report.name): not under \(url): \(report.path) changed since you allowed it; check it and run `host allow` again"
+            // By file: only strangers hold grants, and a stranger's name is its own say.
+            case .granted(let url)?: "\(report.path): may fetch under \(url)"
+            case .changed(let url)?: "\(report.path): not under \(url): the file changed since you allowed it; check it and run `host allow` again"
             }
         }
         guard !lines.isEmpty else { return "" }

@@ -1,3 +1,4 @@
+import Glibc
 import PluginABI
 import PluginBoundary
 import WorkerProtocol
@@ -92,6 +93,8 @@ package struct PluginLoadError: Error, Sendable, Equatable, CustomStringConverti
     /// settings as the program calls them.
     package func message(naming names: SettingNames) -> String {
         switch kind {
+        case .unreadable(let error, nil) where error.code == ENOENT:
+            "there is no such file: check the path"
         case .notALibrary, .unreadable, .notStarted:
             Self.message(for: .notALibrary(reason: libraryProblem ?? ""))
         case .descriptor(.missingLibrary(let library, let directory)):

@@ -48,6 +48,11 @@ extension Host {
             } catch {
                 return NetworkGrantChange(path: path, outcome: .refused(error.message(naming: "the API base it declares,")))
             }
+            if let reach = (try? StrictURL(granted))?.reachUnasked {
+                let refusal = "it declares the API base \(granted), which reaches \(reach); a plugin nobody vouched for is granted that only "
+                    + "when you name the URL yourself: add --url URL if you mean it"
+                return NetworkGrantChange(path: path, outcome: .refused(refusal))
+            }
         }
         let (before, _) = try NetworkGrants.update(at: grants.path, rules: trust.rules) { $0[path] = NetworkGrant(sha256: sha256, url: granted) }
         let replaced = before.grant(for: path).flatMap { $0 == NetworkGrant(sha256: sha256, url: granted) ? nil : $0 }
