@@ -69,7 +69,7 @@ struct CallbackMisbehaviourTests {
 
         // NB: other suites run blocking helpers (clang, sha256sum) on the
         // cooperative pool while this runs, which can hold back the host's
-        // 100 ms timer past the plugin's answer 1.1 s later; that answer then
+        // 100 ms timer past the plugin's answer 5.1 s later; that answer then
         // legitimately wins. So: several rounds, each either a timeout or
         // that answer, and at least one round a real timeout followed by the
         // late call, which must be ignored.
@@ -85,7 +85,7 @@ struct CallbackMisbehaviourTests {
             case .success(let quote):
                 #expect(quote.amount == "2.00", "round \(round)")
             }
-            // The late answer comes 1 s after the timeout, finds its token
+            // The late answer comes 5 s after the timeout, finds its token
             // finished, and is ignored; the plugin logs this line once the
             // host has handled it, so the fetches below come after it.
             try await Deadline.within(.seconds(120), "LATE's late answer, round \(round)") {
