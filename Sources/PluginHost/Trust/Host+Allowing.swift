@@ -17,8 +17,7 @@ extension Host {
     package func allow(_ file: String, url: String?, isolation: IsolationOptions, policy: IsolationPolicy) async throws(TrustStoreError) -> NetworkGrantChange {
         let grants = try grantsToChange()
         let path = PluginLock.canonical(file)
-        let rule = PlacementRule(policy: policy, trust: trust)
-        let placement = rule.placement(of: file, origin: PluginDiscovery.origin(ofFile: file), lock: LockFileCache(trust: trust).lock(for: file))
+        let placement = placement(of: file, trust: trust, policy: policy)
         guard placement.voucher == .nobody else { return NetworkGrantChange(path: path, outcome: .needsNone(placement)) }
         if let problem = PluginLock.unwritable(name: path) {
             let refusal = "its name holds \(problem), which a line of your network grants cannot hold; rename the file without it, then allow it"
@@ -70,8 +69,7 @@ extension Host {
         let grants = try grantsToChange()
         let path = PluginLock.canonical(file)
         let (before, _) = try NetworkGrants.update(at: grants.path, rules: trust.rules) { $0[path] = nil }
-        let placement = PlacementRule(policy: policy, trust: trust).placement(
-            of: file, origin: PluginDiscovery.origin(ofFile: file), lock: LockFileCache(trust: trust).lock(for: file))
+        let placement = placement(of: file, trust: trust, policy: policy)
         guard let held = before.grant(for: path) else { return NetworkGrantChange(path: path, outcome: .notAllowed(placement)) }
         return NetworkGrantChange(path: path, outcome: .disallowed(url: held.url, placement: placement))
     }

@@ -180,8 +180,9 @@ extension Host {
         return store
     }
 
-    /// Where one file runs under `trust`, as every path decides it.
-    private func placement(of file: String, trust: PluginTrust, policy: IsolationPolicy) -> Placement {
+    /// Where one file runs under `trust`, as every path decides it
+    /// (`trust`, `untrust`, `allow` and `disallow` report it).
+    func placement(of file: String, trust: PluginTrust, policy: IsolationPolicy) -> Placement {
         PlacementRule(policy: policy, trust: trust).placement(
             of: file, origin: PluginDiscovery.origin(ofFile: file), lock: LockFileCache(trust: trust).lock(for: file))
     }
